@@ -1,0 +1,26 @@
+// Runs every test file under test/ with Node's built-in runner (TypeScript through tsx).
+// Node 20's runner does not expand globs itself, so the files are listed here.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+function find(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    return e.isDirectory() ? find(p) : e.name.endsWith('.test.ts') ? [p] : [];
+  });
+}
+
+const only = process.argv.slice(2);
+const files = (only.length ? only.flatMap((p) => (fs.statSync(p).isDirectory() ? find(p) : [p])) : find('test')).sort();
+if (files.length === 0) {
+  console.error('no test files found');
+  process.exit(1);
+}
+const result = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
+  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
+);
+process.exit(result.status ?? 1);

@@ -1,0 +1,92 @@
+import path from 'node:path';
+
+/** Sizes of the sandbox web (see engine/world). */
+export const WORLD_SIZES = ['tiny', 'small', 'large'] as const;
+export type WorldSize = (typeof WORLD_SIZES)[number];
+
+/** One typed configuration object, read from the environment and validated at start. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Requests per second per client IP at the gateway; 0 turns the gateway limit off. */
+  gatewayRps: number;
+  trustProxy: boolean;
+  publicUrl: string;
+  plansFile: string | null;
+  worldSize: WorldSize;
+  worldSeed: number;
+  logLevel: string;
+  smtpUrl: string | null;
+  /** Largest accepted request body in bytes; larger answers 413. */
+  bodyLimit: number;
+  /** Secret for signed download URLs; generated into the data dir when not given. */
+  signingSecret: string | null;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be an integer, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const v = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off'].includes(v)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function str(env: Env, name: string): string | null {
+  const raw = env[name];
+  return raw === undefined || raw.trim() === '' ? null : raw.trim();
+}
+
+/** Reads and validates the configuration; throws ConfigError with a readable message. */
+export function loadConfig(env: Env = process.env): Config {
+  const port = int(env, 'QUARRY_PORT', 8080, 0, 65535);
+  const host = str(env, 'QUARRY_HOST') ?? '127.0.0.1';
+  const dataDir = path.resolve(str(env, 'QUARRY_DATA_DIR') ?? './data');
+  const worldSize = (str(env, 'QUARRY_WORLD_SIZE') ?? 'small') as WorldSize;
+  if (!WORLD_SIZES.includes(worldSize)) {
+    throw new ConfigError(`QUARRY_WORLD_SIZE must be one of ${WORLD_SIZES.join(', ')}, got "${worldSize}"`);
+  }
+  const publicUrl = (str(env, 'QUARRY_PUBLIC_URL') ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');
+  try {
+    new URL(publicUrl);
+  } catch {
+    throw new ConfigError(`QUARRY_PUBLIC_URL must be an absolute URL, got "${publicUrl}"`);
+  }
+  const logLevel = str(env, 'QUARRY_LOG_LEVEL') ?? 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    throw new ConfigError(`QUARRY_LOG_LEVEL must be a pino level, got "${logLevel}"`);
+  }
+  const smtpUrl = str(env, 'QUARRY_SMTP_URL');
+  if (smtpUrl !== null && !/^smtps?:\/\//.test(smtpUrl)) {
+    throw new ConfigError(`QUARRY_SMTP_URL must start with smtp:// or smtps://`);
+  }
+  return {
+    port,
+    host,
+    dataDir,
+    gatewayRps: int(env, 'QUARRY_GATEWAY_RPS', 4, 0, 1_000_000),
+    trustProxy: bool(env, 'QUARRY_TRUST_PROXY', false),
+    publicUrl,
+    plansFile: str(env, 'QUARRY_PLANS_FILE'),
+    worldSize,
+    worldSeed: int(env, 'QUARRY_WORLD_SEED', 1, 0, 2 ** 31 - 1),
+    logLevel,
+    smtpUrl,
+    bodyLimit: int(env, 'QUARRY_BODY_LIMIT', 2 * 1024 * 1024, 1024, 256 * 1024 * 1024),
+    signingSecret: str(env, 'QUARRY_SIGNING_SECRET'),
+  };
+}

@@ -1,0 +1,92 @@
+import type { ClientClass } from './plans.js';
+import type { PoolName, PoolPeriod } from './pools.js';
+import type { HistoryWrite } from './history.js';
+
+/** How long an identical paid request is answered from cache. */
+export const CACHE_TTL_MS = 24 * 60 * 60 * 1000;
+
+export interface CachedResponse {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+export interface AdmissionRequest {
+  accountId: string;
+  clientClass: ClientClass;
+  pool: PoolName;
+  period: PoolPeriod;
+  poolLimit: number;
+  nowMs: number;
+  windowMs: number;
+  burstSize: number;
+  /** Units to reserve from the pool. */
+  cost: number;
+  /**
+   * Reserve what remains when less than `cost` is left (a backlink page is cut to what
+   * remains in the pool). At least one unit must remain.
+   */
+  allowPartial?: boolean;
+  /** A per-account cooldown checked before the burst window (keyword imports). */
+  cooldown?: { name: string; ms: number };
+}
+
+export interface Reservation {
+  accountId: string;
+  clientClass: ClientClass;
+  pool: PoolName;
+  reserved: number;
+  burstEventId: number;
+  /** Whether this reservation started the pool's current period (undone on release). */
+  startedPeriod: boolean;
+  cooldown?: { name: string; previousMs: number | null };
+}
+
+export type Admission =
+  | { ok: true; reservation: Reservation }
+  | { ok: false; type: 'RateLimit'; retryAfter: number; reason: 'burst' | 'cooldown' }
+  | { ok: false; type: 'CreditLimit' };
+
+export interface Commit {
+  nowMs: number;
+  /** What the request finally costs; at most what was reserved. */
+  cost: number;
+  cache?: { key: string } & CachedResponse;
+  history?: HistoryWrite[];
+  lookups?: { kind: string; key: string }[];
+}
+
+export interface PoolState {
+  limit: number;
+  remaining: number;
+  /** Seconds until the pool is full again; null for a daily pool with no running period. */
+  reset: number | null;
+}
+
+/**
+ * The counters of the access policy. Every method is atomic on its own: `admit` checks
+ * cooldown, burst window and pool and records the admission in one step, so concurrent
+ * requests can never be over-admitted. The embedded implementation is SQLite
+ * (sqlitePolicyStore.ts); a Redis implementation fits the same shape for the scale mode.
+ */
+export interface PolicyStore {
+  cached(accountId: string, key: string, nowMs: number): CachedResponse | null;
+  admit(req: AdmissionRequest): Admission;
+  commit(reservation: Reservation, commit: Commit): void;
+  release(reservation: Reservation): void;
+  poolState(accountId: string, pool: PoolName, period: PoolPeriod, limit: number, nowMs: number): PoolState;
+  /** Whether the account made a lookup of this kind and key at or after `sinceMs`. */
+  hasLookup(accountId: string, kind: string, key: string, sinceMs: number): boolean;
+  recordLookups(accountId: string, lookups: { kind: string; key: string }[], nowMs: number): void;
+  history(accountId: string, tool: HistoryWrite['tool']): unknown[];
+  /** Removes what can no longer matter: expired cache entries, old burst events and lookups. */
+  sweep(nowMs: number): void;
+}
+
+/** Start of the UTC calendar month holding `ms`, and the start of the next one. */
+export function monthBounds(ms: number): { start: number; end: number } {
+  const d = new Date(ms);
+  const start = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+  const end = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+  return { start, end };
+}

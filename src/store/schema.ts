@@ -1,0 +1,105 @@
+/**
+ * The state store: one typed description of every table that holds precious account
+ * data (accounts, keys, usage, cache, histories, ...). The research store (sandbox web,
+ * imported data) is described separately in engine/researchSchema.ts and lives in its
+ * own file, because it can always be rebuilt and this one never can.
+ *
+ * Timestamps ending in `_ms` are milliseconds; `created_at`-style columns without the
+ * suffix are Unix seconds, as the API shows them.
+ */
+import type { ColumnType, Generated } from 'kysely';
+
+export interface AccountsTable {
+  id: string;
+  email: string;
+  plan: string;
+  created_at: number;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  /** SHA-256 of the key; the key itself is never stored. */
+  key_hash: string;
+  /** The first characters of the key, so an operator can tell keys apart. */
+  prefix: string;
+  label: string | null;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+/** Admitted requests inside a burst window, per subject, client class and pool. */
+export interface BurstEventsTable {
+  id: Generated<number>;
+  subject: string;
+  client_class: string;
+  pool: string;
+  at_ms: number;
+}
+
+/** Use of a quota pool in its current period. */
+export interface QuotaUsageTable {
+  account_id: string;
+  pool: string;
+  /** Daily pools: when the period started (first counted request). Monthly pools: start of the UTC month. */
+  period_start_ms: number;
+  period_end_ms: number;
+  used: number;
+}
+
+export interface RequestCacheTable {
+  account_id: string;
+  cache_key: string;
+  status: number;
+  content_type: string;
+  body: string;
+  created_ms: number;
+}
+
+/** Per-account cooldowns, such as one keyword import per 30 s. */
+export interface CooldownsTable {
+  account_id: string;
+  name: string;
+  last_ms: number;
+}
+
+/** Per-account, per-tool request history (capped; see policy/history.ts). */
+export interface HistoryTable {
+  seq: Generated<number>;
+  account_id: string;
+  tool: string;
+  entry: string;
+  created_ms: number;
+}
+
+/**
+ * Lookups that unlock or discount later requests (competitor-domain needs a recent
+ * competitor-keywords lookup; site-tool profiles need a recent overview; gap analysis
+ * charges a competitor once per 24 h). Kept apart from the capped history, which may
+ * forget a lookup long before its 24 hours are over.
+ */
+export interface LookupsTable {
+  account_id: string;
+  kind: string;
+  lookup_key: string;
+  created_ms: number;
+}
+
+export interface KvTable {
+  key: string;
+  value: string;
+}
+
+export interface StateDatabase {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  burst_events: BurstEventsTable;
+  quota_usage: QuotaUsageTable;
+  request_cache: RequestCacheTable;
+  cooldowns: CooldownsTable;
+  history: HistoryTable;
+  lookups: LookupsTable;
+  kv: KvTable;
+}
+
+export type Timestamp = ColumnType<number, number, number>;
