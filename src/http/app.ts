@@ -1,0 +1,114 @@
+/**
+ * The Fastify application: gateway limiter → router (/v3) → auth → validation → access
+ * policy → handler. `buildApp` takes every dependency, so tests build one around an
+ * in-memory store and a fake clock.
+ */
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { ClientClass } from '../policy/plans.js';
+import type { QuarryContext } from './context.js';
+import { ApiError, errors, GATEWAY_429_HTML } from './errors.js';
+import { GatewayLimiter } from './gateway.js';
+import { installPaidRoutes } from './paidRoutes.js';
+import { compileValidator, validationError } from './validation.js';
+import { registerOpenApi } from './openapi.js';
+import { toolRoutes } from '../tools/routes.js';
+
+export interface AppOptions {
+  /** Pino logger options, or false for none (tests). */
+  logger?: boolean | Record<string, unknown>;
+  /** Which client class a request belongs to; 'api' unless an entry point says otherwise. */
+  clientClassOf?: (req: FastifyRequest) => ClientClass;
+  /** Routes to add inside /v3 (used by tests to exercise the policy on fixture operations). */
+  extraRoutes?: (app: FastifyInstance) => Promise<void> | void;
+}
+
+/** The header an API key travels in; redacted from every log line. */
+export const KEY_HEADER = 'x-access-token';
+
+export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Promise<FastifyInstance> {
+  const logger =
+    options.logger === false || options.logger === undefined
+      ? false
+      : { ...(typeof options.logger === 'object' ? options.logger : {}), redact: [`req.headers["${KEY_HEADER}"]`, 'req.headers.authorization'] };
+  const app: FastifyInstance = Fastify({
+    logger,
+    bodyLimit: ctx.config.bodyLimit,
+    trustProxy: ctx.config.trustProxy,
+    routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },
+  });
+
+  app.decorate('quarry', ctx);
+  app.decorateRequest('account', null);
+  app.decorateRequest('clientClass', 'api');
+  app.decorateRequest('paid', null);
+  app.setValidatorCompiler(compileValidator);
+
+  const gateway = new GatewayLimiter(ctx.config.gatewayRps, ctx.clock);
+  app.addHook('onRequest', async (req, reply) => {
+    // The interactive reference loads several static files at once; they are documentation,
+    // not API traffic, and would otherwise trip the 4-per-second gateway.
+    if (req.url.startsWith('/docs/static/')) return;
+    if (!gateway.admit(req.ip)) {
+      return reply.code(429).header('content-type', 'text/html; charset=utf-8').send(GATEWAY_429_HTML);
+    }
+  });
+
+  app.setErrorHandler((err: FastifyError & { validation?: any; validationContext?: string }, req, reply) => {
+    let apiError: ApiError;
+    if (err instanceof ApiError) apiError = err;
+    else if (err.validation) apiError = validationError(err);
+    else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') apiError = errors.payloadTooLarge();
+    else if (
+      err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ||
+      err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+      err.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH' ||
+      err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+      (err instanceof SyntaxError && (err.statusCode ?? 400) === 400)
+    ) {
+      apiError = errors.invalidBody(['body must be a JSON document matching the operation']);
+    } else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+      apiError = new ApiError(err.statusCode, 'Error', err.message || 'Bad request');
+    } else {
+      req.log.error({ err }, 'request failed');
+      apiError = new ApiError(500, 'ServerError', 'Internal server error');
+    }
+    reply.code(apiError.statusCode).headers(apiError.headers).header('content-type', 'application/json; charset=utf-8');
+    return reply.send(JSON.stringify(apiError.body()));
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    reply.code(404).header('content-type', 'application/json; charset=utf-8');
+    return reply.send(JSON.stringify(errors.notFound(`Route ${req.method} ${req.url.split('?')[0]} not found`).body()));
+  });
+
+  let ready = false;
+  app.addHook('onReady', async () => {
+    ready = true;
+  });
+  app.get('/healthz', { schema: { hide: true } }, async (_req, reply) => {
+    if (!ready) return reply.code(503).send({ status: 'starting' });
+    return { status: 'ok' };
+  });
+
+  await registerOpenApi(app, ctx);
+  installPaidRoutes(app, ctx.policy);
+
+  await app.register(
+    async (v3) => {
+      v3.addHook('onRequest', async (req) => {
+        req.clientClass = options.clientClassOf?.(req) ?? 'api';
+        const auth = req.routeOptions.config?.auth ?? 'required';
+        if (auth === 'none') return;
+        const header = req.headers[KEY_HEADER];
+        const key = typeof header === 'string' ? header.trim() : '';
+        const account = key ? ctx.accounts.byKey(key) : undefined;
+        if (account) req.account = account;
+        else if (auth === 'required') throw errors.auth();
+      });
+      await v3.register(toolRoutes);
+      if (options.extraRoutes) await options.extraRoutes(v3);
+    },
+    { prefix: '/v3' },
+  );
+  return app;
+}

@@ -1,0 +1,42 @@
+/**
+ * What every route can reach: decorated onto the Fastify instance once (`app.quarry`),
+ * never imported as globals, so tests build an app around their own stores and clock.
+ */
+import type { Account, Accounts } from '../accounts/accounts.js';
+import type { Config } from '../config.js';
+import type { Clock } from '../lib/clock.js';
+import type { LocationRegistry } from '../locations/registry.js';
+import type { AccessPolicy, ExecutionContext, PaidOperation } from '../policy/accessPolicy.js';
+import type { ClientClass, Plan } from '../policy/plans.js';
+import type { StateStore } from '../store/database.js';
+
+export interface QuarryContext {
+  config: Config;
+  clock: Clock;
+  state: StateStore;
+  accounts: Accounts;
+  policy: AccessPolicy;
+  plans: Record<string, Plan>;
+  locations: LocationRegistry;
+}
+
+export type RouteAuth = 'required' | 'optional' | 'none';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    quarry: QuarryContext;
+  }
+  interface FastifyRequest {
+    /** The authenticated account; null where authentication is optional and absent. */
+    account: Account | null;
+    clientClass: ClientClass;
+    /** Set for paid operations while their handler runs. */
+    paid: ExecutionContext | null;
+  }
+  interface FastifyContextConfig {
+    /** Default 'required' under /v3. */
+    auth?: RouteAuth;
+    /** Declares a paid operation: the access policy wraps its handler. */
+    paid?: PaidOperation;
+  }
+}

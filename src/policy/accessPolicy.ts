@@ -1,0 +1,182 @@
+/**
+ * The access policy for paid operations, in the contract's order:
+ * cache → import cooldown → burst window → quota pool → execute → commit.
+ *
+ * A route declares what it costs (a PaidOperation); this module alone decides how that is
+ * charged. It knows nothing of HTTP: http/paidRoutes.ts adapts it to Fastify.
+ */
+import type { Account } from '../accounts/accounts.js';
+import { ApiError, errors } from '../http/errors.js';
+import type { Clock } from '../lib/clock.js';
+import { cacheKey } from './canonical.js';
+import type { HistoryWrite } from './history.js';
+import type { ClientClass, Plan } from './plans.js';
+import { CACHE_TTL_MS, type PolicyStore, type Reservation } from './policyStore.js';
+import { POOL_PERIODS, type PoolName } from './pools.js';
+
+export interface CostContext {
+  account: Account;
+  plan: Plan;
+  /** Whether this account made a lookup of this kind and key in the last 24 hours. */
+  hasRecentLookup(kind: string, key: string): boolean;
+}
+
+export interface PaidOperation<P = any, B = any> {
+  pool: PoolName;
+  /** Identical requests within 24 h are answered from cache (default true). */
+  cacheable?: boolean;
+  /** Units to reserve before execution (default 1). */
+  cost?: (params: P, ctx: CostContext) => number;
+  /** Cut the reservation to what remains in the pool instead of refusing (backlink pages). */
+  allowPartial?: boolean;
+  /** One keyword import per cooldown for API-key clients. */
+  cooldown?: 'keyword-import';
+  /** History entries written with the charge. */
+  history?: (params: P, body: B) => HistoryWrite[];
+  /** Lookups recorded with the charge (they unlock or discount later requests). */
+  lookups?: (params: P, body: B) => { kind: string; key: string }[];
+}
+
+export interface ExecutionContext {
+  account: Account;
+  plan: Plan;
+  nowMs: number;
+  /** Units reserved from the pool; a partial reservation may be less than the cost asked. */
+  reserved: number;
+  /** Sets what the request finally costs (at most `reserved`); defaults to `reserved`. */
+  charge(units: number): void;
+}
+
+export interface ExecutionResult {
+  status: number;
+  /** undefined for an empty body (204), which charges nothing. */
+  body?: unknown;
+}
+
+export interface PolicyResponse {
+  status: number;
+  contentType: string;
+  body: string | null;
+  fromCache: boolean;
+}
+
+export interface PaidRequest<P> {
+  account: Account;
+  clientClass: ClientClass;
+  operationId: string;
+  params: P;
+  execute: (ctx: ExecutionContext) => Promise<ExecutionResult>;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export class AccessPolicy {
+  /** Identical cache misses in flight, so that concurrent duplicates execute once. */
+  private readonly inFlight = new Map<string, Promise<void>>();
+
+  constructor(
+    readonly store: PolicyStore,
+    private readonly plans: Record<string, Plan>,
+    private readonly clock: Clock,
+  ) {}
+
+  planOf(account: Account): Plan {
+    // An account whose plan was removed from the plans file keeps working on the entry plan.
+    return this.plans[account.plan] ?? this.plans.entry;
+  }
+
+  async run<P>(op: PaidOperation<P>, req: PaidRequest<P>): Promise<PolicyResponse> {
+    const cacheable = op.cacheable !== false;
+    const key = cacheable ? cacheKey(req.operationId, req.params) : null;
+    let done: (() => void) | undefined;
+    if (key !== null) {
+      const flightKey = `${req.account.id}\u0000${key}`;
+      for (;;) {
+        const hit = this.store.cached(req.account.id, key, this.clock.now());
+        if (hit) return { ...hit, fromCache: true };
+        const pending = this.inFlight.get(flightKey);
+        if (!pending) break;
+        await pending;
+      }
+      this.inFlight.set(flightKey, new Promise<void>((resolve) => (done = resolve)));
+      const finish = done!;
+      done = () => {
+        this.inFlight.delete(flightKey);
+        finish();
+      };
+    }
+    try {
+      return await this.admitAndExecute(op, req, key);
+    } finally {
+      done?.();
+    }
+  }
+
+  private async admitAndExecute<P>(op: PaidOperation<P>, req: PaidRequest<P>, key: string | null): Promise<PolicyResponse> {
+    const { account, clientClass } = req;
+    const plan = this.planOf(account);
+    const nowMs = this.clock.now();
+    const cost = op.cost
+      ? op.cost(req.params, {
+          account,
+          plan,
+          hasRecentLookup: (kind, k) => this.store.hasLookup(account.id, kind, k, nowMs - CACHE_TTL_MS),
+        })
+      : 1;
+    const admission = this.store.admit({
+      accountId: account.id,
+      clientClass,
+      pool: op.pool,
+      period: POOL_PERIODS[op.pool],
+      poolLimit: plan.pools[op.pool],
+      nowMs,
+      windowMs: plan.burstWindowMs[clientClass],
+      burstSize: plan.reqsPerShortPeriod,
+      cost,
+      allowPartial: op.allowPartial,
+      cooldown: op.cooldown && clientClass === 'api' ? { name: op.cooldown, ms: plan.importCooldownMs } : undefined,
+    });
+    if (!admission.ok) {
+      if (admission.type === 'CreditLimit') throw errors.creditLimit(op.pool);
+      throw admission.reason === 'cooldown'
+        ? errors.rateLimit(admission.retryAfter, 'Only one keyword import per 30 seconds is allowed')
+        : errors.rateLimit(admission.retryAfter);
+    }
+    const reservation: Reservation = admission.reservation;
+    let charged = reservation.reserved;
+    let result: ExecutionResult;
+    try {
+      result = await req.execute({
+        account,
+        plan,
+        nowMs,
+        reserved: reservation.reserved,
+        charge: (units) => {
+          charged = Math.max(0, Math.min(units, reservation.reserved));
+        },
+      });
+    } catch (err) {
+      this.store.release(reservation);
+      throw err;
+    }
+    if (result.body === undefined || result.status < 200 || result.status >= 300) {
+      // An empty answer (unsupported location) or a refusal by the handler charges nothing.
+      this.store.release(reservation);
+      return { status: result.status, contentType: JSON_TYPE, body: null, fromCache: false };
+    }
+    const body = JSON.stringify(result.body);
+    try {
+      this.store.commit(reservation, {
+        nowMs: this.clock.now(),
+        cost: charged,
+        cache: key !== null ? { key, status: result.status, contentType: JSON_TYPE, body } : undefined,
+        history: op.history?.(req.params, result.body),
+        lookups: op.lookups?.(req.params, result.body),
+      });
+    } catch (err) {
+      this.store.release(reservation);
+      throw err instanceof ApiError ? err : new Error(`could not commit the charge: ${(err as Error).message}`);
+    }
+    return { status: result.status, contentType: JSON_TYPE, body, fromCache: false };
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Assembles a running Quarry from its configuration: stores, plans, accounts, policy,
+ * locations. The HTTP app, the CLI and the tests all build on this one function.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Accounts } from './accounts/accounts.js';
+import type { Config } from './config.js';
+import type { QuarryContext } from './http/context.js';
+import { type Clock, systemClock, unixSeconds } from './lib/clock.js';
+import { loadLocations } from './locations/registry.js';
+import { AccessPolicy } from './policy/accessPolicy.js';
+import { loadPlans } from './policy/plans.js';
+import { SqlitePolicyStore } from './policy/sqlitePolicyStore.js';
+import { openStateStore } from './store/database.js';
+
+export interface ServiceOptions {
+  clock?: Clock;
+  /** Keep the state store in memory (tests). */
+  inMemory?: boolean;
+}
+
+export async function createContext(config: Config, options: ServiceOptions = {}): Promise<QuarryContext> {
+  const clock = options.clock ?? systemClock;
+  const plans = loadPlans(config.plansFile);
+  const state = await openStateStore(options.inMemory ? ':memory:' : path.join(config.dataDir, 'state.db'));
+  const accounts = new Accounts(state.db, state.raw, () => Object.keys(plans));
+  const policy = new AccessPolicy(new SqlitePolicyStore(state.raw), plans, clock);
+  return { config, clock, state, accounts, policy, plans, locations: loadLocations() };
+}
+
+export const DEMO_EMAIL = 'demo@quarry.local';
+export const DEMO_KEY_FILE = 'demo-key.txt';
+
+/**
+ * On the first start with an empty state store, creates the demo account (plan premium)
+ * and its key, written to <data dir>/demo-key.txt with mode 0600. Returns the key when it
+ * was created now (it is shown once), otherwise null.
+ */
+export async function ensureDemoAccount(ctx: QuarryContext): Promise<string | null> {
+  if ((await ctx.accounts.count()) > 0) return null;
+  const now = unixSeconds(ctx.clock.now());
+  const account = await ctx.accounts.create(DEMO_EMAIL, 'premium', now);
+  const { key } = await ctx.accounts.createKey(account.id, now, 'demo');
+  fs.mkdirSync(ctx.config.dataDir, { recursive: true });
+  const file = path.join(ctx.config.dataDir, DEMO_KEY_FILE);
+  fs.writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  fs.chmodSync(file, 0o600);
+  return key;
+}

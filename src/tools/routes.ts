@@ -1,0 +1,9 @@
+/** Every tool family, each an encapsulated Fastify plugin mounted under /v3. */
+import type { FastifyInstance } from 'fastify';
+import { keywordToolRoutes } from './keyword/routes.js';
+import { sharedRoutes } from './shared/routes.js';
+
+export async function toolRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(keywordToolRoutes, { prefix: '/keyword-tool' });
+  await app.register(sharedRoutes, { prefix: '/shared' });
+}
