@@ -1,0 +1,63 @@
+/**
+ * Builds a Quarry app for tests: in-memory state store, fake clock, no gateway limit
+ * unless asked, and helpers to create accounts with keys.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { loadConfig, type Config } from '../../src/config.js';
+import { buildApp } from '../../src/http/app.js';
+import type { QuarryContext } from '../../src/http/context.js';
+import { FakeClock, unixSeconds } from '../../src/lib/clock.js';
+import type { ClientClass } from '../../src/policy/plans.js';
+import { createContext } from '../../src/service.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  ctx: QuarryContext;
+  clock: FakeClock;
+  /** Creates an account on a plan and returns its id and a fresh API key. */
+  account(plan?: string, email?: string): Promise<{ id: string; key: string }>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  clock?: FakeClock;
+  clientClassOf?: (req: FastifyRequest) => ClientClass;
+  extraRoutes?: (app: FastifyInstance) => Promise<void> | void;
+}
+
+let counter = 0;
+
+export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const clock = options.clock ?? new FakeClock();
+  const config: Config = loadConfig({
+    QUARRY_GATEWAY_RPS: '0',
+    QUARRY_DATA_DIR: `.test-data/app-${process.pid}`,
+    QUARRY_PUBLIC_URL: 'http://quarry.test',
+    ...options.env,
+  });
+  const ctx = await createContext(config, { clock, inMemory: true });
+  const app = await buildApp(ctx, { clientClassOf: options.clientClassOf, extraRoutes: options.extraRoutes });
+  await app.ready();
+  return {
+    app,
+    ctx,
+    clock,
+    async account(plan = 'premium', email?: string) {
+      const now = unixSeconds(clock.now());
+      const account = await ctx.accounts.create(email ?? `user${++counter}-${process.pid}@example.test`, plan, now);
+      const { key } = await ctx.accounts.createKey(account.id, now);
+      return { id: account.id, key };
+    },
+    async close() {
+      await app.close();
+      await ctx.state.close();
+    },
+  };
+}
+
+/** The contract's error object, checked loosely: type and message strings. */
+export function isErrorBody(body: unknown): boolean {
+  const e = (body as { error?: { type?: unknown; message?: unknown } })?.error;
+  return typeof e === 'object' && e !== null && typeof e.type === 'string' && typeof e.message === 'string';
+}
