@@ -3,7 +3,7 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, type Migration } from 'kysely';
 import type { StateDatabase } from './schema.js';
-import { stateMigrations } from './migrations/state.js';
+import { stateMigrations } from './migrations/index.js';
 
 /** A SQLite file opened both raw (for synchronous atomic sections) and through Kysely. */
 export interface SqliteHandle<DB> {

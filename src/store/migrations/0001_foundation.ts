@@ -1,11 +1,8 @@
-/**
- * Versioned migrations of the state store. Append new ones with a higher prefix; never
- * edit one that has been released.
- */
+/** State store migration 0001: accounts, keys and the access policy's counters. */
 import type { Kysely, Migration } from 'kysely';
 import { sql } from 'kysely';
 
-export const stateMigrations: Record<string, Migration> = {
+export const foundationMigrations: Record<string, Migration> = {
   '0001_foundation': {
     async up(db: Kysely<any>) {
       await db.schema

@@ -1,0 +1,10 @@
+/**
+ * Versioned migrations of the state store, one file per feature. Add a file with a
+ * higher prefix and one line below; never edit a migration that has been released.
+ */
+import type { Migration } from 'kysely';
+import { foundationMigrations } from './0001_foundation.js';
+
+export const stateMigrations: Record<string, Migration> = {
+  ...foundationMigrations,
+};
