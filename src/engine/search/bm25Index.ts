@@ -1,0 +1,241 @@
+/**
+ * An in-memory inverted index over page text scored with BM25F.
+ *
+ * Scoring follows Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25 and
+ * Beyond", Foundations and Trends in IR 3(4), 2009: §3.5 eq. (3.15) for BM25 and §6
+ * (BM25F, eq. 6.1–6.3) for weighted fields, simplified to a single length normalisation
+ * over the weighted document length (as in Robertson, Zaragoza & Taylor, "Simple BM25
+ * extension to multiple weighted fields", CIKM 2004). The idf is the non-negative variant
+ * log(1 + (N − n + 0.5)/(n + 0.5)) used by Lucene, so very common terms never score below 0.
+ *
+ * Postings are stored as compressed sparse rows in typed arrays (term → doc ids and
+ * weighted term frequencies), which keeps a ~100k-page world in a few tens of MB and
+ * lets a query touch only the postings of its terms.
+ */
+import { tokenize } from './text.js';
+
+export interface Bm25Options {
+  /** Term-frequency saturation; 1.2 is the usual default (Robertson & Zaragoza 2009, §3.5). */
+  k1?: number;
+  /** Length normalisation strength; 0.75 is the usual default. */
+  b?: number;
+}
+
+/** Weights of the fields of a page: a title word counts three times a body word. */
+export const PAGE_FIELD_WEIGHTS = [3, 2, 1] as const;
+
+export interface ScoredDocs {
+  /** Document numbers, best first. */
+  docs: Int32Array;
+  scores: Float64Array;
+}
+
+class GrowableInt32 {
+  data = new Int32Array(1024);
+  length = 0;
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const next = new Int32Array(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = v;
+  }
+}
+
+class GrowableFloat32 {
+  data = new Float32Array(1024);
+  length = 0;
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const next = new Float32Array(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = v;
+  }
+}
+
+export class Bm25Index {
+  private readonly k1: number;
+  private readonly b: number;
+  private readonly termIds = new Map<string, number>();
+  /** CSR: postings of term t are [offsets[t], offsets[t + 1]). */
+  private offsets: Int32Array = new Int32Array(1);
+  private postingDocs: Int32Array = new Int32Array(0);
+  private postingTf: Float32Array = new Float32Array(0);
+  private docLength: Float32Array = new Float32Array(0);
+  private avgDocLength = 1;
+  private docCount = 0;
+  /** Scratch accumulator reused between queries (the index is used from one thread). */
+  private accumulator: Float64Array = new Float64Array(0);
+
+  private constructor(options: Bm25Options) {
+    this.k1 = options.k1 ?? 1.2;
+    this.b = options.b ?? 0.75;
+  }
+
+  /**
+   * Builds the index. `fieldsOf(i)` returns the texts of document i's fields, weighted by
+   * `weights` (same order).
+   *
+   * @example Bm25Index.build(pages.length, (i) => [pages[i].title, pages[i].description, pages[i].body])
+   */
+  static build(
+    docCount: number,
+    fieldsOf: (doc: number) => readonly string[],
+    weights: readonly number[] = PAGE_FIELD_WEIGHTS,
+    options: Bm25Options = {},
+  ): Bm25Index {
+    const index = new Bm25Index(options);
+    index.docCount = docCount;
+    index.docLength = new Float32Array(docCount);
+    const pairDoc = new GrowableInt32();
+    const pairTerm = new GrowableInt32();
+    const pairTf = new GrowableFloat32();
+    const perDoc = new Map<number, number>();
+    let totalLength = 0;
+    for (let doc = 0; doc < docCount; doc++) {
+      perDoc.clear();
+      const fields = fieldsOf(doc);
+      let length = 0;
+      for (let f = 0; f < fields.length; f++) {
+        const w = weights[f] ?? 1;
+        for (const token of tokenize(fields[f])) {
+          let term = index.termIds.get(token);
+          if (term === undefined) {
+            term = index.termIds.size;
+            index.termIds.set(token, term);
+          }
+          perDoc.set(term, (perDoc.get(term) ?? 0) + w);
+          length += w;
+        }
+      }
+      index.docLength[doc] = length;
+      totalLength += length;
+      for (const [term, tf] of perDoc) {
+        pairDoc.push(doc);
+        pairTerm.push(term);
+        pairTf.push(tf);
+      }
+    }
+    index.avgDocLength = docCount > 0 ? Math.max(totalLength / docCount, 1) : 1;
+    // Counting sort of the (doc, term) pairs by term: docs stay ascending within a term.
+    const termCount = index.termIds.size;
+    const offsets = new Int32Array(termCount + 1);
+    for (let i = 0; i < pairTerm.length; i++) offsets[pairTerm.data[i] + 1]++;
+    for (let t = 0; t < termCount; t++) offsets[t + 1] += offsets[t];
+    const cursor = offsets.slice(0, termCount);
+    const postingDocs = new Int32Array(pairTerm.length);
+    const postingTf = new Float32Array(pairTerm.length);
+    for (let i = 0; i < pairTerm.length; i++) {
+      const at = cursor[pairTerm.data[i]]++;
+      postingDocs[at] = pairDoc.data[i];
+      postingTf[at] = pairTf.data[i];
+    }
+    index.offsets = offsets;
+    index.postingDocs = postingDocs;
+    index.postingTf = postingTf;
+    index.accumulator = new Float64Array(docCount);
+    return index;
+  }
+
+  get size(): number {
+    return this.docCount;
+  }
+
+  /** Number of documents containing the term (its document frequency). */
+  documentFrequency(token: string): number {
+    const t = this.termIds.get(token);
+    return t === undefined ? 0 : this.offsets[t + 1] - this.offsets[t];
+  }
+
+  /** Inverse document frequency of a term (0 for an unknown term). */
+  idf(token: string): number {
+    const n = this.documentFrequency(token);
+    if (n === 0) return 0;
+    return Math.log(1 + (this.docCount - n + 0.5) / (n + 0.5));
+  }
+
+  /**
+   * The `limit` best documents for a bag of query tokens (a repeated token counts once per
+   * occurrence, as query-term frequency). Documents matching no term are not returned.
+   */
+  search(queryTokens: readonly string[], limit: number): ScoredDocs {
+    const acc = this.accumulator;
+    const touched = new GrowableInt32();
+    const { k1, b } = this;
+    const queryTf = new Map<number, number>();
+    for (const token of queryTokens) {
+      const t = this.termIds.get(token);
+      if (t !== undefined) queryTf.set(t, (queryTf.get(t) ?? 0) + 1);
+    }
+    for (const [t, qtf] of queryTf) {
+      const start = this.offsets[t];
+      const end = this.offsets[t + 1];
+      const n = end - start;
+      const idf = Math.log(1 + (this.docCount - n + 0.5) / (n + 0.5)) * qtf;
+      for (let i = start; i < end; i++) {
+        const doc = this.postingDocs[i];
+        const tf = this.postingTf[i];
+        const norm = k1 * (1 - b + (b * this.docLength[doc]) / this.avgDocLength);
+        if (acc[doc] === 0) touched.push(doc);
+        acc[doc] += (idf * (tf * (k1 + 1))) / (tf + norm);
+      }
+    }
+    const count = touched.length;
+    const docs = touched.data;
+    const top = selectTop(docs, count, acc, limit);
+    const result: ScoredDocs = { docs: top, scores: new Float64Array(top.length) };
+    for (let i = 0; i < top.length; i++) result.scores[i] = acc[top[i]];
+    for (let i = 0; i < count; i++) acc[docs[i]] = 0;
+    return result;
+  }
+}
+
+/**
+ * The `k` docs with the highest scores, best first (ties: lower doc first), by a
+ * bounded min-heap: O(n log k) instead of sorting every matching document.
+ */
+function selectTop(docs: Int32Array, count: number, score: Float64Array, k: number): Int32Array {
+  const size = Math.min(k, count);
+  const heap = new Int32Array(size);
+  // "a is worse than b": lower score, or equal score and higher doc number.
+  const worse = (a: number, b: number) => score[a] < score[b] || (score[a] === score[b] && a > b);
+  let n = 0;
+  const siftDown = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < n && worse(heap[l], heap[m])) m = l;
+      if (r < n && worse(heap[r], heap[m])) m = r;
+      if (m === i) return;
+      const t = heap[i];
+      heap[i] = heap[m];
+      heap[m] = t;
+      i = m;
+    }
+  };
+  for (let i = 0; i < count; i++) {
+    const doc = docs[i];
+    if (n < size) {
+      let j = n++;
+      heap[j] = doc;
+      while (j > 0) {
+        const p = (j - 1) >> 1;
+        if (!worse(heap[j], heap[p])) break;
+        const t = heap[j];
+        heap[j] = heap[p];
+        heap[p] = t;
+        j = p;
+      }
+    } else if (size > 0 && worse(heap[0], doc)) {
+      heap[0] = doc;
+      siftDown(0);
+    }
+  }
+  const out = Array.from(heap.subarray(0, n));
+  out.sort((a, b) => score[b] - score[a] || a - b);
+  return Int32Array.from(out);
+}

@@ -1,0 +1,271 @@
+/**
+ * Assembles a result page: organic results from the ranker, SERP features chosen by
+ * intent, paid results, the pixel layout, CTRs, keyword difficulty and identities.
+ */
+import { clickThroughRate } from './clickThroughCurve.js';
+import { hashString32, unitNoise } from './deterministicNoise.js';
+import { keywordDifficulty } from './keywordDifficulty.js';
+import type { OrganicRanker, RankedPage } from './organicRanking.js';
+import type { CorpusPage, SearchCorpus } from './searchCorpus.js';
+import { intentSignals, type IntentSignals } from './searchIntent.js';
+import { chooseFeatures, type FeaturePlacement, type Platform } from './serpFeatures.js';
+import { serpId, serpSnapshotId, serpSourceUrl } from './serpIdentity.js';
+import { layoutSerp, serpFeaturesImpact, type LayoutBlock } from './serpLayout.js';
+import type { Serp, SerpItem, SerpItemMetrics, SerpPackMember, ShortLocation } from './serpTypes.js';
+import type { Bm25Index } from './bm25Index.js';
+import { tokenize } from './text.js';
+
+export const ORGANIC_PER_PAGE = 100;
+
+/** A query item for SIMILAR_QUESTIONS / SIMILAR_QUERIES. */
+export interface QueryRef {
+  kw: string;
+  id: string;
+}
+
+export interface SerpRequest {
+  /** Normalised keyword. */
+  keyword: string;
+  /** The keyword's id for (keyword, location, language): the Serp's `mId`. */
+  keywordId: string;
+  location: ShortLocation;
+  countryCode: string;
+  engineDomain: string;
+  /** Top-level domain of the engine domain (com, de, co.uk). */
+  tld: string;
+  languageId: number;
+  languageCode: string | null;
+  platform: Platform;
+  page: number;
+  /** YYYY-MM-DD: the day the SERP stands for. */
+  date: string;
+  /** Unix seconds: `created_at`. */
+  createdAt: number;
+  cpc: number;
+  /** Extra tokens (the keyword's head and niche) used when few pages match the keyword. */
+  fallbackTokens: readonly string[];
+  similarQueries: readonly QueryRef[];
+  similarQuestions: readonly QueryRef[];
+}
+
+export interface BuiltSerp {
+  serp: Serp;
+  signals: IntentSignals;
+  /** Corpus page indexes of this page's organic results, in order. */
+  organicPages: number[];
+  /** Corpus page indexes of the top 10 organic results of the keyword (page 0). */
+  topTen: number[];
+}
+
+/**
+ * The sandbox web samples the real web; reported result counts scale its matches by
+ * this factor so that "About N results" has a realistic magnitude.
+ */
+const WEB_SCALE = 25_000;
+
+export class SerpBuilder {
+  constructor(
+    private readonly corpus: SearchCorpus,
+    private readonly index: Bm25Index,
+    private readonly ranker: OrganicRanker,
+  ) {}
+
+  signalsFor(keyword: string, cpc: number): IntentSignals {
+    return intentSignals(keyword, { isEntity: (t) => this.corpus.brands.has(t), cpc });
+  }
+
+  /** Root domain a keyword names (its first brand token), if any. */
+  entityRoot(keyword: string): number | undefined {
+    for (const t of tokenize(keyword)) {
+      const root = this.corpus.brands.get(t);
+      if (root !== undefined) return root;
+    }
+    return undefined;
+  }
+
+  /** Organic ranking only (rank index, related keywords): the best `limit` pages. */
+  organic(req: Pick<SerpRequest, 'keyword' | 'languageId' | 'location' | 'tld' | 'platform' | 'date' | 'cpc' | 'fallbackTokens'>, limit: number): RankedPage[] {
+    return this.ranker.rank(
+      {
+        keyword: req.keyword,
+        languageId: req.languageId,
+        locationId: req.location._id,
+        tld: req.tld,
+        platform: req.platform,
+        date: req.date,
+        signals: this.signalsFor(req.keyword, req.cpc),
+        entityRootId: this.entityRoot(req.keyword),
+        fallbackTokens: req.fallbackTokens,
+      },
+      limit,
+    );
+  }
+
+  build(req: SerpRequest): BuiltSerp {
+    const pages = this.corpus.pages;
+    const signals = this.signalsFor(req.keyword, req.cpc);
+    const ranked = this.organic(req, ORGANIC_PER_PAGE * (req.page + 1));
+    const shown = ranked.slice(req.page * ORGANIC_PER_PAGE, (req.page + 1) * ORGANIC_PER_PAGE);
+    const topTen = ranked.slice(0, 10).map((r) => r.page);
+    const entityRoot = this.entityRoot(req.keyword);
+    const seed = hashString32(`${req.keyword}|${req.location._id}|${req.platform}|${req.date}|packs`);
+
+    const bySiteKind = (kinds: readonly string[], n: number, salt: number): CorpusPage[] => {
+      const out: CorpusPage[] = [];
+      const domains = new Set<string>();
+      for (const r of ranked) {
+        const p = pages[r.page];
+        if (!kinds.includes(p.siteKind) || domains.has(p.domain)) continue;
+        domains.add(p.domain);
+        out.push(p);
+      }
+      // Rotate by a daily draw: ads and packs vary from day to day like auctions and feeds.
+      const shift = out.length > n ? Math.floor(unitNoise(seed, salt) * Math.min(3, out.length - n + 1)) : 0;
+      return out.slice(shift, shift + n);
+    };
+    const newest = (kinds: readonly string[], n: number): CorpusPage[] =>
+      ranked
+        .map((r) => pages[r.page])
+        .filter((p) => kinds.includes(p.siteKind))
+        .sort((a, b) => (a.published < b.published ? 1 : a.published > b.published ? -1 : a.id - b.id))
+        .slice(0, n);
+
+    const memberSources: Record<string, (n: number) => SerpPackMember[]> = {
+      ADV_TOP: (n) => bySiteKind(['shop', 'brand'], n, 1).map((p) => pageMember('ADV', p)),
+      ADV_BOTTOM: (n) => bySiteKind(['shop', 'brand', 'directory'], n, 2).map((p) => pageMember('ADV', p)),
+      SHOP_RESULTS: (n) => bySiteKind(['shop', 'brand'], n, 3).map((p) => pageMember('SHOP', p)),
+      LOCAL_PACK: (n) => bySiteKind(['directory', 'shop'], n, 4).map((p) => pageMember('PLACE', p)),
+      TOP_STORIES: (n) => newest(['news'], n).map((p) => pageMember('STORY', p)),
+      VIDEO_PACK: (n) => bySiteKind(['blog', 'brand', 'edu', 'forum'], n, 5).map((p) => pageMember('VIDEO', p)),
+      IMG_PACK: (n) => bySiteKind(['shop', 'blog', 'brand', 'wiki'], n, 6).map((p) => pageMember('IMAGE', p)),
+      SIMILAR_QUESTIONS: (n) => req.similarQuestions.slice(0, n).map((q) => queryMember('QUESTION', q)),
+      SIMILAR_QUERIES: (n) => req.similarQueries.slice(0, n).map((q) => queryMember('QUERY', q)),
+      KNO_GRAPH: (n) =>
+        entityRoot === undefined
+          ? []
+          : ranked
+              .map((r) => pages[r.page])
+              .filter((p) => p.rootId === entityRoot && !p.isHomepage)
+              .slice(0, n)
+              .map((p) => pageMember('LINK', p)),
+      FEATURED_SNIPPET: () => [],
+    };
+    const available = (type: string): boolean => {
+      if (type === 'FEATURED_SNIPPET') return shown.length > 0;
+      if (type === 'KNO_GRAPH') return entityRoot !== undefined;
+      return (memberSources[type]?.(1).length ?? 0) > 0;
+    };
+    const features = req.page === 0 ? chooseFeatures(req.keyword, signals, req.platform, available) : [];
+
+    // Page order: features sit before the organic result at their slot.
+    type Slot = { kind: 'organic'; ranked: RankedPage; position: number } | { kind: 'feature'; feature: FeaturePlacement; members: SerpPackMember[] };
+    const slots: Slot[] = [];
+    let f = 0;
+    const pushFeaturesUpTo = (organicBefore: number) => {
+      while (f < features.length && features[f].afterOrganic <= organicBefore) {
+        const feature = features[f++];
+        const members = memberSources[feature.type]?.(feature.members) ?? [];
+        if (feature.members > 0 && members.length === 0) continue;
+        slots.push({ kind: 'feature', feature: { ...feature, members: members.length }, members });
+      }
+    };
+    shown.forEach((r, i) => {
+      pushFeaturesUpTo(i);
+      slots.push({ kind: 'organic', ranked: r, position: req.page * ORGANIC_PER_PAGE + i + 1 });
+    });
+    pushFeaturesUpTo(Number.MAX_SAFE_INTEGER);
+
+    const blocks: LayoutBlock[] = slots.map((s) =>
+      s.kind === 'organic' ? { type: 'ORGANIC', column: 'main', members: 0 } : { type: s.feature.type, column: s.feature.column, members: s.feature.members },
+    );
+    const layouts = layoutSerp(blocks, req.platform);
+    const metrics = (p: CorpusPage): SerpItemMetrics => ({
+      linkindex: { v: { CitationFlow: p.citationFlow, TrustFlow: p.trustFlow, RefDomains: p.refDomains, ExtBackLinks: p.extBackLinks }, ts: this.corpus.metricsTs },
+      authority: { v: { pda: p.pda, upa: p.upa }, ts: this.corpus.metricsTs },
+      social: { v: { l: p.shares }, ts: this.corpus.metricsTs },
+    });
+
+    const featuresAbove: string[] = [];
+    const ctrs: number[] = [];
+    const items: SerpItem[] = slots.map((s, i) => {
+      const layout = layouts[i];
+      if (s.kind === 'organic') {
+        const p = pages[s.ranked.page];
+        const ctr = clickThroughRate(s.position, featuresAbove);
+        ctrs.push(ctr);
+        return {
+          type: 'ORGANIC',
+          url: p.url,
+          title: p.title,
+          desc: p.description,
+          domain: p.domain,
+          topRank: p.topRank || null,
+          position: s.position,
+          ...layout,
+          ctr,
+          m: metrics(p),
+          items: [],
+        };
+      }
+      if (blocks[i].column === 'main' || req.platform === 2) featuresAbove.push(s.feature.type);
+      const lead = s.feature.type === 'FEATURED_SNIPPET' ? pages[shown[0].page] : s.feature.type === 'KNO_GRAPH' ? this.homepageOf(entityRoot!) : undefined;
+      return {
+        type: s.feature.type,
+        url: lead?.url ?? null,
+        title: lead?.title ?? null,
+        desc: lead?.description ?? null,
+        domain: lead?.domain ?? null,
+        topRank: lead ? lead.topRank || null : null,
+        ...layout,
+        ctr: null,
+        m: lead ? metrics(lead) : null,
+        items: s.members,
+      };
+    });
+    // Items are listed top to bottom (then left to right: the desktop side panel).
+    const order = items.map((_, i) => i).sort((a, b) => items[a].size.t - items[b].size.t || items[a].size.l - items[b].size.l);
+    const id = serpId(req.keyword, req.location._id, req.platform, req.page);
+    const organicCount = shown.length;
+    const serp: Serp = {
+      _id: id,
+      kw: req.keyword,
+      mId: req.keywordId,
+      page: req.page,
+      location_id: req.location._id,
+      location: req.location,
+      platform_id: req.platform,
+      items: order.map((i) => items[i]),
+      rank: keywordDifficulty(topTen.map((p) => pages[p])),
+      rank_updated_at: req.createdAt,
+      created_at: req.createdAt,
+      ctr: ctrs,
+      results: this.estimatedResults(req.keyword, ranked.length),
+      serp_results: organicCount,
+      serp_snapshot_id: organicCount > 0 ? serpSnapshotId(id, req.date, organicCount) : null,
+      serp_source_url: serpSourceUrl(req.keyword, req.engineDomain, req.countryCode, req.languageCode, req.page, req.platform),
+      serpFeaturesImpact: serpFeaturesImpact(blocks, layouts, req.platform),
+    };
+    return { serp, signals, organicPages: shown.map((r) => r.page), topTen };
+  }
+
+  private homepageOf(rootId: number): CorpusPage | undefined {
+    return this.corpus.pages.find((p) => p.rootId === rootId && p.isHomepage) ?? this.corpus.pages.find((p) => p.rootId === rootId);
+  }
+
+  /** "About N results": pages matching any keyword word, scaled to web size, with a stable wobble. */
+  private estimatedResults(keyword: string, ranked: number): number {
+    let matches = 0;
+    for (const t of tokenize(keyword)) matches = Math.max(matches, this.index.documentFrequency(t));
+    matches = Math.max(matches, ranked);
+    const wobble = 0.8 + 0.4 * unitNoise(hashString32(keyword), 7);
+    return Math.round(matches * WEB_SCALE * wobble);
+  }
+}
+
+function pageMember(type: string, p: CorpusPage): SerpPackMember {
+  return { type, url: p.url, title: p.title, desc: p.description, domain: p.domain };
+}
+
+function queryMember(type: string, q: QueryRef): SerpPackMember {
+  return { type, url: null, title: q.kw, desc: null, domain: null, mId: q.id };
+}
