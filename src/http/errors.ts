@@ -31,6 +31,7 @@ export const errors = {
   notInHistory: () => new ApiError(429, 'Error', 'Not in history'),
   noResult: () => new ApiError(422, 'Error', 'No result'),
   outOfLimit: (message: string) => new ApiError(422, 'OutOfLimitException', message),
+  listLimit: (message: string) => new ApiError(422, 'Error', message),
   badRequest: (message: string) => new ApiError(400, 'BadRequest', message),
   conflict: (message: string) => new ApiError(409, 'Conflict', message),
   payloadTooLarge: () => new ApiError(413, 'PayloadTooLarge', 'The request body is too large'),

@@ -100,6 +100,25 @@ export interface StateDatabase {
   history: HistoryTable;
   lookups: LookupsTable;
   kv: KvTable;
+  keyword_lists: KeywordListsTable;
+  keyword_list_items: KeywordListItemsTable;
 }
 
 export type Timestamp = ColumnType<number, number, number>;
+
+/** Saved keyword lists (keyword tool). */
+export interface KeywordListsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  creator: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The keywords of a list, in the order they were added. */
+export interface KeywordListItemsTable {
+  list_id: string;
+  keyword_id: string;
+  seq: number;
+}

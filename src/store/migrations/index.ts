@@ -4,7 +4,9 @@
  */
 import type { Migration } from 'kysely';
 import { foundationMigrations } from './0001_foundation.js';
+import { keywordListMigrations } from './0003_keyword_lists.js';
 
 export const stateMigrations: Record<string, Migration> = {
   ...foundationMigrations,
+  ...keywordListMigrations,
 };

@@ -1,0 +1,188 @@
+/**
+ * Saved keyword lists: an account holds up to 10,000 lists of up to 10,000 keywords.
+ * Keyword data lives in the research store; a list holds only keyword ids, so deleting a
+ * list never touches keyword data.
+ */
+import type { Kysely } from 'kysely';
+import { newId } from '../lib/ids.js';
+import type { StateDatabase } from './schema.js';
+
+export const MAX_LISTS_PER_ACCOUNT = 10_000;
+export const MAX_KEYWORDS_PER_LIST = 10_000;
+
+export interface KeywordListRecord {
+  _id: string;
+  name: string;
+  keyword_ids: string[];
+  user_id: string;
+  creator: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export class ListLimitError extends Error {
+  constructor(
+    readonly limit: 'lists' | 'keywords',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class KeywordLists {
+  constructor(private readonly db: Kysely<StateDatabase>) {}
+
+  /** Creates a list; throws ListLimitError past 10,000 lists or 10,000 keywords. */
+  async create(accountId: string, name: string, keywordIds: readonly string[], nowSec: number): Promise<KeywordListRecord> {
+    const ids = distinct(keywordIds);
+    if (ids.length > MAX_KEYWORDS_PER_LIST) {
+      throw new ListLimitError('keywords', `A list holds at most ${MAX_KEYWORDS_PER_LIST} keywords`);
+    }
+    const id = newId();
+    // Kysely runs SQLite transactions one at a time, so the count and the insert cannot
+    // interleave with another create of the same account.
+    await this.db.transaction().execute(async (trx) => {
+      const { n } = await trx
+        .selectFrom('keyword_lists')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('account_id', '=', accountId)
+        .executeTakeFirstOrThrow();
+      if (Number(n) >= MAX_LISTS_PER_ACCOUNT) {
+        throw new ListLimitError('lists', `An account holds at most ${MAX_LISTS_PER_ACCOUNT} lists`);
+      }
+      await trx
+        .insertInto('keyword_lists')
+        .values({ id, account_id: accountId, name, creator: accountId, created_at: nowSec, updated_at: nowSec })
+        .execute();
+      await insertItems(trx, id, ids, 0);
+    });
+    return { _id: id, name, keyword_ids: ids, user_id: accountId, creator: accountId, created_at: nowSec, updated_at: nowSec };
+  }
+
+  /** Every list of the account, oldest first, with its keyword ids. */
+  async all(accountId: string): Promise<KeywordListRecord[]> {
+    const lists = await this.db
+      .selectFrom('keyword_lists')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    if (lists.length === 0) return [];
+    const items = await this.db
+      .selectFrom('keyword_list_items')
+      .innerJoin('keyword_lists', 'keyword_lists.id', 'keyword_list_items.list_id')
+      .select(['keyword_list_items.list_id', 'keyword_list_items.keyword_id'])
+      .where('keyword_lists.account_id', '=', accountId)
+      .orderBy('keyword_list_items.list_id')
+      .orderBy('keyword_list_items.seq')
+      .execute();
+    const byList = new Map<string, string[]>();
+    for (const item of items) {
+      let ids = byList.get(item.list_id);
+      if (!ids) byList.set(item.list_id, (ids = []));
+      ids.push(item.keyword_id);
+    }
+    return lists.map((l) => record(l, byList.get(l.id) ?? []));
+  }
+
+  /** One list of the account, or undefined (also for another account's list). */
+  async get(accountId: string, listId: string): Promise<KeywordListRecord | undefined> {
+    const list = await this.db
+      .selectFrom('keyword_lists')
+      .selectAll()
+      .where('id', '=', listId)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    if (!list) return undefined;
+    const items = await this.db
+      .selectFrom('keyword_list_items')
+      .select('keyword_id')
+      .where('list_id', '=', listId)
+      .orderBy('seq')
+      .execute();
+    return record(list, items.map((i) => i.keyword_id));
+  }
+
+  async rename(accountId: string, listId: string, name: string, nowSec: number): Promise<boolean> {
+    const res = await this.db
+      .updateTable('keyword_lists')
+      .set({ name, updated_at: nowSec })
+      .where('id', '=', listId)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
+  }
+
+  async delete(accountId: string, listId: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const owned = await trx.selectFrom('keyword_lists').select('id').where('id', '=', listId).where('account_id', '=', accountId).executeTakeFirst();
+      if (!owned) return false;
+      await trx.deleteFrom('keyword_list_items').where('list_id', '=', listId).execute();
+      await trx.deleteFrom('keyword_lists').where('id', '=', listId).execute();
+      return true;
+    });
+  }
+
+  /**
+   * Adds keywords (already present ones silently); false for an unknown list. Throws
+   * ListLimitError when the list would hold more than 10,000 keywords (nothing is added).
+   */
+  async addKeywords(accountId: string, listId: string, keywordIds: readonly string[], nowSec: number): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const owned = await trx.selectFrom('keyword_lists').select('id').where('id', '=', listId).where('account_id', '=', accountId).executeTakeFirst();
+      if (!owned) return false;
+      const existing = await trx.selectFrom('keyword_list_items').select(['keyword_id', 'seq']).where('list_id', '=', listId).execute();
+      const present = new Set(existing.map((e) => e.keyword_id));
+      const fresh = distinct(keywordIds).filter((id) => !present.has(id));
+      if (present.size + fresh.length > MAX_KEYWORDS_PER_LIST) {
+        throw new ListLimitError('keywords', `A list holds at most ${MAX_KEYWORDS_PER_LIST} keywords`);
+      }
+      const nextSeq = existing.reduce((m, e) => Math.max(m, e.seq + 1), 0);
+      await insertItems(trx, listId, fresh, nextSeq);
+      await trx.updateTable('keyword_lists').set({ updated_at: nowSec }).where('id', '=', listId).execute();
+      return true;
+    });
+  }
+
+  /** Removes keywords (absent ones silently); false for an unknown list. */
+  async removeKeywords(accountId: string, listId: string, keywordIds: readonly string[], nowSec: number): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const owned = await trx.selectFrom('keyword_lists').select('id').where('id', '=', listId).where('account_id', '=', accountId).executeTakeFirst();
+      if (!owned) return false;
+      const ids = distinct(keywordIds);
+      for (let i = 0; i < ids.length; i += 500) {
+        await trx.deleteFrom('keyword_list_items').where('list_id', '=', listId).where('keyword_id', 'in', ids.slice(i, i + 500)).execute();
+      }
+      await trx.updateTable('keyword_lists').set({ updated_at: nowSec }).where('id', '=', listId).execute();
+      return true;
+    });
+  }
+}
+
+function distinct(ids: readonly string[]): string[] {
+  return [...new Set(ids)];
+}
+
+async function insertItems(trx: Kysely<StateDatabase>, listId: string, ids: readonly string[], firstSeq: number): Promise<void> {
+  // SQLite accepts at most 32,766 bound parameters per statement: 3 per row, 1,000 rows a go.
+  for (let i = 0; i < ids.length; i += 1000) {
+    const rows = ids.slice(i, i + 1000).map((keyword_id, j) => ({ list_id: listId, keyword_id, seq: firstSeq + i + j }));
+    await trx.insertInto('keyword_list_items').values(rows).execute();
+  }
+}
+
+function record(
+  l: { id: string; name: string; account_id: string; creator: string; created_at: number; updated_at: number },
+  keywordIds: string[],
+): KeywordListRecord {
+  return {
+    _id: l.id,
+    name: l.name,
+    keyword_ids: keywordIds,
+    user_id: l.account_id,
+    creator: l.creator,
+    created_at: l.created_at,
+    updated_at: l.updated_at,
+  };
+}
