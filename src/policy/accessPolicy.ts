@@ -11,7 +11,7 @@ import type { Clock } from '../lib/clock.js';
 import { cacheKey } from './canonical.js';
 import type { HistoryWrite } from './history.js';
 import type { ClientClass, Plan } from './plans.js';
-import { CACHE_TTL_MS, type PolicyStore, type Reservation } from './policyStore.js';
+import { CACHE_TTL_MS, type LookupWrite, type PolicyStore, type Reservation } from './policyStore.js';
 import { POOL_PERIODS, type PoolName } from './pools.js';
 
 export interface CostContext {
@@ -34,7 +34,7 @@ export interface PaidOperation<P = any, B = any> {
   /** History entries written with the charge. */
   history?: (params: P, body: B) => HistoryWrite[];
   /** Lookups recorded with the charge (they unlock or discount later requests). */
-  lookups?: (params: P, body: B) => { kind: string; key: string }[];
+  lookups?: (params: P, body: B) => LookupWrite[];
 }
 
 export interface ExecutionContext {

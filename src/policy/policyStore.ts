@@ -4,6 +4,8 @@ import type { HistoryWrite } from './history.js';
 
 /** How long an identical paid request is answered from cache. */
 export const CACHE_TTL_MS = 24 * 60 * 60 * 1000;
+/** How long a lookup is kept by default: the 24 hours of the contract's rules. */
+export const LOOKUP_TTL_MS = CACHE_TTL_MS;
 
 export interface CachedResponse {
   status: number;
@@ -53,7 +55,15 @@ export interface Commit {
   cost: number;
   cache?: { key: string } & CachedResponse;
   history?: HistoryWrite[];
-  lookups?: { kind: string; key: string }[];
+  lookups?: LookupWrite[];
+}
+
+/** A lookup that unlocks or discounts later requests; kept 24 h unless `ttlMs` says otherwise. */
+export interface LookupWrite {
+  kind: string;
+  key: string;
+  data?: unknown;
+  ttlMs?: number;
 }
 
 export interface PoolState {
@@ -77,7 +87,9 @@ export interface PolicyStore {
   poolState(accountId: string, pool: PoolName, period: PoolPeriod, limit: number, nowMs: number): PoolState;
   /** Whether the account made a lookup of this kind and key at or after `sinceMs`. */
   hasLookup(accountId: string, kind: string, key: string, sinceMs: number): boolean;
-  recordLookups(accountId: string, lookups: { kind: string; key: string }[], nowMs: number): void;
+  recordLookups(accountId: string, lookups: LookupWrite[], nowMs: number): void;
+  /** The data of the account's lookup of this kind and key, made at or after `sinceMs` and not expired. */
+  lookupData(accountId: string, kind: string, key: string, sinceMs: number, nowMs: number): unknown | undefined;
   history(accountId: string, tool: HistoryWrite['tool']): unknown[];
   /** Removes what can no longer matter: expired cache entries, old burst events and lookups. */
   sweep(nowMs: number): void;

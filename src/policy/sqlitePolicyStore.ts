@@ -2,7 +2,9 @@ import type SqliteDatabase from 'better-sqlite3';
 import { HISTORY_TOOLS, type HistoryWrite } from './history.js';
 import {
   CACHE_TTL_MS,
+  LOOKUP_TTL_MS,
   monthBounds,
+  type LookupWrite,
   type Admission,
   type AdmissionRequest,
   type CachedResponse,
@@ -14,8 +16,6 @@ import {
 import type { PoolName, PoolPeriod } from './pools.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Lookups unlock dependent requests for 24 h; older ones are swept. */
-const LOOKUP_TTL_MS = DAY_MS;
 /** The longest burst window any plan may configure is swept after this long. */
 const BURST_EVENT_TTL_MS = 10 * 60 * 1000;
 
@@ -73,13 +73,18 @@ export class SqlitePolicyStore implements PolicyStore {
       historyDesc: db.prepare<[string, string], { entry: string }>(
         'SELECT entry FROM history WHERE account_id = ? AND tool = ? ORDER BY seq DESC',
       ),
-      lookupPut: db.prepare('INSERT OR REPLACE INTO lookups (account_id, kind, lookup_key, created_ms) VALUES (?, ?, ?, ?)'),
+      lookupPut: db.prepare(
+        'INSERT OR REPLACE INTO lookups (account_id, kind, lookup_key, data, created_ms, expires_ms) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
       lookupHas: db.prepare<[string, string, string, number], { one: number }>(
         'SELECT 1 AS one FROM lookups WHERE account_id = ? AND kind = ? AND lookup_key = ? AND created_ms >= ?',
       ),
+      lookupGet: db.prepare<[string, string, string, number, number], { data: string | null }>(
+        'SELECT data FROM lookups WHERE account_id = ? AND kind = ? AND lookup_key = ? AND created_ms >= ? AND expires_ms > ?',
+      ),
       sweepCache: db.prepare('DELETE FROM request_cache WHERE created_ms <= ?'),
       sweepBurst: db.prepare('DELETE FROM burst_events WHERE at_ms < ?'),
-      sweepLookups: db.prepare('DELETE FROM lookups WHERE created_ms < ?'),
+      sweepLookups: db.prepare('DELETE FROM lookups WHERE expires_ms <= ?'),
     };
     this.admitTx = db.transaction((req: AdmissionRequest) => this.admitInside(req));
     this.commitTx = db.transaction((r: Reservation, c: Commit) => this.commitInside(r, c));
@@ -115,8 +120,17 @@ export class SqlitePolicyStore implements PolicyStore {
     return this.s.lookupHas.get(accountId, kind, key, sinceMs) !== undefined;
   }
 
-  recordLookups(accountId: string, lookups: { kind: string; key: string }[], nowMs: number): void {
-    for (const l of lookups) this.s.lookupPut.run(accountId, l.kind, l.key, nowMs);
+  lookupData(accountId: string, kind: string, key: string, sinceMs: number, nowMs: number): unknown | undefined {
+    const row = this.s.lookupGet.get(accountId, kind, key, sinceMs, nowMs);
+    if (row === undefined) return undefined;
+    return row.data === null ? null : JSON.parse(row.data);
+  }
+
+  recordLookups(accountId: string, lookups: LookupWrite[], nowMs: number): void {
+    for (const l of lookups) {
+      const data = l.data === undefined ? null : JSON.stringify(l.data);
+      this.s.lookupPut.run(accountId, l.kind, l.key, data, nowMs, nowMs + (l.ttlMs ?? LOOKUP_TTL_MS));
+    }
   }
 
   history(accountId: string, tool: HistoryWrite['tool']): unknown[] {
@@ -127,7 +141,7 @@ export class SqlitePolicyStore implements PolicyStore {
   sweep(nowMs: number): void {
     this.s.sweepCache.run(nowMs - CACHE_TTL_MS);
     this.s.sweepBurst.run(nowMs - BURST_EVENT_TTL_MS);
-    this.s.sweepLookups.run(nowMs - LOOKUP_TTL_MS);
+    this.s.sweepLookups.run(nowMs);
   }
 
   /** The usage row of the running period, or undefined when no period is running. */

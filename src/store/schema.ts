@@ -82,7 +82,10 @@ export interface LookupsTable {
   account_id: string;
   kind: string;
   lookup_key: string;
+  /** What a later request needs to know of the lookup (JSON), e.g. the query behind a SERP id. */
+  data: string | null;
   created_ms: number;
+  expires_ms: number;
 }
 
 export interface KvTable {

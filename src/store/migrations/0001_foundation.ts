@@ -76,9 +76,12 @@ export const foundationMigrations: Record<string, Migration> = {
         .addColumn('account_id', 'text', (c) => c.notNull())
         .addColumn('kind', 'text', (c) => c.notNull())
         .addColumn('lookup_key', 'text', (c) => c.notNull())
+        .addColumn('data', 'text')
         .addColumn('created_ms', 'integer', (c) => c.notNull())
+        .addColumn('expires_ms', 'integer', (c) => c.notNull())
         .addPrimaryKeyConstraint('lookups_pk', ['account_id', 'kind', 'lookup_key'])
         .execute();
+      await db.schema.createIndex('lookups_expiry').on('lookups').column('expires_ms').execute();
       await db.schema
         .createTable('kv')
         .addColumn('key', 'text', (c) => c.primaryKey())
