@@ -3,7 +3,7 @@
  * are coerced to the schema's types (and unknown parameters dropped, so they cannot
  * split the request cache); bodies are JSON and must match their schema as sent.
  */
-import AjvModule from 'ajv';
+import AjvModule, { type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyError } from 'fastify';
 import { ApiError, errors } from './errors.js';
@@ -16,8 +16,45 @@ const bodyAjv = new Ajv({ coerceTypes: false, useDefaults: true, removeAdditiona
 addFormats(queryAjv);
 addFormats(bodyAjv);
 
+/** Decimal integers only: Ajv's coercion alone would read " " as 0, "1e3" as 1000 and "0x10" as 16. */
+const INTEGER_TEXT = /^-?\d+$/;
+const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;
+
+/** The top-level members of a query or path schema that are numbers, with the text each must match. */
+function numericMembers(schema: any): [string, RegExp][] {
+  const out: [string, RegExp][] = [];
+  for (const [name, member] of Object.entries<any>(schema?.properties ?? {})) {
+    const types: unknown[] = Array.isArray(member?.type) ? member.type : [member?.type];
+    if (types.includes('integer')) out.push([name, INTEGER_TEXT]);
+    else if (types.includes('number')) out.push([name, NUMBER_TEXT]);
+  }
+  return out;
+}
+
 export function compileValidator({ schema, httpPart }: { schema: any; httpPart?: string }) {
-  return (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema);
+  if (httpPart === 'body') return bodyAjv.compile(schema);
+  const validate = queryAjv.compile(schema);
+  const numeric = numericMembers(schema);
+  if (numeric.length === 0) return validate;
+  const strict = (data: any): boolean => {
+    if (data !== null && typeof data === 'object') {
+      for (const [name, text] of numeric) {
+        const value = data[name];
+        const values: unknown[] = Array.isArray(value) ? value : [value];
+        if (values.some((v) => typeof v === 'string' && !text.test(v))) {
+          strict.errors = [
+            { instancePath: `/${name}`, schemaPath: `#/properties/${name}/type`, keyword: 'type', message: 'must be a decimal number', params: {} },
+          ];
+          return false;
+        }
+      }
+    }
+    const ok = validate(data);
+    strict.errors = validate.errors;
+    return ok as boolean;
+  };
+  strict.errors = null as ErrorObject[] | null | undefined;
+  return strict;
 }
 
 interface AjvIssue {
