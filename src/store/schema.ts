@@ -105,6 +105,7 @@ export interface StateDatabase {
   kv: KvTable;
   keyword_lists: KeywordListsTable;
   keyword_list_items: KeywordListItemsTable;
+  jobs: JobsTable;
 }
 
 export type Timestamp = ColumnType<number, number, number>;
@@ -124,4 +125,37 @@ export interface KeywordListItemsTable {
   list_id: string;
   keyword_id: string;
   seq: number;
+}
+
+/**
+ * The durable job queue (src/jobs): backlink exports, rank crawls, email reports.
+ * `state` is the queue's own lifecycle (queued, running, completed, failed, expired);
+ * `stage` is a handler's finer phase within running (an export's collecting/writing).
+ * A running job belongs to `lease_owner` until `lease_expires_ms`; after that it is
+ * claimable again, because its worker is presumed dead.
+ */
+export interface JobsTable {
+  seq: Generated<number>;
+  id: string;
+  kind: string;
+  account_id: string;
+  idempotency_key: string | null;
+  /** JSON */
+  payload: string;
+  state: string;
+  stage: string | null;
+  attempts: number;
+  max_attempts: number;
+  progress_done: number;
+  progress_total: number | null;
+  /** JSON */
+  result: string | null;
+  error: string | null;
+  created_ms: number;
+  started_ms: number | null;
+  heartbeat_ms: number | null;
+  completed_ms: number | null;
+  run_after_ms: number;
+  lease_owner: string | null;
+  lease_expires_ms: number | null;
 }
