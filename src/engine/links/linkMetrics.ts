@@ -1,0 +1,129 @@
+/**
+ * All computed link metrics of a research store in one pass over typed arrays:
+ * PageRank and TrustRank on the page graph, CitationFlow/TrustFlow per page, host and
+ * root domain, authority (upa/pda), TopRank, exact counters, link strength with the
+ * best-link-per-referring-domain flags, and monthly root histories.
+ *
+ * The page graph for PageRank/TrustRank uses live, followed links with an href (nofollow
+ * and mentions pass no rank, as search engines document for rel=nofollow), internal
+ * links included (they route a site's rank to its pages).
+ */
+import type { LinkGraphInput } from './linkGraphInput.js';
+import { buildInEdgeCsr } from './csrGraph.js';
+import { pageRank } from './pageRank.js';
+import { trustRank } from './trustRank.js';
+import { flows } from './flows.js';
+import { computeCounters, type Counters } from './counters.js';
+import { linkScore, linkStrength, linkStrengthValue } from './linkStrength.js';
+import { authorityScores, topRanks } from '../authority/authorityScores.js';
+import { computeRootHistories, type RootHistory } from '../sites/siteHistory.js';
+
+export interface LevelMetrics {
+  pagerank: Float64Array;
+  trustrank: Float64Array;
+  citationFlow: Uint8Array;
+  trustFlow: Uint8Array;
+  authority: Uint8Array;
+  counters: Counters;
+}
+
+export interface LinkMetrics {
+  pages: LevelMetrics;
+  hosts: LevelMetrics;
+  roots: LevelMetrics & { topRank: Int32Array };
+  linkScore: Int32Array;
+  linkStrength: Uint8Array;
+  bestRoot: Uint8Array;
+  bestHost: Uint8Array;
+  bestUrl: Uint8Array;
+  histories: RootHistory[];
+  pageRankIterations: number;
+}
+
+export type MetricsStage = 'pagerank' | 'trustrank' | 'counters' | 'strength' | 'history';
+
+/** Sum of per-page rank mass above `floor` per entity (the mass an entity receives through links). */
+function aggregate(ranks: Float64Array, floor: number, entityCount: number, entityOfPage: Int32Array): Float64Array {
+  const out = new Float64Array(entityCount);
+  for (let p = 0; p < ranks.length; p++) out[entityOfPage[p]] += Math.max(0, ranks[p] - floor);
+  return out;
+}
+
+/** ACRank 0–15 from referring domains: ⌊log2(1 + RefDomains)⌋ capped at 15 (our definition). */
+export function acRank(refDomains: number): number {
+  return Math.min(15, Math.floor(Math.log2(1 + refDomains)));
+}
+
+export function computeLinkMetrics(g: LinkGraphInput, onStage: (stage: MetricsStage) => void = () => {}): LinkMetrics {
+  const damping = 0.85;
+  onStage('pagerank');
+  const graph = buildInEdgeCsr(g.pageCount, g.linkSource, g.linkTarget, (i) => g.linkDeleted[i] === 0 && g.linkNofollow[i] === 0 && g.linkType[i] !== 4);
+  const pr = pageRank(graph, { damping, tolerance: 1e-7 * Math.max(1, g.pageCount / 1e4), maxIterations: 60 });
+  onStage('trustrank');
+  const seeds: number[] = [];
+  for (let p = 0; p < g.pageCount; p++) if (g.pageIsHome[p] && g.rootTrusted[g.pageRoot[p]]) seeds.push(p);
+  const tr = trustRank(graph, seeds, damping);
+
+  const prFloor = (1 - damping) / Math.max(1, g.pageCount);
+  const pageCf = flows(pr.ranks, prFloor);
+  const pageTf = flows(tr.ranks, 0);
+  const hostPr = aggregate(pr.ranks, prFloor, g.hostCount, g.pageHost);
+  const hostTr = aggregate(tr.ranks, 0, g.hostCount, g.pageHost);
+  const rootPr = aggregate(pr.ranks, prFloor, g.rootCount, g.pageRoot);
+  const rootTr = aggregate(tr.ranks, 0, g.rootCount, g.pageRoot);
+  const hostCf = flows(hostPr, 0);
+  const hostTf = flows(hostTr, 0);
+  const rootCf = flows(rootPr, 0);
+  const rootTf = flows(rootTr, 0);
+
+  onStage('counters');
+  const pageCounters = computeCounters(g, g.pageCount, (p) => p);
+  const hostCounters = computeCounters(g, g.hostCount, (p) => g.pageHost[p]);
+  const rootCounters = computeCounters(g, g.rootCount, (p) => g.pageRoot[p]);
+  const upa = authorityScores(pageCf, pageTf, pageCounters.ref_domains);
+  const hostPda = authorityScores(hostCf, hostTf, hostCounters.ref_domains);
+  const pda = authorityScores(rootCf, rootTf, rootCounters.ref_domains);
+  const topRank = topRanks(pda, rootCf, rootCounters.ref_domains);
+
+  onStage('strength');
+  const score = new Int32Array(g.linkCount);
+  const strength = new Uint8Array(g.linkCount);
+  for (let i = 0; i < g.linkCount; i++) {
+    const s = g.linkSource[i];
+    const value = linkStrengthValue(pageCf[s], pageTf[s], pda[g.pageRoot[s]], g.linkNofollow[i] === 1, g.linkDeleted[i] === 1, g.linkType[i] === 4);
+    score[i] = linkScore(value);
+    strength[i] = linkStrength(value);
+  }
+  const best = (entityOfPage: Int32Array | null): Uint8Array => {
+    const flags = new Uint8Array(g.linkCount);
+    const winner = new Map<number, number>();
+    for (let i = 0; i < g.linkCount; i++) {
+      const sr = g.pageRoot[g.linkSource[i]];
+      const tp = g.linkTarget[i];
+      if (sr === g.pageRoot[tp]) continue;
+      const key = (entityOfPage ? entityOfPage[tp] : tp) * g.rootCount + sr;
+      const current = winner.get(key);
+      if (current === undefined || score[i] > score[current]) winner.set(key, i);
+    }
+    for (const i of winner.values()) flags[i] = 1;
+    return flags;
+  };
+  const bestRoot = best(g.pageRoot);
+  const bestHost = best(g.pageHost);
+  const bestUrl = best(null);
+
+  onStage('history');
+  const histories = computeRootHistories(g, rootCf, rootTf, pda);
+  return {
+    pages: { pagerank: pr.ranks, trustrank: tr.ranks, citationFlow: pageCf, trustFlow: pageTf, authority: upa, counters: pageCounters },
+    hosts: { pagerank: hostPr, trustrank: hostTr, citationFlow: hostCf, trustFlow: hostTf, authority: hostPda, counters: hostCounters },
+    roots: { pagerank: rootPr, trustrank: rootTr, citationFlow: rootCf, trustFlow: rootTf, authority: pda, counters: rootCounters, topRank },
+    linkScore: score,
+    linkStrength: strength,
+    bestRoot,
+    bestHost,
+    bestUrl,
+    histories,
+    pageRankIterations: pr.iterations,
+  };
+}

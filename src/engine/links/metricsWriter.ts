@@ -1,0 +1,40 @@
+/**
+ * Writes computed link metrics into the research store: `entity_metrics` for every
+ * page, host and root domain and `root_history` for every root domain (both replaced
+ * whole; they are derived data). Database ids are array index + 1.
+ */
+import type SqliteDatabase from 'better-sqlite3';
+import { ENTITY_METRIC_COLUMNS, LEVEL } from '../researchSchema.js';
+import type { LevelMetrics, LinkMetrics } from './linkMetrics.js';
+import { acRank } from './linkMetrics.js';
+import { COUNTER_NAMES } from './counters.js';
+
+export function writeEntityMetrics(raw: SqliteDatabase.Database, metrics: LinkMetrics): void {
+  const insert = raw.prepare(
+    `INSERT INTO entity_metrics (${ENTITY_METRIC_COLUMNS.join(', ')}) VALUES (${ENTITY_METRIC_COLUMNS.map(() => '?').join(', ')})`,
+  );
+  const writeLevel = (level: number, m: LevelMetrics, topRank: Int32Array | null): void => {
+    const n = m.citationFlow.length;
+    const row: (number | string)[] = new Array(ENTITY_METRIC_COLUMNS.length);
+    for (let i = 0; i < n; i++) {
+      row[0] = level;
+      row[1] = i + 1;
+      row[2] = m.pagerank[i];
+      row[3] = m.trustrank[i];
+      row[4] = m.citationFlow[i];
+      row[5] = m.trustFlow[i];
+      row[6] = m.authority[i];
+      row[7] = topRank ? topRank[i] : 0;
+      row[8] = acRank(m.counters.ref_domains[i]);
+      for (let c = 0; c < COUNTER_NAMES.length; c++) row[9 + c] = m.counters[COUNTER_NAMES[c]][i];
+      insert.run(row);
+    }
+  };
+  raw.prepare('DELETE FROM entity_metrics').run();
+  writeLevel(LEVEL.url, metrics.pages, null);
+  writeLevel(LEVEL.subdomain, metrics.hosts, null);
+  writeLevel(LEVEL.root, metrics.roots, metrics.roots.topRank);
+  raw.prepare('DELETE FROM root_history').run();
+  const history = raw.prepare('INSERT INTO root_history (root_domain_id, history) VALUES (?, ?)');
+  metrics.histories.forEach((h, i) => history.run(i + 1, JSON.stringify(h)));
+}

@@ -1,0 +1,236 @@
+/**
+ * Builds the sandbox web into a research store file: keywords, sites, pages, links and
+ * every computed metric, deterministically from (size, seed, build date).
+ *
+ * Example:
+ * ```ts
+ * await buildWorld({ size: 'tiny', seed: 1, file: '/tmp/research.db', asOf: clock.now(),
+ *   onProgress: (stage, done, total) => bar.update(done) });
+ * ```
+ */
+import fs from 'node:fs';
+import type { WorldSize } from '../../config.js';
+import { openResearchStore, LINK_INDEXES } from '../researchStore.js';
+import { LINK_COLUMNS } from '../researchSchema.js';
+import { WORLD_SIZE_SPECS } from './sizes.js';
+import { Rng } from './random.js';
+import { generateKeywords } from './keywordGenerator.js';
+import { generateSites, ipText, pageUrl, subnetText } from './siteGenerator.js';
+import { generateLinks, LINK_TYPES, LOST_REASONS } from './linkGenerator.js';
+import { NICHES, GENERIC_ANCHORS } from './vocabulary.js';
+import { dayNumber, isoDay } from './dates.js';
+import { pageText } from './pageText.js';
+import { hash32 } from './random.js';
+import { computeLinkMetrics } from '../links/linkMetrics.js';
+import type { LinkGraphInput } from '../links/linkGraphInput.js';
+import { writeEntityMetrics } from '../links/metricsWriter.js';
+import { domainClasses } from '../links/urls.js';
+import { contentHashOf } from './contentHash.js';
+
+/** Bumped whenever generated content changes, so cached test worlds are rebuilt. */
+export const GENERATOR_VERSION = 1;
+
+export type ProgressListener = (stage: string, done: number, total: number) => void;
+
+export interface BuildWorldOptions {
+  size: WorldSize;
+  seed: number;
+  file: string;
+  /** Build date (ms); the link timeline ends here and keyword history stops the month before. */
+  asOf: number;
+  onProgress?: ProgressListener;
+}
+
+export interface BuiltWorld {
+  file: string;
+  keywords: number;
+  rootDomains: number;
+  hosts: number;
+  pages: number;
+  links: number;
+  contentHash: string;
+}
+
+const PARTIAL_PREFIXES = ['guide to', 'more about', 'tips on', 'this', 'great', 'read about', 'all about'];
+
+export async function buildWorld(options: BuildWorldOptions): Promise<BuiltWorld> {
+  const { size, seed, file } = options;
+  const progress = options.onProgress ?? (() => {});
+  const spec = WORLD_SIZE_SPECS[size];
+  const asOfDay = dayNumber(options.asOf);
+  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${file}${suffix}`, { force: true });
+
+  const rng = new Rng(seed);
+  progress('keywords', 0, 1);
+  const keywords = generateKeywords(spec.keywords, rng.fork(1));
+  progress('sites', 0, 1);
+  const sites = generateSites(spec, keywords, asOfDay, rng.fork(2));
+  progress('links', 0, 1);
+  const links = generateLinks(sites, spec, asOfDay, rng.fork(3));
+  const { roots, hosts, pages } = sites;
+
+  // Dense ids for IPs and subnets.
+  const ipIds = new Map<number, number>();
+  const subnetIds = new Map<number, number>();
+  const hostIp = new Int32Array(hosts.length);
+  const hostSubnet = new Int32Array(hosts.length);
+  hosts.forEach((h, i) => {
+    if (!ipIds.has(h.ip)) ipIds.set(h.ip, ipIds.size);
+    if (!subnetIds.has(h.ip >>> 8)) subnetIds.set(h.ip >>> 8, subnetIds.size);
+    hostIp[i] = ipIds.get(h.ip)!;
+    hostSubnet[i] = subnetIds.get(h.ip >>> 8)!;
+  });
+  const classes = roots.map((r) => domainClasses(r.domain));
+  const linkHttps = new Uint8Array(links.count);
+  const linkDeleted = new Uint8Array(links.count);
+  const linkEndDay = new Int32Array(links.count);
+  for (let i = 0; i < links.count; i++) {
+    linkHttps[i] = hosts[pages.host[links.source[i]]].https ? 1 : 0;
+    linkDeleted[i] = links.deletedDay[i] >= 0 ? 1 : 0;
+    linkEndDay[i] = linkDeleted[i] ? links.lastDay[i] : asOfDay;
+  }
+  const input: LinkGraphInput = {
+    asOfDay,
+    pageCount: pages.count,
+    pageHost: pages.host,
+    pageRoot: pages.root,
+    pageIsHome: pages.isHome,
+    pageShares: pages.shares,
+    pagePublished: pages.published,
+    hostCount: hosts.length,
+    hostRoot: Int32Array.from(hosts.map((h) => h.root)),
+    hostIp,
+    hostSubnet,
+    rootCount: roots.length,
+    rootTrusted: Uint8Array.from(roots.map((r) => (r.trusted ? 1 : 0))),
+    rootEdu: Uint8Array.from(classes.map((c) => c.edu)),
+    rootGov: Uint8Array.from(classes.map((c) => c.gov)),
+    linkCount: links.count,
+    linkSource: links.source,
+    linkTarget: links.target,
+    linkType: links.type,
+    linkNofollow: links.nofollow,
+    linkHttps,
+    linkDeleted,
+    linkFirstDay: links.firstDay,
+    linkEndDay,
+  };
+  const metrics = computeLinkMetrics(input, (stage) => progress(stage, 0, 1));
+
+  const store = await openResearchStore(file);
+  const raw = store.raw;
+  raw.pragma('synchronous = OFF');
+  raw.pragma('cache_size = -262144');
+  try {
+    const transaction = (fn: () => void): void => raw.transaction(fn)();
+    progress('write keywords', 0, keywords.length);
+    transaction(() => {
+      const niche = raw.prepare('INSERT INTO niches (id, name, season_peak, season_amplitude, trend, vocabulary) VALUES (?, ?, ?, ?, ?, ?)');
+      NICHES.forEach((n, i) => niche.run(i + 1, n.name, n.peak, n.amplitude, n.trend,
+        [...new Set([...n.heads.en, ...n.heads.de, ...n.heads.fr, ...n.attributes, ...n.terms])].join(' ')));
+      const keyword = raw.prepare('INSERT INTO keywords (id, kw, language_id, niche_id, head, kind, intent, volume, trend, noise_seed, cpc, ppc, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+      const market = raw.prepare('INSERT INTO keyword_markets (keyword_id, location_id, share) VALUES (?, ?, ?)');
+      for (const k of keywords) {
+        keyword.run(k.id, k.kw, k.languageId, k.nicheId, k.head, k.kind, k.intent, k.volume, k.trend, k.noiseSeed, k.cpc, k.ppc, 'sandbox');
+        for (const m of k.markets) market.run(k.id, m.locationId, m.share);
+      }
+    });
+    progress('write sites', 0, pages.count);
+    transaction(() => {
+      const root = raw.prepare('INSERT INTO root_domains (id, domain, kind, niche_id, language_id, brand, trusted, created_on) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+      const languageIds = { en: 1000, de: 1001, fr: 1002 } as const;
+      roots.forEach((r, i) => root.run(i + 1, r.domain, r.kind, r.niche || null, languageIds[r.language], r.brand, r.trusted ? 1 : 0, isoDay(r.createdDay)));
+      const host = raw.prepare('INSERT INTO hosts (id, host, root_domain_id, ip, subnet) VALUES (?, ?, ?, ?, ?)');
+      hosts.forEach((h, i) => host.run(i + 1, h.host, h.root + 1, ipText(h.ip), subnetText(h.ip)));
+      const page = raw.prepare('INSERT INTO pages (id, url, host_id, root_domain_id, https, is_homepage, title, description, body, keyword, niche_id, language_id, kind, published, shares) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+      for (let p = 0; p < pages.count; p++) {
+        const r = roots[pages.root[p]];
+        const h = hosts[pages.host[p]];
+        const k = pages.keyword[p] >= 0 ? keywords[pages.keyword[p]] : null;
+        const text = pageText(p + 1, r.kind, r.brand, k?.kw ?? null, pages.niche[p], pages.isHome[p] === 1);
+        page.run(p + 1, pageUrl(sites, p), pages.host[p] + 1, pages.root[p] + 1, h.https ? 1 : 0, pages.isHome[p], text.title, text.description,
+          text.body, k?.kw ?? '', pages.niche[p], languageIds[h.language], r.kind, isoDay(pages.published[p]), pages.shares[p]);
+      }
+    });
+
+    for (const index of LINK_INDEXES) raw.prepare(`DROP INDEX IF EXISTS ${index.name}`).run();
+    const insertLink = raw.prepare(`INSERT INTO links (${LINK_COLUMNS.join(', ')}) VALUES (${LINK_COLUMNS.map(() => '?').join(', ')})`);
+    const row: (string | number | null)[] = new Array(LINK_COLUMNS.length);
+    const batch = 200_000;
+    for (let startAt = 0; startAt < links.count; startAt += batch) {
+      progress('write links', startAt, links.count);
+      transaction(() => {
+        const end = Math.min(links.count, startAt + batch);
+        for (let i = startAt; i < end; i++) {
+          const s = links.source[i];
+          const t = links.target[i];
+          const targetRoot = roots[pages.root[t]];
+          const targetKeyword = pages.keyword[t] >= 0 ? keywords[pages.keyword[t]].kw : targetRoot.brand;
+          const variant = hash32(`${seed}:${i}`);
+          let anchor = '';
+          let alt = '';
+          switch (links.anchorKind[i]) {
+            case 0: anchor = targetRoot.brand; break;
+            case 1: anchor = targetKeyword; break;
+            case 2: anchor = `${PARTIAL_PREFIXES[variant % PARTIAL_PREFIXES.length]} ${targetKeyword}`; break;
+            case 3: anchor = variant % 2 === 0 ? pageUrl(sites, t) : targetRoot.domain; break;
+            case 4: anchor = GENERIC_ANCHORS[variant % GENERIC_ANCHORS.length]; break;
+            default: alt = variant % 3 === 0 ? targetRoot.brand : targetKeyword;
+          }
+          const internal = pages.root[s] === pages.root[t];
+          row[0] = i + 1;
+          row[1] = s + 1;
+          row[2] = t + 1;
+          row[3] = pages.host[s] + 1;
+          row[4] = pages.host[t] + 1;
+          row[5] = pages.root[s] + 1;
+          row[6] = pages.root[t] + 1;
+          row[7] = anchor;
+          row[8] = alt;
+          row[9] = LINK_TYPES[links.type[i]];
+          row[10] = links.nofollow[i];
+          row[11] = linkHttps[i];
+          row[12] = isoDay(links.firstDay[i]);
+          row[13] = isoDay(links.lastDay[i]);
+          row[14] = linkDeleted[i];
+          row[15] = linkDeleted[i] ? isoDay(links.deletedDay[i]) : null;
+          row[16] = LOST_REASONS[links.reason[i]];
+          row[17] = internal ? 1 : 0;
+          row[18] = metrics.linkScore[i];
+          row[19] = metrics.linkStrength[i];
+          row[20] = metrics.bestRoot[i];
+          row[21] = metrics.bestHost[i];
+          row[22] = metrics.bestUrl[i];
+          insertLink.run(row);
+        }
+      });
+    }
+    progress('write links', links.count, links.count);
+    for (const [n, index] of LINK_INDEXES.entries()) {
+      progress('index links', n, LINK_INDEXES.length);
+      raw.prepare(index.sql).run();
+    }
+    progress('write metrics', 0, 1);
+    transaction(() => writeEntityMetrics(raw, metrics));
+    transaction(() => {
+      const meta = raw.prepare('INSERT OR REPLACE INTO world_meta (key, value) VALUES (?, ?)');
+      meta.run('size', size);
+      meta.run('seed', String(seed));
+      meta.run('built_on', isoDay(asOfDay));
+      meta.run('as_of_ms', String(options.asOf));
+      meta.run('generator_version', String(GENERATOR_VERSION));
+      meta.run('origin', 'sandbox');
+    });
+    raw.pragma('analysis_limit = 1000');
+    raw.prepare('ANALYZE').run();
+    progress('hash', 0, 1);
+    const hash = contentHashOf(raw);
+    raw.prepare("INSERT OR REPLACE INTO world_meta (key, value) VALUES ('content_hash', ?)").run(hash);
+    raw.prepare("INSERT OR REPLACE INTO world_meta (key, value) VALUES ('state', 'ready')").run();
+    raw.pragma('wal_checkpoint(TRUNCATE)');
+    progress('done', 1, 1);
+    return { file, keywords: keywords.length, rootDomains: roots.length, hosts: hosts.length, pages: pages.count, links: links.count, contentHash: hash };
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * SHA-256 over the contents of a research store: every table in a fixed order, rows in
+ * primary-key order, each row as JSON of its column values. Two builds with the same
+ * (size, seed, build date) must give the same hash; `world_meta.content_hash` itself
+ * and the wall-clock build timing are left out.
+ */
+import { createHash } from 'node:crypto';
+import SqliteDatabase from 'better-sqlite3';
+
+const TABLE_ORDER: readonly { table: string; orderBy: string }[] = [
+  { table: 'world_meta', orderBy: 'key' },
+  { table: 'niches', orderBy: 'id' },
+  { table: 'keywords', orderBy: 'id' },
+  { table: 'keyword_markets', orderBy: 'keyword_id, location_id' },
+  { table: 'keyword_history', orderBy: 'keyword_id, location_id, year, month' },
+  { table: 'root_domains', orderBy: 'id' },
+  { table: 'hosts', orderBy: 'id' },
+  { table: 'pages', orderBy: 'id' },
+  { table: 'links', orderBy: 'id' },
+  { table: 'entity_metrics', orderBy: 'level, entity_id' },
+  { table: 'root_history', orderBy: 'root_domain_id' },
+];
+
+/** Meta keys that describe a build rather than the world's content. */
+export const VOLATILE_META_KEYS = ['content_hash', 'build_ms', 'state'];
+
+export function contentHashOf(raw: SqliteDatabase.Database): string {
+  const hash = createHash('sha256');
+  for (const { table, orderBy } of TABLE_ORDER) {
+    hash.update(`#${table}\n`);
+    const where = table === 'world_meta' ? ` WHERE key NOT IN (${VOLATILE_META_KEYS.map((k) => `'${k}'`).join(', ')})` : '';
+    const statement = raw.prepare(`SELECT * FROM ${table}${where} ORDER BY ${orderBy}`).raw(true);
+    for (const row of statement.iterate()) hash.update(`${JSON.stringify(row)}\n`);
+  }
+  return hash.digest('hex');
+}
+
+/** Content hash of a research store file (opened read-only). */
+export function contentHash(file: string): string {
+  const raw = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
+  try {
+    return contentHashOf(raw);
+  } finally {
+    raw.close();
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * Titles, descriptions and body terms of sandbox pages, from the page's keyword and its
+ * niche vocabulary, so that a BM25 index over `title + description + body` finds the
+ * pages written for a query. Deterministic per page (seeded by the page id).
+ */
+import type { SiteKind } from './siteGenerator.js';
+import { NICHES } from './vocabulary.js';
+import { Rng } from './random.js';
+
+export interface PageText {
+  title: string;
+  description: string;
+  body: string;
+}
+
+const TITLE_TEMPLATES: Record<SiteKind, readonly string[]> = {
+  blog: ['{K}: A Complete Guide', 'The Best {K} (Tested and Reviewed)', '{K} – Everything You Need to Know', 'My Honest {K} Experience'],
+  shop: ['Buy {K} Online | {B}', '{K} – Free Shipping | {B}', '{K} on Sale at {B}'],
+  brand: ['{K} | Official {B} Site', '{B} {K}', '{K} by {B}'],
+  news: ['{K}: What Experts Say This Year', 'Why {K} Is in the News', 'The Rise of {K}'],
+  forum: ['{K}? Help Needed', 'Discussion: {K}', 'Anyone Tried {K}?'],
+  wiki: ['{K} - {B}', '{K}'],
+  edu: ['{K}: Research Overview', 'Study on {K}', '{K} (Course Notes)'],
+  gov: ['{K}: Official Guidance', '{K} – Consumer Advice', 'Regulations on {K}'],
+  directory: ['{K} Websites Directory', 'Top {K} Links'],
+  farm: ['{K} {K} Best {K} Cheap', 'Free {K} Links'],
+};
+
+function titleCase(text: string): string {
+  return text.replace(/(^|\s)(\p{L})/gu, (_, space: string, letter: string) => space + letter.toUpperCase());
+}
+
+export function pageText(pageId: number, kind: SiteKind, brand: string, keyword: string | null, nicheId: number, isHome: boolean): PageText {
+  const rng = new Rng(pageId * 2654435761);
+  const niche = NICHES[Math.max(1, nicheId) - 1];
+  if (isHome || keyword === null) {
+    const topic = niche.name;
+    return {
+      title: `${brand} – ${titleCase(topic)}${kind === 'shop' ? ' Shop' : kind === 'news' ? ' News' : ''}`,
+      description: `${brand}: ${topic} ${rng.pick(niche.terms)}, ${rng.pick(niche.terms)} and ${rng.pick(niche.terms)}.`,
+      body: [brand.toLowerCase(), topic, ...Array.from({ length: 25 }, () => rng.pick(niche.terms))].join(' '),
+    };
+  }
+  const title = rng.pick(TITLE_TEMPLATES[kind]).replaceAll('{K}', titleCase(keyword)).replaceAll('{B}', brand);
+  const description = `${titleCase(keyword)}: ${rng.pick(niche.terms)}, ${rng.pick(niche.terms)} and ${rng.pick(niche.terms)} explained. ${rng.pick(niche.attributes)} options compared.`;
+  const terms: string[] = [];
+  const keywordTerms = keyword.toLowerCase().split(/\s+/);
+  const repeats = kind === 'farm' ? 8 : rng.int(2, 5);
+  for (let i = 0; i < repeats; i++) terms.push(...keywordTerms);
+  const fill = rng.int(20, 60);
+  for (let i = 0; i < fill; i++) terms.push(rng.chance(0.15) ? rng.pick(niche.attributes) : rng.pick(niche.terms));
+  return { title, description, body: terms.join(' ') };
+}

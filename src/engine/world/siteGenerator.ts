@@ -1,0 +1,291 @@
+/**
+ * Sites of the sandbox web: root domains of distinct kinds, their hosts (subdomains)
+ * with IPs in /24 subnets, and their pages. Link farms share a handful of subnets, as
+ * real link networks on cheap shared hosting do; other sites sometimes share hosting.
+ */
+import type { WorldSizeSpec } from './sizes.js';
+import { NICHES, LANGUAGE_IDS, type WorldLanguage } from './vocabulary.js';
+import type { GeneratedKeyword } from './keywordGenerator.js';
+import { Rng } from './random.js';
+import { dayFromIso } from './dates.js';
+
+export type SiteKind = 'blog' | 'shop' | 'brand' | 'news' | 'forum' | 'wiki' | 'edu' | 'gov' | 'directory' | 'farm';
+
+/** Share of root domains by kind, and kind traits used by the link generator. */
+export const KIND_TRAITS: Record<SiteKind, { share: number; fitness: number; outLinks: number; nofollow: number; pages: number }> = {
+  blog: { share: 0.34, fitness: 1, outLinks: 1, nofollow: 0.06, pages: 1 },
+  shop: { share: 0.2, fitness: 0.8, outLinks: 0.3, nofollow: 0.05, pages: 1.5 },
+  brand: { share: 0.07, fitness: 3, outLinks: 0.3, nofollow: 0.05, pages: 1.2 },
+  news: { share: 0.05, fitness: 6, outLinks: 1.3, nofollow: 0.2, pages: 4 },
+  forum: { share: 0.05, fitness: 1.2, outLinks: 1.5, nofollow: 0.6, pages: 3 },
+  wiki: { share: 0.003, fitness: 15, outLinks: 1.2, nofollow: 0.5, pages: 6 },
+  edu: { share: 0.045, fitness: 3, outLinks: 0.8, nofollow: 0.02, pages: 2 },
+  gov: { share: 0.02, fitness: 3, outLinks: 0.6, nofollow: 0.02, pages: 2 },
+  directory: { share: 0.05, fitness: 0.3, outLinks: 3, nofollow: 0.3, pages: 1.5 },
+  farm: { share: 0.142, fitness: 0.08, outLinks: 4, nofollow: 0.02, pages: 1 },
+};
+
+export interface RootSpec {
+  domain: string;
+  kind: SiteKind;
+  niche: number; // 0 = general
+  language: WorldLanguage;
+  brand: string;
+  trusted: boolean;
+  createdDay: number;
+  fitness: number;
+  firstHost: number;
+  hostCount: number;
+  firstPage: number;
+  pageCount: number;
+}
+
+export interface HostSpec {
+  host: string;
+  root: number;
+  ip: number;
+  https: boolean;
+  language: WorldLanguage;
+}
+
+/** Pages in struct-of-arrays form (hundreds of thousands of them in `small`). */
+export interface PageSpecs {
+  count: number;
+  root: Int32Array;
+  host: Int32Array;
+  isHome: Uint8Array;
+  published: Int32Array;
+  shares: Int32Array;
+  /** Index into the keyword list, or -1 for homepages and listing pages. */
+  keyword: Int32Array;
+  niche: Int16Array;
+  path: string[];
+}
+
+export interface WorldSites {
+  roots: RootSpec[];
+  hosts: HostSpec[];
+  pages: PageSpecs;
+  giantRoot: number;
+}
+
+const SUFFIXES = ['hub', 'lab', 'world', 'zone', 'hq', 'guide', 'pro', 'daily', 'insider', 'central', 'spot', 'nest', 'base', 'point', 'mag', 'corner', 'life', 'junkie', 'geek', 'nerd', 'expert', 'planet', 'talk', 'review'];
+const SHOP_SUFFIXES = ['shop', 'store', 'direct', 'outlet', 'depot', 'mart', 'supply', 'co'];
+const PLACES = ['north', 'south', 'east', 'west', 'lake', 'river', 'hill', 'valley', 'bay', 'pine', 'oak', 'maple', 'stone', 'bright', 'fair', 'green', 'clear', 'silver', 'red', 'high'];
+const PLACE_ENDS = ['vale', 'field', 'ford', 'wood', 'mont', 'ton', 'bridge', 'haven', 'brook', 'crest', 'view', 'port'];
+const GOV_AGENCIES = ['health', 'energy', 'transport', 'education', 'agriculture', 'environment', 'consumer', 'labor', 'treasury', 'commerce', 'safety', 'housing', 'statistics', 'science', 'trade', 'justice'];
+const NEWS_WORDS = ['daily', 'times', 'herald', 'tribune', 'post', 'gazette', 'chronicle', 'journal', 'courier', 'observer', 'ledger', 'dispatch', 'wire', 'report'];
+const FARM_WORDS = ['seo', 'links', 'rank', 'backlink', 'top', 'best', 'web', 'traffic', 'free', 'fast', 'boost', 'promo', 'site', 'cheap'];
+
+function slug(text: string): string {
+  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function kindOf(rng: Rng, cumulative: number[], kinds: SiteKind[]): SiteKind {
+  return kinds[rng.weighted(cumulative)];
+}
+
+/**
+ * Generates roots, hosts and pages. Root 0 is the giant wiki every kind of site links to
+ * (the size spec decides its page count and later its share of backlinks).
+ */
+export function generateSites(spec: WorldSizeSpec, keywords: readonly GeneratedKeyword[], asOfDay: number, rng: Rng): WorldSites {
+  const kinds = Object.keys(KIND_TRAITS) as SiteKind[];
+  const cumulative: number[] = [];
+  let acc = 0;
+  for (const kind of kinds) cumulative.push((acc += KIND_TRAITS[kind].share));
+
+  const usedDomains = new Set<string>();
+  const unique = (name: string, tld: string): string => {
+    let domain = `${name}.${tld}`;
+    for (let n = 2; usedDomains.has(domain); n++) domain = `${name}${n}.${tld}`;
+    usedDomains.add(domain);
+    return domain;
+  };
+
+  const roots: RootSpec[] = [];
+  const giantDomain = unique('openpedia', 'org');
+  roots.push({ domain: giantDomain, kind: 'wiki', niche: 0, language: 'en', brand: 'Openpedia', trusted: true, createdDay: dayFromIso('2001-01-15'), fitness: 40, firstHost: 0, hostCount: 0, firstPage: 0, pageCount: spec.giantPages });
+  const createdSpan = dayFromIso('2022-12-31') - dayFromIso('1996-01-01');
+  for (let i = 1; i < spec.rootDomains; i++) {
+    const kind = kindOf(rng, cumulative, kinds);
+    const niche = kind === 'wiki' || kind === 'gov' || kind === 'news' || kind === 'directory' ? (rng.chance(0.3) ? rng.int(1, NICHES.length) : 0) : rng.int(1, NICHES.length);
+    const vocabulary = NICHES[(niche || rng.int(1, NICHES.length)) - 1];
+    const language: WorldLanguage = kind === 'edu' || kind === 'gov' ? (rng.chance(0.85) ? 'en' : rng.chance(0.5) ? 'de' : 'fr') : rng.chance(0.8) ? 'en' : rng.chance(0.5) ? 'de' : 'fr';
+    const localTld = language === 'de' ? 'de' : language === 'fr' ? 'fr' : null;
+    let name: string;
+    let tld: string;
+    switch (kind) {
+      case 'edu': {
+        name = `${rng.pick(PLACES)}${rng.pick(PLACE_ENDS)}`;
+        tld = localTld === 'de' ? 'de' : localTld === 'fr' ? 'fr' : rng.chance(0.7) ? 'edu' : rng.pick(['ac.uk', 'edu.au', 'ac.nz']);
+        if (localTld) name = `uni-${name}`;
+        break;
+      }
+      case 'gov': {
+        name = `${rng.pick(GOV_AGENCIES)}${rng.chance(0.5) ? '' : `-${rng.pick(PLACES)}`}`;
+        tld = language === 'de' ? 'bund.de' : language === 'fr' ? 'gouv.fr' : rng.chance(0.7) ? 'gov' : 'gov.uk';
+        break;
+      }
+      case 'news':
+        name = `${rng.pick(PLACES)}${rng.pick(NEWS_WORDS)}`;
+        tld = localTld ?? 'com';
+        break;
+      case 'wiki':
+        name = `${slug(vocabulary.name)}${rng.pick(['wiki', 'pedia', 'fandom'])}`;
+        tld = localTld ?? 'org';
+        break;
+      case 'directory':
+        name = `${rng.pick(['web', 'link', 'site', 'best', 'top'])}${rng.pick(['directory', 'dir', 'listings', 'index'])}`;
+        tld = rng.pick(['com', 'net', 'org']);
+        break;
+      case 'farm':
+        name = `${rng.pick(FARM_WORDS)}-${rng.pick(FARM_WORDS)}-${rng.int(1, 99)}`;
+        tld = rng.pick(['info', 'xyz', 'biz', 'top', 'online']);
+        break;
+      case 'brand':
+        name = slug(rng.pick(vocabulary.brands)).replace(/-/g, '');
+        tld = localTld ?? 'com';
+        break;
+      case 'shop':
+        name = `${slug(rng.pick(vocabulary.terms))}${rng.pick(SHOP_SUFFIXES)}`;
+        tld = localTld ?? rng.pick(['com', 'com', 'com', 'co.uk', 'net', 'store']);
+        break;
+      default:
+        name = `${slug(rng.pick(vocabulary.terms))}${rng.pick(SUFFIXES)}`;
+        tld = localTld ?? rng.pick(['com', 'com', 'com', 'net', 'org', 'io', 'co.uk', 'blog']);
+    }
+    const domain = unique(name, tld);
+    const trusted = kind === 'edu' || kind === 'gov' || (kind === 'news' && rng.chance(0.2)) || (kind === 'wiki' && rng.chance(0.5));
+    const traits = KIND_TRAITS[kind];
+    const pageCount = Math.max(1, Math.min(Math.round(spec.medianPages * traits.pages * rng.pareto(0.6, 1.6)), spec.giantPages));
+    roots.push({
+      domain, kind, niche, language, brand: capitalize(name.replace(/[-0-9]+/g, ' ').trim()), trusted,
+      createdDay: dayFromIso('1996-01-01') + Math.floor(rng.next() * createdSpan),
+      fitness: traits.fitness * rng.pareto(1, 1.3), firstHost: 0, hostCount: 0, firstPage: 0, pageCount,
+    });
+  }
+
+  // Hosts and IPs.
+  const hosts: HostSpec[] = [];
+  const farmSubnets = Array.from({ length: 5 }, () => ((rng.int(45, 220) << 16) | (rng.int(0, 255) << 8) | rng.int(0, 255)) >>> 0);
+  const usedSubnets: number[] = [];
+  const newIp = (kind: SiteKind): number => {
+    let subnet: number;
+    if (kind === 'farm') subnet = rng.pick(farmSubnets);
+    else if (usedSubnets.length > 0 && rng.chance(0.25)) subnet = rng.pick(usedSubnets); // shared hosting
+    else {
+      subnet = ((rng.int(11, 223) << 16) | (rng.int(0, 255) << 8) | rng.int(0, 255)) >>> 0;
+      usedSubnets.push(subnet);
+    }
+    return ((subnet << 8) | rng.int(2, 254)) >>> 0;
+  };
+  for (let r = 0; r < roots.length; r++) {
+    const root = roots[r];
+    root.firstHost = hosts.length;
+    const https = rng.chance(0.88);
+    const ip = newIp(root.kind);
+    const names: { name: string; language: WorldLanguage }[] = [];
+    if (r === 0) {
+      names.push({ name: `www.${root.domain}`, language: 'en' }, { name: `en.${root.domain}`, language: 'en' }, { name: `de.${root.domain}`, language: 'de' }, { name: `fr.${root.domain}`, language: 'fr' });
+    } else {
+      names.push({ name: rng.chance(0.8) ? `www.${root.domain}` : root.domain, language: root.language });
+      if (root.kind === 'edu' && rng.chance(0.6)) names.push({ name: `library.${root.domain}`, language: root.language });
+      if (root.kind === 'news' && rng.chance(0.4)) names.push({ name: `blog.${root.domain}`, language: root.language });
+      if ((root.kind === 'shop' || root.kind === 'brand') && rng.chance(0.15)) names.push({ name: `shop.${root.domain}`, language: root.language });
+      if (root.kind === 'forum' && rng.chance(0.3)) names.push({ name: `community.${root.domain}`, language: root.language });
+    }
+    for (const [i, n] of names.entries()) {
+      hosts.push({ host: n.name, root: r, ip: i === 0 || rng.chance(0.5) ? ip : newIp(root.kind), https, language: n.language });
+    }
+    root.hostCount = names.length;
+  }
+
+  // Keyword pools per (niche, language), most searched first.
+  const pools = new Map<string, number[]>();
+  keywords.forEach((k, index) => {
+    const key = `${k.nicheId}:${k.languageId}`;
+    let pool = pools.get(key);
+    if (!pool) pools.set(key, (pool = []));
+    pool.push(index);
+  });
+  for (const pool of pools.values()) pool.sort((a, b) => keywords[b].volume - keywords[a].volume || a - b);
+
+  const total = roots.reduce((sum, r) => sum + r.pageCount, 0);
+  const pages: PageSpecs = {
+    count: total,
+    root: new Int32Array(total),
+    host: new Int32Array(total),
+    isHome: new Uint8Array(total),
+    published: new Int32Array(total),
+    shares: new Int32Array(total),
+    keyword: new Int32Array(total),
+    niche: new Int16Array(total),
+    path: new Array<string>(total),
+  };
+  const usedPaths = new Set<string>();
+  let p = 0;
+  for (let r = 0; r < roots.length; r++) {
+    const root = roots[r];
+    root.firstPage = p;
+    const start = Math.max(root.createdDay, dayFromIso('2008-01-01'));
+    for (let i = 0; i < root.pageCount; i++, p++) {
+      const hostIndex = i === 0 ? root.firstHost : root.firstHost + (rng.chance(0.8) ? 0 : rng.int(0, root.hostCount - 1));
+      const host = hosts[hostIndex];
+      const niche = root.niche || rng.int(1, NICHES.length);
+      pages.root[p] = r;
+      pages.host[p] = hostIndex;
+      pages.niche[p] = niche;
+      pages.isHome[p] = i === 0 ? 1 : 0;
+      const recentBias = root.kind === 'news' ? Math.sqrt(rng.next()) : rng.next();
+      pages.published[p] = i === 0 ? root.createdDay : start + Math.floor(recentBias * Math.max(1, asOfDay - start));
+      const sharesScale = root.kind === 'news' ? 40 : root.kind === 'wiki' ? 20 : root.kind === 'farm' ? 0.2 : 3;
+      pages.shares[p] = Math.floor(rng.pareto(1, 1.1) * sharesScale) - 1;
+      const pool = pools.get(`${niche}:${LANGUAGE_IDS[host.language]}`) ?? [];
+      if (i === 0 || pool.length === 0) {
+        pages.keyword[p] = -1;
+        pages.path[p] = '/';
+        continue;
+      }
+      const keywordIndex = pool[Math.floor(rng.next() * rng.next() * pool.length)];
+      pages.keyword[p] = keywordIndex;
+      const text = slug(keywords[keywordIndex].kw);
+      const year = new Date(pages.published[p] * 86_400_000).getUTCFullYear();
+      let path: string;
+      switch (root.kind) {
+        case 'shop': path = `/products/${text}`; break;
+        case 'brand': path = `/${rng.pick(['products', 'support', 'blog'])}/${text}`; break;
+        case 'news': path = `/${year}/${String(rng.int(1, 12)).padStart(2, '0')}/${text}`; break;
+        case 'forum': path = `/threads/${text}.${rng.int(1000, 999999)}`; break;
+        case 'wiki': path = `/wiki/${text.replace(/-/g, '_')}`; break;
+        case 'edu': path = `/research/${text}`; break;
+        case 'gov': path = `/guidance/${text}`; break;
+        case 'directory': path = `/category/${slug(NICHES[niche - 1].name)}/${text}`; break;
+        case 'farm': path = `/links/${text}-${rng.int(1, 9999)}`; break;
+        default: path = `/${rng.chance(0.4) ? `${year}/` : ''}${text}`;
+      }
+      let unique = path;
+      for (let n = 2; usedPaths.has(`${hostIndex}${unique}`); n++) unique = `${path}-${n}`;
+      usedPaths.add(`${hostIndex}${unique}`);
+      pages.path[p] = unique;
+    }
+  }
+  return { roots, hosts, pages, giantRoot: 0 };
+}
+
+export function ipText(ip: number): string {
+  return `${ip >>> 24}.${(ip >>> 16) & 255}.${(ip >>> 8) & 255}.${ip & 255}`;
+}
+
+export function subnetText(ip: number): string {
+  return `${ip >>> 24}.${(ip >>> 16) & 255}.${(ip >>> 8) & 255}`;
+}
+
+export function pageUrl(sites: WorldSites, page: number): string {
+  const host = sites.hosts[sites.pages.host[page]];
+  return `${host.https ? 'https' : 'http'}://${host.host}${sites.pages.path[page]}`;
+}
