@@ -3,7 +3,7 @@
  * policy → handler. `buildApp` takes every dependency, so tests build one around an
  * in-memory store and a fake clock.
  */
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { ClientClass } from '../policy/plans.js';
 import type { QuarryContext } from './context.js';
 import { ApiError, errors, GATEWAY_429_HTML } from './errors.js';
@@ -35,6 +35,19 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
     bodyLimit: ctx.config.bodyLimit,
     trustProxy: ctx.config.trustProxy,
     routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },
+    // URLs the router cannot even decode never reach the error handler; without this they
+    // would answer Fastify's own error shape instead of the contract's error object.
+    frameworkErrors: (err, _req, reply) => {
+      const apiError =
+        err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? new ApiError(414, 'Error', 'The request URL is too long')
+          : err.code === 'FST_ERR_BAD_URL'
+            ? errors.badRequest('The request URL is not valid')
+            : new ApiError(500, 'ServerError', 'Internal server error');
+      const res = reply as unknown as FastifyReply;
+      res.code(apiError.statusCode).header('content-type', 'application/json; charset=utf-8');
+      return res.send(JSON.stringify(apiError.body()));
+    },
   });
 
   app.decorate('quarry', ctx);

@@ -169,6 +169,18 @@ describe('validation errors', () => {
     }
   });
 
+  test('a URL the router cannot decode → 400 JSON error object; an overlong segment → 414', async () => {
+    for (const url of ['/v3/shared/locations/%E2%82', '/v3/keyword-tool/limits/%', '/%zz']) {
+      const res = await t.app.inject({ method: 'GET', url, headers: { 'x-access-token': key } });
+      assert.equal(res.statusCode, 400, url);
+      assert.match(String(res.headers['content-type']), /^application\/json/);
+      assert.deepEqual(res.json(), { error: { type: 'BadRequest', message: 'The request URL is not valid' } });
+    }
+    const long = await get(`/shared/locations/${'9'.repeat(600)}`);
+    assert.equal(long.statusCode, 414);
+    assert.ok(isErrorBody(long.json()));
+  });
+
   test('a known path with a method it does not have → 404 JSON error object', async () => {
     const res = await t.app.inject({ method: 'DELETE', url: '/v3/keyword-tool/limits', headers: { 'x-access-token': key } });
     assert.equal(res.statusCode, 404);

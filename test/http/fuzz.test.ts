@@ -1,0 +1,306 @@
+/**
+ * Property tests of the whole edge: whatever a client sends — paths, query strings, bodies,
+ * content types, headers, with or without a key — Quarry never answers 5xx, and every
+ * error is the contract's JSON error object (the gateway's HTML 429 being the only
+ * non-JSON error). Routes are read from the app itself (its OpenAPI document plus the
+ * hidden ones), so operations added later are fuzzed too.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { testApp, type TestApp } from '../support/app.js';
+import { SECOND } from '../../src/lib/clock.js';
+
+const RUNS = 500;
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+interface Route {
+  method: string;
+  /** Path template with `{param}` placeholders, under the server root. */
+  path: string;
+  params: string[];
+  query: string[];
+  hasBody: boolean;
+}
+
+let t: TestApp;
+let validKey: string;
+let routes: Route[];
+
+/** Every documented route, from the app's OpenAPI document, plus the undocumented ones. */
+function discoverRoutes(doc: any): Route[] {
+  const out: Route[] = [];
+  for (const [path, item] of Object.entries<any>(doc.paths ?? {})) {
+    for (const [method, op] of Object.entries<any>(item)) {
+      if (!METHODS.includes(method.toUpperCase() as (typeof METHODS)[number])) continue;
+      const parameters: any[] = op.parameters ?? [];
+      out.push({
+        method: method.toUpperCase(),
+        path,
+        params: parameters.filter((p) => p.in === 'path').map((p) => p.name),
+        query: parameters.filter((p) => p.in === 'query').map((p) => p.name),
+        hasBody: op.requestBody !== undefined,
+      });
+    }
+  }
+  for (const path of ['/healthz', '/v3/openapi.json', '/docs', '/docs/json']) {
+    out.push({ method: 'GET', path, params: [], query: [], hasBody: false });
+  }
+  return out;
+}
+
+/** The contract's error object: `{error:{type,message,retry_after?}}`; ValidationError adds `errors`. */
+function assertErrorObject(body: unknown, where: string): void {
+  assert.ok(body !== null && typeof body === 'object' && !Array.isArray(body), `${where}: error body is an object`);
+  const keys = Object.keys(body as object);
+  assert.deepEqual(keys, ['error'], `${where}: only "error" at the top`);
+  const e = (body as { error: Record<string, unknown> }).error;
+  assert.equal(typeof e.type, 'string', `${where}: error.type`);
+  assert.equal(typeof e.message, 'string', `${where}: error.message`);
+  for (const k of Object.keys(e)) {
+    assert.ok(['type', 'message', 'retry_after', 'errors'].includes(k), `${where}: unexpected error.${k}`);
+  }
+  if (e.retry_after !== undefined) {
+    assert.equal(e.type, 'RateLimit', `${where}: retry_after only on RateLimit`);
+    assert.ok(Number.isInteger(e.retry_after) && (e.retry_after as number) > 0, `${where}: retry_after integer`);
+  }
+  if (e.errors !== undefined) {
+    assert.equal(e.type, 'ValidationError', `${where}: errors only on ValidationError`);
+    assert.ok(Array.isArray(e.errors) && e.errors.every((m) => typeof m === 'string'), `${where}: errors are strings`);
+  }
+}
+
+function checkResponse(req: InjectOptions, res: LightMyRequestResponse): void {
+  const where = `${req.method} ${String(req.url).slice(0, 200)} → ${res.statusCode}`;
+  assert.ok(res.statusCode < 500, `${where}: no 5xx\n${res.body.slice(0, 500)}`);
+  const type = String(res.headers['content-type'] ?? '');
+  if (res.statusCode >= 400) {
+    if (res.statusCode === 429 && type.startsWith('text/html')) return;
+    assert.match(type, /^application\/json/, `${where}: JSON error content type (got "${type}")`);
+    if (req.method === 'HEAD') return;
+    let body: unknown;
+    assert.doesNotThrow(() => (body = JSON.parse(res.body)), `${where}: JSON error body\n${res.body.slice(0, 300)}`);
+    assertErrorObject(body, where);
+  } else if (type.startsWith('application/json') && req.method !== 'HEAD' && res.body !== '') {
+    assert.doesNotThrow(() => JSON.parse(res.body), `${where}: JSON success body`);
+  }
+}
+
+async function send(req: InjectOptions): Promise<void> {
+  // Vary the clock so burst windows open and close between runs.
+  t.clock.advance(7 * SECOND);
+  const res = await t.app.inject(req);
+  checkResponse(req, res);
+}
+
+// ---- Arbitraries -------------------------------------------------------------------
+
+const keyHeader = () =>
+  fc.oneof(
+    fc.constant<Record<string, string>>({ 'x-access-token': validKey }),
+    fc.constant<Record<string, string>>({ 'X-Access-Token': validKey }),
+    fc.constant<Record<string, string>>({}),
+    fc.constant<Record<string, string>>({ authorization: `Bearer ${validKey}` }),
+    fc.string({ maxLength: 80 }).map((k) => ({ 'x-access-token': k.replace(/[^\x20-\x7e]/g, '') })),
+  );
+
+const SPECIAL_NAMES = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', 'kw', 'location_id', 'page'];
+
+/** Text that is already valid in a URL, including percent-encoding garbage and unicode. */
+const urlText = fc.oneof(
+  fc.string({ maxLength: 30 }).map(encodeURIComponent),
+  fc.string({ unit: 'grapheme', maxLength: 20 }).map(encodeURIComponent),
+  fc.constantFrom('%', '%%', '%zz', '%E2%82', '%C0%AF', '%00', '%FF%FE', '%2F', '%252F', '..', '.', '%2e%2e', '+', '%20', '\u00e9', 'ü'),
+  fc.integer().map(String),
+  fc.constantFrom('1e3', '0x10', '-0', '1.5', 'NaN', 'Infinity', '99999999999999999999', '-2147483649', 'true', 'null', '[]', '{}'),
+  fc.nat({ max: 20_000 }).map((n) => 'x'.repeat(n)),
+);
+
+const queryString = (known: string[]) =>
+  fc
+    .array(
+      fc.tuple(
+        fc.oneof(fc.constantFrom(...SPECIAL_NAMES, ...(known.length ? known : ['q'])), urlText),
+        fc.oneof(urlText, fc.constantFrom('shoes', 'running shoes', '2840', '0', '1', '2')),
+        fc.constantFrom('=', '', '[]=', '[0]=', '[a]='),
+      ),
+      { maxLength: 8 },
+    )
+    .map((pairs) => pairs.map(([k, v, sep]) => (sep === '' ? k : `${k}${sep}${v}`)).join('&'));
+
+const pathValue = fc.oneof(urlText, fc.constantFrom('2840', '0', '1023191', 'abc'));
+
+function fillPath(route: Route, values: string[]): string {
+  let i = 0;
+  return route.path.replace(/\{[^}]+\}/g, () => values[i++ % Math.max(values.length, 1)] || 'x');
+}
+
+const contentType = fc.oneof(
+  fc.constantFrom(
+    'application/json',
+    'application/json; charset=utf-8',
+    'APPLICATION/JSON',
+    'text/plain',
+    'text/csv',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=x',
+    'application/octet-stream',
+    'application/json; charset=latin1',
+    'application/vnd.api+json',
+    ';;;',
+    '',
+  ),
+  fc.string({ maxLength: 40 }).map((s) => s.replace(/[^\x20-\x7e]/g, '')),
+);
+
+const body = fc.oneof(
+  fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)),
+  fc.dictionary(fc.constantFrom(...SPECIAL_NAMES, 'keywords', 'keyword_ids', 'name', 'url', 'domain'), fc.jsonValue({ maxDepth: 2 })).map((v) =>
+    JSON.stringify(v),
+  ),
+  fc.constantFrom('{"__proto__":{"polluted":true}}', '{"constructor":{"prototype":{"x":1}}}', '{', '[', 'null', '""', '{"a":1}{"b":2}', '\u0000'),
+  fc.string({ maxLength: 200 }),
+  fc.nat({ max: 10_000 }).map((n) => JSON.stringify({ keywords: Array.from({ length: n }, (_, i) => `k${i}`) })),
+);
+
+const headerName = fc.stringMatching(/^[a-z][a-z0-9-]{0,30}$/).filter((n) => !['content-length', 'transfer-encoding', 'host', 'connection', 'expect', 'upgrade'].includes(n));
+const headerValue = fc.string({ maxLength: 200 }).map((s) => s.replace(/[^\x20-\x7e]/g, ''));
+
+// ---- Properties ----------------------------------------------------------------------
+
+describe('edge fuzzing', () => {
+  before(async () => {
+    t = await testApp({ env: { QUARRY_BODY_LIMIT: '8192' } });
+    ({ key: validKey } = await t.account('premium'));
+    const doc = (await t.app.inject({ method: 'GET', url: '/v3/openapi.json' })).json();
+    routes = discoverRoutes(doc);
+  });
+  after(async () => t.close());
+
+  test('the route list covers the operations that exist', () => {
+    const paths = routes.map((r) => r.path);
+    for (const p of ['/v3/keyword-tool/limits', '/v3/keyword-tool/trends', '/v3/shared/locations/{location}', '/v3/shared/locations']) {
+      assert.ok(paths.includes(p), p);
+    }
+  });
+
+  test('arbitrary paths and methods, under /v3 and elsewhere', async () => {
+    const path = fc.oneof(
+      fc.array(urlText, { maxLength: 6 }).map((s) => '/v3/' + s.join('/')),
+      fc.array(urlText, { maxLength: 6 }).map((s) => '/' + s.join('/')),
+      fc.tuple(fc.constantFrom(...routes.map((r) => r.path)), fc.array(urlText, { maxLength: 2 })).map(
+        ([p, extra]) => p.replace(/\{[^}]+\}/g, '2840') + (extra.length ? '/' + extra.join('/') : ''),
+      ),
+      fc.constantFrom('/v3', '/v3/', '//v3//keyword-tool//limits', '/v3/./keyword-tool/limits', '/v3/keyword-tool/../shared/locations/2840', '/V3/KEYWORD-TOOL/LIMITS'),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...METHODS), path, keyHeader(), async (method, url, headers) => {
+        await send({ method, url, headers });
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  test('query strings on every route: prototype names, huge values, repeats, unicode, bad escapes', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...routes),
+        fc.array(pathValue, { minLength: 1, maxLength: 2 }),
+        fc.constantFrom(...routes).chain((r) => queryString(r.query)),
+        keyHeader(),
+        async (route, values, query, headers) => {
+          await send({ method: route.method as InjectOptions['method'], url: `${fillPath(route, values)}?${query}`, headers });
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
+  test('query strings shaped like the operation expects, with a valid key', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...routes.filter((r) => r.path.startsWith('/v3/'))),
+        fc.array(pathValue, { minLength: 1, maxLength: 2 }),
+        async (route, values) => {
+          const query = route.query.map((name, i) => `${name}=${values[i % values.length]}`).join('&');
+          await send({ method: route.method as InjectOptions['method'], url: `${fillPath(route, values)}?${query}`, headers: { 'x-access-token': validKey } });
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
+  test('bodies: arbitrary JSON and non-JSON, any content type, on every route and method', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...routes),
+        fc.constantFrom('POST', 'PUT', 'PATCH', 'DELETE', 'GET'),
+        body,
+        contentType,
+        keyHeader(),
+        async (route, method, payload, type, headers) => {
+          // The route's own method most of the time, any method otherwise.
+          const m = route.hasBody || method === 'GET' ? route.method : method;
+          await send({
+            method: m as InjectOptions['method'],
+            url: fillPath(route, ['2840']),
+            headers: { ...headers, ...(type ? { 'content-type': type } : {}) },
+            payload: m === 'GET' || m === 'HEAD' ? undefined : payload,
+          });
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
+  test('arbitrary headers', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...routes),
+        fc.dictionary(
+          fc.oneof(headerName, fc.constantFrom('accept', 'accept-encoding', 'x-forwarded-for', 'origin', 'if-none-match', 'range', 'cookie', 'accept-language')),
+          headerValue,
+          { maxKeys: 6 },
+        ),
+        keyHeader(),
+        async (route, extra, key) => {
+          const url = fillPath(route, ['2840']) + (route.query.length ? `?${route.query.map((q) => `${q}=shoes`).join('&')}` : '');
+          await send({ method: route.method as InjectOptions['method'], url, headers: { ...extra, ...key } });
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
+  test('with the gateway on, its refusals are the only non-JSON errors', async () => {
+    const g = await testApp({ env: { QUARRY_GATEWAY_RPS: '4' } });
+    try {
+      const key = (await g.account('premium')).key;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...routes),
+          fc.constantFrom('10.1.0.1', '10.1.0.2'),
+          fc.nat({ max: 600 }),
+          async (route, ip, waitMs) => {
+            g.clock.advance(waitMs);
+            const req: InjectOptions = {
+              method: route.method as InjectOptions['method'],
+              url: fillPath(route, ['2840']) + (route.query.length ? `?${route.query.map((q) => `${q}=1`).join('&')}` : ''),
+              headers: { 'x-access-token': key },
+              remoteAddress: ip,
+            };
+            const res = await g.app.inject(req);
+            checkResponse(req, res);
+            if (String(res.headers['content-type']).startsWith('text/html') && route.path.startsWith('/v3/')) {
+              assert.equal(res.statusCode, 429);
+            }
+          },
+        ),
+        { numRuns: 200 },
+      );
+    } finally {
+      await g.close();
+    }
+  });
+});
