@@ -31,9 +31,14 @@ export async function serve(config: Config): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   const base = `${config.publicUrl}/v3`;
   const keyFile = path.join(config.dataDir, DEMO_KEY_FILE);
+  // With QUARRY_PORT=0 the system picks the port; the public URL cannot know it, so say it.
+  const bound = app.server.address();
+  const listening =
+    bound !== null && typeof bound === 'object' ? `http://${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}` : String(bound);
   const lines = [
     '',
     `Quarry is serving the Research API v3 at ${base}`,
+    `  listening on ${listening}`,
     `  reference: ${config.publicUrl}/docs   openapi: ${base}/openapi.json`,
     demoKey
       ? `  demo account created; its API key (shown once, also in ${keyFile}):\n    ${demoKey}`

@@ -1,0 +1,148 @@
+/**
+ * The real thing: `quarry serve` as a child process on a free port and a fresh data dir,
+ * called over a real socket with fetch, stopped with SIGTERM, started again on the same
+ * data dir.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The first start builds the tiny sandbox web; that must stay well under this. */
+const STARTUP_TIMEOUT_MS = 90_000;
+const STOP_TIMEOUT_MS = 15_000;
+
+interface Server {
+  child: ChildProcess;
+  base: string;
+  output: () => string;
+}
+
+async function startServer(dataDir: string): Promise<Server> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      QUARRY_PORT: '0',
+      QUARRY_HOST: '127.0.0.1',
+      QUARRY_DATA_DIR: dataDir,
+      QUARRY_WORLD_SIZE: 'tiny',
+      QUARRY_LOG_LEVEL: 'warn',
+      // The gateway has its own tests; here the health polling must not trip it.
+      QUARRY_GATEWAY_RPS: '100',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const base = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not print its address in time:\n${out}`)), STARTUP_TIMEOUT_MS);
+    const onData = () => {
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        child.stdout!.off('data', onData);
+        resolve(m[1]);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before listening:\n${out}`));
+    });
+  });
+  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  for (;;) {
+    const res = await fetch(`${base}/healthz`).catch(() => null);
+    if (res?.status === 200) break;
+    if (Date.now() > deadline) throw new Error(`/healthz never answered 200:\n${out}`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  return { child, base, output: () => out };
+}
+
+async function stopServer(server: Server): Promise<number | null> {
+  if (server.child.exitCode !== null) return server.child.exitCode;
+  const exited = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));
+  server.child.kill('SIGTERM');
+  const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), STOP_TIMEOUT_MS).unref());
+  const result = await Promise.race([exited, timeout]);
+  if (result === 'timeout') {
+    server.child.kill('SIGKILL');
+    throw new Error(`server did not stop within ${STOP_TIMEOUT_MS} ms after SIGTERM:\n${server.output()}`);
+  }
+  return result;
+}
+
+describe('quarry serve', { timeout: 4 * STARTUP_TIMEOUT_MS }, () => {
+  let dataDir: string;
+  let server: Server | undefined;
+  let key: string;
+
+  before(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-e2e-'));
+  });
+  after(async () => {
+    if (server && server.child.exitCode === null) server.child.kill('SIGKILL');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('first start: prints its address, writes the demo key with mode 0600, becomes healthy', async () => {
+    server = await startServer(dataDir);
+    assert.match(server.output(), /Quarry is serving the Research API v3 at /);
+    const file = path.join(dataDir, 'demo-key.txt');
+    assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+    key = fs.readFileSync(file, 'utf8').trim();
+    assert.match(key, /^\S{20,}$/);
+    // The key is shown once, on the first start.
+    assert.ok(server.output().includes(key));
+  });
+
+  test('limits, trends and a location over a real socket', async () => {
+    const headers = { 'x-access-token': key };
+    const limits = await fetch(`${server!.base}/v3/keyword-tool/limits`, { headers });
+    assert.equal(limits.status, 200);
+    assert.match(limits.headers.get('content-type') ?? '', /^application\/json/);
+    const body = await limits.json();
+    assert.equal(body.plan, 'premium');
+    assert.equal(body.resources.serps.limit, 500);
+
+    const trends = await fetch(`${server!.base}/v3/keyword-tool/trends?kw=e2e%20check`, { headers });
+    assert.equal(trends.status, 200);
+    const t = await trends.json();
+    assert.deepEqual(t.data, []);
+    assert.ok(Number.isInteger(t.created_at));
+
+    const loc = await fetch(`${server!.base}/v3/shared/locations/2840`, { headers });
+    assert.equal(loc.status, 200);
+    assert.equal((await loc.json()).engine_domain, 'google.com');
+
+    const anonymous = await fetch(`${server!.base}/v3/shared/locations/2840`);
+    assert.equal(anonymous.status, 401);
+    assert.deepEqual(await anonymous.json(), { error: { type: 'AuthError', message: 'Invalid API Key' } });
+
+    const after = await (await fetch(`${server!.base}/v3/keyword-tool/limits`, { headers })).json();
+    assert.equal(after.resources.trends.remaining, 499);
+  });
+
+  test('SIGTERM stops it with exit code 0', async () => {
+    assert.equal(await stopServer(server!), 0);
+  });
+
+  test('a restart on the same data dir keeps the key, the charge and the cache', async () => {
+    server = await startServer(dataDir);
+    assert.ok(!server.output().includes(key), 'the key is not shown again');
+    const headers = { 'x-access-token': key };
+    const limits = await (await fetch(`${server.base}/v3/keyword-tool/limits`, { headers })).json();
+    assert.equal(limits.resources.trends.remaining, 499);
+    const again = await fetch(`${server.base}/v3/keyword-tool/trends?kw=e2e%20check`, { headers });
+    assert.equal(again.status, 200);
+    assert.equal(again.headers.get('x-cache'), 'HIT');
+    assert.equal(await stopServer(server), 0);
+  });
+});
