@@ -19,6 +19,8 @@ export interface Bm25Options {
   k1?: number;
   /** Length normalisation strength; 0.75 is the usual default. */
   b?: number;
+  /** Fields (by position) already lower-case and space-separated (page bodies): split, not tokenised. */
+  preTokenized?: readonly boolean[];
 }
 
 /** Weights of the fields of a page: a title word counts three times a body word. */
@@ -28,6 +30,8 @@ export interface ScoredDocs {
   /** Document numbers, best first. */
   docs: Int32Array;
   scores: Float64Array;
+  /** Share (0–1) of the query's idf mass whose terms each document contains. */
+  coverage: Float64Array;
 }
 
 class GrowableInt32 {
@@ -69,6 +73,7 @@ export class Bm25Index {
   private docCount = 0;
   /** Scratch accumulator reused between queries (the index is used from one thread). */
   private accumulator: Float64Array = new Float64Array(0);
+  private matchedIdf: Float64Array = new Float64Array(0);
 
   private constructor(options: Bm25Options) {
     this.k1 = options.k1 ?? 1.2;
@@ -93,30 +98,53 @@ export class Bm25Index {
     const pairDoc = new GrowableInt32();
     const pairTerm = new GrowableInt32();
     const pairTf = new GrowableFloat32();
-    const perDoc = new Map<number, number>();
+    // Per-document term frequencies without a Map per document: the slot of a term in
+    // the current document is valid when seenIn[term] is the current document.
+    let seenIn = new Int32Array(4096).fill(-1);
+    let slotOf = new Int32Array(4096);
+    const docTerms = new GrowableInt32();
+    const docTf = new GrowableFloat32();
+    const preTokenized = options.preTokenized ?? [];
     let totalLength = 0;
     for (let doc = 0; doc < docCount; doc++) {
-      perDoc.clear();
+      docTerms.length = 0;
+      docTf.length = 0;
       const fields = fieldsOf(doc);
       let length = 0;
       for (let f = 0; f < fields.length; f++) {
         const w = weights[f] ?? 1;
-        for (const token of tokenize(fields[f])) {
+        const tokens = preTokenized[f] ? fields[f].split(' ') : tokenize(fields[f]);
+        for (const token of tokens) {
+          if (token === '') continue;
           let term = index.termIds.get(token);
           if (term === undefined) {
             term = index.termIds.size;
             index.termIds.set(token, term);
+            if (term >= seenIn.length) {
+              const grownSeen = new Int32Array(seenIn.length * 2).fill(-1);
+              grownSeen.set(seenIn);
+              seenIn = grownSeen;
+              const grownSlot = new Int32Array(slotOf.length * 2);
+              grownSlot.set(slotOf);
+              slotOf = grownSlot;
+            }
           }
-          perDoc.set(term, (perDoc.get(term) ?? 0) + w);
+          if (seenIn[term] === doc) docTf.data[slotOf[term]] += w;
+          else {
+            seenIn[term] = doc;
+            slotOf[term] = docTerms.length;
+            docTerms.push(term);
+            docTf.push(w);
+          }
           length += w;
         }
       }
       index.docLength[doc] = length;
       totalLength += length;
-      for (const [term, tf] of perDoc) {
+      for (let i = 0; i < docTerms.length; i++) {
         pairDoc.push(doc);
-        pairTerm.push(term);
-        pairTf.push(tf);
+        pairTerm.push(docTerms.data[i]);
+        pairTf.push(docTf.data[i]);
       }
     }
     index.avgDocLength = docCount > 0 ? Math.max(totalLength / docCount, 1) : 1;
@@ -137,6 +165,7 @@ export class Bm25Index {
     index.postingDocs = postingDocs;
     index.postingTf = postingTf;
     index.accumulator = new Float64Array(docCount);
+    index.matchedIdf = new Float64Array(docCount);
     return index;
   }
 
@@ -163,6 +192,8 @@ export class Bm25Index {
    */
   search(queryTokens: readonly string[], limit: number): ScoredDocs {
     const acc = this.accumulator;
+    const matched = this.matchedIdf;
+    let totalIdf = 0;
     const touched = new GrowableInt32();
     const { k1, b } = this;
     const queryTf = new Map<number, number>();
@@ -175,20 +206,28 @@ export class Bm25Index {
       const end = this.offsets[t + 1];
       const n = end - start;
       const idf = Math.log(1 + (this.docCount - n + 0.5) / (n + 0.5)) * qtf;
+      totalIdf += idf;
       for (let i = start; i < end; i++) {
         const doc = this.postingDocs[i];
         const tf = this.postingTf[i];
         const norm = k1 * (1 - b + (b * this.docLength[doc]) / this.avgDocLength);
         if (acc[doc] === 0) touched.push(doc);
         acc[doc] += (idf * (tf * (k1 + 1))) / (tf + norm);
+        matched[doc] += idf;
       }
     }
     const count = touched.length;
     const docs = touched.data;
     const top = selectTop(docs, count, acc, limit);
-    const result: ScoredDocs = { docs: top, scores: new Float64Array(top.length) };
-    for (let i = 0; i < top.length; i++) result.scores[i] = acc[top[i]];
-    for (let i = 0; i < count; i++) acc[docs[i]] = 0;
+    const result: ScoredDocs = { docs: top, scores: new Float64Array(top.length), coverage: new Float64Array(top.length) };
+    for (let i = 0; i < top.length; i++) {
+      result.scores[i] = acc[top[i]];
+      result.coverage[i] = totalIdf > 0 ? matched[top[i]] / totalIdf : 0;
+    }
+    for (let i = 0; i < count; i++) {
+      acc[docs[i]] = 0;
+      matched[docs[i]] = 0;
+    }
     return result;
   }
 }

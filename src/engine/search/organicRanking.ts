@@ -54,7 +54,7 @@ const INTENT_SITE_FIT: Readonly<Record<string, Readonly<Record<string, number>>>
   news: { news: 1, blog: 0.4, forum: 0.3 },
 };
 
-const WEIGHTS = { relevance: 0.45, authority: 0.3, intent: 0.08, freshness: 0.05, geo: 0.04, perturbation: 0.035 };
+const WEIGHTS = { relevance: 0.45, authority: 0.3, intent: 0.08, freshness: 0.05, geo: 0.04, dailyPerturbation: 0.008 };
 const CANDIDATES = 600;
 const PER_DOMAIN = 2;
 const DAY_MS = 86_400_000;
@@ -93,7 +93,9 @@ export class OrganicRanker {
     const found = this.index.search(tokens, CANDIDATES);
     const relevance = new Map<number, number>();
     const best = found.scores[0] ?? 1;
-    for (let i = 0; i < found.docs.length; i++) relevance.set(found.docs[i], found.scores[i] / best);
+    // A page missing some of the query's words answers it only in part (coordination
+    // factor: the share of the query's idf mass the page contains, squared).
+    for (let i = 0; i < found.docs.length; i++) relevance.set(found.docs[i], (found.scores[i] / best) * found.coverage[i] ** 2);
     if (found.docs.length < limit * 2 && query.fallbackTokens && query.fallbackTokens.length > 0) {
       // Too few pages use the keyword's words: pages of its topic answer at lower relevance.
       const extra = this.index.search(query.fallbackTokens, CANDIDATES);
@@ -121,7 +123,7 @@ export class OrganicRanker {
         WEIGHTS.intent * intent +
         WEIGHTS.freshness * freshness +
         WEIGHTS.geo * geo +
-        WEIGHTS.perturbation * (2 * unitNoise(seed, p.id) - 1);
+        WEIGHTS.dailyPerturbation * (2 * unitNoise(seed, p.id) - 1);
       // Pages in another language rarely rank; link farms are demoted as spam.
       if (p.languageId !== query.languageId) score *= 0.3;
       if (p.siteKind === 'farm') score -= 0.1;

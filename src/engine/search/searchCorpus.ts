@@ -76,10 +76,10 @@ export interface SearchCorpus {
   /** Share of a keyword's global volume in a country (keyword id → location id → share). */
   marketShare(keywordId: number, locationId: number): number | undefined;
   /**
-   * Monthly searches [year, month, searches] of a keyword in a location (0 = global),
-   * oldest first from 2015-01 through the month before `until`.
+   * Stored (imported) monthly searches [year, month, searches] of a keyword in a location
+   * (0 = global), oldest first; empty when none are stored (the history is then derived).
    */
-  monthlySearches(keyword: CorpusKeyword, locationId: number, until: Date): [number, number, number][];
+  storedHistory(keywordId: number, locationId: number): [number, number, number][];
   /** When the authority metrics were computed (Unix seconds): the `ts` of metric values. */
   metricsTs: number;
 }

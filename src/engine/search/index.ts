@@ -1,0 +1,38 @@
+/**
+ * Entry of the search engine: opens it over a research store.
+ *
+ * @example
+ * const store = await openResearchStore(file);
+ * const search = await openSearch({ store, clock });
+ * search.relatedKeywords('running shoes', 2840, 1000, 200);
+ */
+import type { Clock } from '../../lib/clock.js';
+import { loadLocations, type LocationRegistry } from '../../locations/registry.js';
+import type { ResearchStore } from '../researchStore.js';
+import { loadSearchCorpus } from './loadSearchCorpus.js';
+import { SearchEngine } from './searchEngine.js';
+import { migrateSearchTables, SearchStore } from './searchStore.js';
+
+export { SearchEngine } from './searchEngine.js';
+export type { KeywordDetail, CompetitorKeywords, GapResult, SuggestedKeyword, ImportedKeyword, SerpQuery, RankingKeyword, UrlType } from './searchEngine.js';
+export type { KeywordItem } from './keywordMetrics.js';
+export type { Serp, SerpItem } from './serpTypes.js';
+export { keywordId, isKeywordId } from './keywordIds.js';
+export { parseSnapshotId, serpSnapshotId } from './serpIdentity.js';
+
+export interface OpenSearchOptions {
+  store: ResearchStore;
+  clock: Clock;
+  locations?: LocationRegistry;
+}
+
+/** Migrates the search tables, loads the corpus and builds the in-memory index. */
+export async function openSearch(options: OpenSearchOptions): Promise<SearchEngine> {
+  await migrateSearchTables(options.store.db);
+  return new SearchEngine({
+    corpus: loadSearchCorpus(options.store.raw),
+    clock: options.clock,
+    locations: options.locations ?? loadLocations(),
+    store: new SearchStore(options.store.raw),
+  });
+}

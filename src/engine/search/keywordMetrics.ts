@@ -1,0 +1,177 @@
+/**
+ * Keyword items (DESIGN.md §5): search volume for a location, monthly history, CPC and
+ * PPC competition, for sandbox keywords and for any other text.
+ *
+ * Per-country volume = global volume × the keyword's market share in that country
+ * (location 0 = global; a city, region or state counts as its country, as the keyword
+ * planner reports country-level markets for the sandbox). A text the world does not know
+ * gets plausible, deterministic metrics: its niche comes from its tokens, its volume
+ * from the closest known keyword damped by each extra word (long-tail keywords draw a
+ * fraction of their head's searches — Anderson, "The Long Tail", 2006; keyword volume
+ * distributions are heavy-tailed), with a stable wobble hashed from the text.
+ */
+import { keywordHistory, lastCompleteMonth, type MonthlySearches } from '../world/keywordHistory.js';
+import { MARKETS } from '../world/vocabulary.js';
+import { languageById } from '../../locations/languages.js';
+import { hashString32, unitNoise } from './deterministicNoise.js';
+import type { KeywordCatalog } from './keywordCatalog.js';
+import { keywordId } from './keywordIds.js';
+import type { CorpusKeyword, SearchCorpus } from './searchCorpus.js';
+import { contentTokens, normaliseKeyword } from './text.js';
+
+export interface KeywordItem {
+  _id: string;
+  kw: string;
+  lid: number;
+  /** Average monthly searches of the last 12 months. */
+  sv: number;
+  /** Searches of the last complete month ("now"). */
+  svn: number;
+  /** Year-over-year change of the last 12 months' searches, percent (trend). */
+  svs: number;
+  msv: MonthlySearches[];
+  cpc: number;
+  ppc: number;
+  seo: number | null;
+  seo_ts: number | null;
+  /** Unix seconds: the start of the month the metrics are as of. */
+  ts: number;
+}
+
+/** Share of a keyword's global volume in a country that is not one of its markets. */
+const RESIDUAL_SHARE = 0.002;
+
+export class KeywordMetrics {
+  private readonly globalHistory = new Map<string, MonthlySearches[]>();
+  private historyMonth = '';
+
+  constructor(
+    private readonly corpus: SearchCorpus,
+    private readonly catalog: KeywordCatalog,
+    /** Maps a location to the country whose market it belongs to (0 stays 0). */
+    private readonly marketOf: (locationId: number) => number,
+  ) {}
+
+  /**
+   * The keyword record behind a text: the catalogue's keyword, or a derived one for a
+   * text the world does not know (id −1).
+   */
+  keywordFor(text: string, languageId: number): CorpusKeyword {
+    const kw = normaliseKeyword(text);
+    const known = this.catalog.find(kw, languageId);
+    if (known !== undefined) return this.catalog.at(known);
+    const lang = languageId === 0 ? 1000 : languageId;
+    const seed = hashString32(`${kw}|${lang}`);
+    const closest = this.catalog.closest(kw, lang);
+    const ref = closest === undefined ? undefined : this.catalog.at(closest);
+    const extraWords = Math.max(0, contentTokens(kw).length - (ref ? contentTokens(ref.kw).length : 0));
+    const wobble = 0.5 + unitNoise(seed, 1);
+    const volume = ref
+      ? Math.max(10, Math.round((ref.volume * wobble) / 8 ** Math.max(1, extraWords)))
+      : Math.round(10 * 10 ** (2 * unitNoise(seed, 2)) / Math.max(1, contentTokens(kw).length - 1));
+    return {
+      id: -1,
+      kw,
+      languageId: lang,
+      nicheId: ref?.nicheId ?? this.catalog.nicheOf(kw, lang),
+      head: ref?.head ?? kw,
+      kind: 'derived',
+      intentHints: [],
+      volume,
+      trend: ref ? ref.trend : 0.95 + 0.15 * unitNoise(seed, 3),
+      noiseSeed: seed,
+      cpc: ref ? Math.round(ref.cpc * (0.6 + 0.8 * unitNoise(seed, 4)) * 100) / 100 : Math.round(unitNoise(seed, 5) * 150) / 100,
+      ppc: ref ? Math.min(100, Math.round(ref.ppc * (0.7 + 0.6 * unitNoise(seed, 6)))) : Math.round(unitNoise(seed, 7) * 60),
+      origin: 'derived',
+    };
+  }
+
+  /** Share (0–1) of the keyword's global volume in a location's market; 1 for global. */
+  share(keyword: CorpusKeyword, locationId: number): number {
+    const market = this.marketOf(locationId);
+    if (market === 0) return 1;
+    const stored = keyword.id >= 0 ? this.corpus.marketShare(keyword.id, market) : undefined;
+    if (stored !== undefined) return stored;
+    if (keyword.id < 0) {
+      const code = languageById(keyword.languageId)?.code;
+      const markets = code === 'en' || code === 'de' || code === 'fr' ? MARKETS[code] : [];
+      const typical = markets.find((m) => m.locationId === market)?.share;
+      if (typical !== undefined) return typical * (0.85 + 0.3 * unitNoise(keyword.noiseSeed, market));
+    }
+    return RESIDUAL_SHARE * (0.5 + unitNoise(keyword.noiseSeed, market));
+  }
+
+  /** Monthly searches in a location, oldest first from 2015-01 to the last complete month. */
+  history(keyword: CorpusKeyword, locationId: number, nowMs: number): MonthlySearches[] {
+    const market = this.marketOf(locationId);
+    if (keyword.id >= 0) {
+      // Stored (imported) months for the location win over the derived history.
+      const stored = this.corpus.storedHistory(keyword.id, market);
+      if (stored.length > 0) return stored;
+    }
+    const global = this.globalFor(keyword, nowMs);
+    if (market === 0) return global;
+    const share = this.share(keyword, market);
+    return global.map(([y, m, s]) => [y, m, Math.round(s * share)]);
+  }
+
+  private globalFor(keyword: CorpusKeyword, nowMs: number): MonthlySearches[] {
+    const end = lastCompleteMonth(nowMs);
+    const month = `${end.year}-${end.month}`;
+    if (month !== this.historyMonth) {
+      this.globalHistory.clear();
+      this.historyMonth = month;
+    }
+    const key = `${keyword.kw}|${keyword.languageId}`;
+    let h = this.globalHistory.get(key);
+    if (!h) {
+      const niche = keyword.nicheId === null ? undefined : this.corpus.niches.find((n) => n.id === keyword.nicheId);
+      h = keywordHistory(
+        {
+          volume: keyword.volume,
+          trend: keyword.trend,
+          seasonPeak: niche?.seasonPeak ?? 1 + (keyword.noiseSeed % 12),
+          seasonAmplitude: niche?.seasonAmplitude ?? 0.1,
+          noiseSeed: keyword.noiseSeed,
+        },
+        nowMs,
+      );
+      // Histories of ~130 months are cheap to keep; bound the cache all the same.
+      if (this.globalHistory.size > 200_000) this.globalHistory.clear();
+      this.globalHistory.set(key, h);
+    }
+    return h;
+  }
+
+  /** The keyword item of a keyword in a location, with the id for (text, location, language). */
+  item(
+    keyword: CorpusKeyword,
+    locationId: number,
+    languageId: number,
+    nowMs: number,
+    difficulty?: { seo: number; ts: number },
+  ): KeywordItem {
+    const msv = this.history(keyword, locationId, nowMs);
+    const last = msv.slice(-12);
+    const before = msv.slice(-24, -12);
+    const sum = (xs: MonthlySearches[]) => xs.reduce((s, [, , n]) => s + n, 0);
+    const sv = last.length ? Math.round(sum(last) / last.length) : 0;
+    const prev = sum(before);
+    const end = lastCompleteMonth(nowMs);
+    return {
+      _id: keywordId(keyword.kw, locationId, languageId),
+      kw: keyword.kw,
+      lid: locationId,
+      sv,
+      svn: msv.length ? msv[msv.length - 1][2] : 0,
+      svs: prev > 0 ? Math.round((100 * (sum(last) - prev)) / prev) : 0,
+      msv,
+      cpc: keyword.cpc,
+      ppc: keyword.ppc,
+      seo: difficulty?.seo ?? null,
+      seo_ts: difficulty?.ts ?? null,
+      // The month after the last complete one is the month the data is as of.
+      ts: Date.UTC(end.year, end.month, 1) / 1000,
+    };
+  }
+}

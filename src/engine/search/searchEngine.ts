@@ -1,0 +1,554 @@
+/**
+ * The search side of the research engine: keyword lookup and metrics, related keywords,
+ * SERPs, keyword details and the rank index services (competitor keywords, competitor
+ * domains, suggested keywords, gap analysis).
+ *
+ * @example
+ * const search = new SearchEngine({ corpus, clock, locations, store });
+ * const serp = search.serp({ kw: 'running shoes', locationId: 2840, platform: 1 });
+ */
+import { parse as parseDomain } from 'tldts';
+import type { Clock } from '../../lib/clock.js';
+import { defaultLanguageFor, languageById, type Language } from '../../locations/languages.js';
+import type { Location, LocationRegistry } from '../../locations/registry.js';
+import { Bm25Index, PAGE_FIELD_WEIGHTS } from './bm25Index.js';
+import { clickThroughRate } from './clickThroughCurve.js';
+import { contentTypes, keywordOpportunities, type KeywordOpportunities } from './contentTypes.js';
+import { KeywordCatalog } from './keywordCatalog.js';
+import { keywordDifficulty } from './keywordDifficulty.js';
+import { keywordId } from './keywordIds.js';
+import { KeywordMetrics, type KeywordItem } from './keywordMetrics.js';
+import { OrganicRanker } from './organicRanking.js';
+import { RANK_DEPTH, RankIndex, type RankEntry } from './rankIndex.js';
+import { relatedCandidates } from './relatedKeywords.js';
+import type { CorpusKeyword, CorpusPage, SearchCorpus } from './searchCorpus.js';
+import type { IntentLabel } from './searchIntent.js';
+import { SerpBuilder, type QueryRef } from './serpBuilder.js';
+import type { Platform } from './serpFeatures.js';
+import type { SearchStore, KeywordRef } from './searchStore.js';
+import type { Serp, ShortLocation } from './serpTypes.js';
+import { contentTokens, normaliseKeyword } from './text.js';
+
+/** Default SERP location: location 0 or none means the United States (spec). */
+export const DEFAULT_SERP_LOCATION = 2840;
+export const MAX_RELATED = 10_000;
+export const MAX_COMPETITOR_KEYWORDS = 1_000;
+
+export interface SearchEngineOptions {
+  corpus: SearchCorpus;
+  clock: Clock;
+  locations: LocationRegistry;
+  /** Persistence of issued ids, difficulty and rank indexes; without it they live in memory. */
+  store?: SearchStore;
+}
+
+export interface SerpQuery {
+  kw: string;
+  locationId?: number;
+  languageId?: number;
+  platform?: Platform;
+  page?: number;
+}
+
+export interface KeywordDetail {
+  serp: Serp;
+  kwOpps: KeywordOpportunities;
+  searchIntent: Record<string, IntentLabel[] | null>;
+  contentTypes: string[];
+  serpFeatures: string[];
+}
+
+export type UrlType = 'domain' | 'subdomain' | 'url';
+
+export interface RankingKeyword extends KeywordItem {
+  position: number;
+  url: string;
+}
+
+export interface CompetitorKeywords {
+  url_type: UrlType;
+  location: ShortLocation;
+  keywords: RankingKeyword[];
+  totalCount: number;
+}
+
+export interface SuggestedKeyword {
+  _id: string;
+  position: number;
+  kw: string;
+  sv: number;
+  lid: number;
+}
+
+export interface GapResult {
+  domain: string;
+  totalCount: number;
+  keywords: (KeywordItem & { position: number })[];
+}
+
+export interface ImportedKeyword extends KeywordItem {
+  serp: { position: number; url: string; title: string; domain: string; ctr: number }[];
+}
+
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+export class SearchEngine {
+  readonly catalog: KeywordCatalog;
+  readonly metrics: KeywordMetrics;
+  private readonly index: Bm25Index;
+  private readonly ranker: OrganicRanker;
+  private readonly builder: SerpBuilder;
+  private readonly corpus: SearchCorpus;
+  private readonly clock: Clock;
+  private readonly locations: LocationRegistry;
+  private readonly store: SearchStore | undefined;
+  private readonly rankIndexes = new Map<number, RankIndex>();
+  private readonly difficultyCache = new Map<string, { seo: number; ts: number }>();
+  private readonly pageByUrl = new Map<string, number>();
+  private readonly rootByDomain = new Map<string, number>();
+  private readonly refs = new Map<string, KeywordRef>();
+
+  constructor(options: SearchEngineOptions) {
+    this.corpus = options.corpus;
+    this.clock = options.clock;
+    this.locations = options.locations;
+    this.store = options.store;
+    const pages = this.corpus.pages;
+    this.index = Bm25Index.build(pages.length, (i) => [pages[i].title, pages[i].description, pages[i].body], PAGE_FIELD_WEIGHTS, {
+      preTokenized: [false, false, true],
+    });
+    this.ranker = new OrganicRanker(this.corpus, this.index);
+    this.builder = new SerpBuilder(this.corpus, this.index, this.ranker);
+    this.catalog = new KeywordCatalog(this.corpus);
+    this.metrics = new KeywordMetrics(this.corpus, this.catalog, (id) => this.marketOf(id));
+    pages.forEach((p, i) => {
+      this.pageByUrl.set(urlKey(p.url), i);
+      if (!this.rootByDomain.has(p.domain)) this.rootByDomain.set(p.domain, p.rootId);
+    });
+  }
+
+  // ---- locations and languages -------------------------------------------------------
+
+  /** The market (country id) of a location: 0 stays global; a city, region or state → its country. */
+  marketOf(locationId: number): number {
+    if (locationId === 0) return 0;
+    return this.locations.countryOf(locationId)?.id ?? locationId;
+  }
+
+  shortLocation(locationId: number): ShortLocation {
+    const loc = this.locations.get(locationId);
+    return { _id: locationId, label: loc?.label ?? 'Anywhere', code: loc?.code ?? '' };
+  }
+
+  /** The language a lookup runs in: the given one, else the main language of the location's country. */
+  languageFor(locationId: number, languageId: number): Language {
+    if (languageId !== 0) return languageById(languageId) ?? defaultLanguageFor(null);
+    return defaultLanguageFor(this.locations.countryOf(locationId)?.countryCode ?? 'us');
+  }
+
+  // ---- keywords ----------------------------------------------------------------------
+
+  /** The keyword record for a text in a language (known, or derived for unknown text). */
+  keyword(text: string, languageId: number): CorpusKeyword {
+    return this.metrics.keywordFor(text, languageId);
+  }
+
+  /** The keyword item of a text for (location, language); records its id for later lookups. */
+  keywordItem(text: string, locationId: number, languageId: number): KeywordItem {
+    const lang = this.languageFor(locationId, languageId);
+    const k = this.metrics.keywordFor(text, lang._id);
+    const item = this.metrics.item(k, locationId, languageId, this.clock.now(), this.difficultyOf(k, locationId));
+    this.recordRefs([{ id: item._id, kw: item.kw, locationId, languageId }]);
+    return item;
+  }
+
+  /** Resolves issued keyword ids to keyword items (unknown ids are dropped). */
+  keywordsById(ids: readonly string[]): (KeywordItem & { languageId: number })[] {
+    const out: (KeywordItem & { languageId: number })[] = [];
+    for (const id of ids) {
+      const ref = this.refs.get(id) ?? this.store?.keywordRef(id);
+      if (!ref) continue;
+      const lang = this.languageFor(ref.locationId, ref.languageId);
+      const k = this.metrics.keywordFor(ref.kw, lang._id);
+      out.push({ ...this.metrics.item(k, ref.locationId, ref.languageId, this.clock.now(), this.difficultyOf(k, ref.locationId)), languageId: ref.languageId });
+    }
+    return out;
+  }
+
+  /**
+   * Related keywords of a seed (seed first), at most `limit` (≤ 10,000), with the count
+   * before the limit.
+   */
+  relatedKeywords(seedText: string, locationId: number, languageId: number, limit: number): { keywords: KeywordItem[]; countKeywordsBeforeLimit: number } {
+    const lang = this.languageFor(locationId, languageId);
+    const seed = this.metrics.keywordFor(seedText, lang._id);
+    const market = this.marketOf(locationId);
+    const index = this.rankIndexFor(market);
+    const seedIdx = this.catalog.find(seed.kw, lang._id);
+    const seedTop = seedIdx !== undefined && index.covers(seedIdx) ? index.top(seedIdx) : this.organicPages(seed, market, 10);
+    const ranked = relatedCandidates({
+      catalog: this.catalog,
+      seed,
+      seedIndex: seedIdx,
+      seedTop,
+      topOf: (k) => (index.covers(k) ? index.top(k) : undefined),
+      inMarket: (k) => market === 0 || this.corpus.marketShare(this.catalog.at(k).id, market) !== undefined,
+    });
+    const max = Math.max(0, Math.min(limit, MAX_RELATED));
+    const now = this.clock.now();
+    const keywords: KeywordItem[] = [];
+    if (max > 0) keywords.push(this.metrics.item(seed, locationId, languageId, now, this.difficultyOf(seed, locationId)));
+    for (const k of ranked) {
+      if (keywords.length >= max) break;
+      const kw = this.catalog.at(k);
+      keywords.push(this.metrics.item(kw, locationId, languageId, now, this.difficultyOf(kw, locationId)));
+    }
+    this.recordRefs(keywords.map((k) => ({ id: k._id, kw: k.kw, locationId, languageId })));
+    return { keywords, countKeywordsBeforeLimit: ranked.length + 1 };
+  }
+
+  /**
+   * Keyword-planner style metrics for a list of keywords, each with its organic top 10
+   * and their CTRs; keywords the world does not know get derived metrics.
+   */
+  importKeywords(texts: readonly string[], locationId: number, languageId: number): ImportedKeyword[] {
+    const lang = this.languageFor(locationId, languageId);
+    const serpLocation = locationId === 0 ? DEFAULT_SERP_LOCATION : locationId;
+    const seen = new Set<string>();
+    const out: ImportedKeyword[] = [];
+    for (const text of texts) {
+      const kw = normaliseKeyword(text);
+      if (kw === '' || seen.has(kw)) continue;
+      seen.add(kw);
+      const k = this.metrics.keywordFor(kw, lang._id);
+      const top = this.organicPages(k, this.marketOf(serpLocation), 10);
+      const difficulty = this.rememberDifficulty(k.kw, this.marketOf(serpLocation), top);
+      const item = this.metrics.item(k, locationId, languageId, this.clock.now(), difficulty);
+      out.push({
+        ...item,
+        serp: top.map((p, i) => {
+          const page = this.corpus.pages[p];
+          return { position: i + 1, url: page.url, title: page.title, domain: page.domain, ctr: clickThroughRate(i + 1, []) };
+        }),
+      });
+    }
+    this.recordRefs(out.map((k) => ({ id: k._id, kw: k.kw, locationId, languageId })));
+    return out;
+  }
+
+  // ---- SERPs -------------------------------------------------------------------------
+
+  /** The SERP of a keyword for (location, platform, page) on the clock's date. */
+  serp(query: SerpQuery): Serp {
+    return this.buildSerp(query).serp;
+  }
+
+  /** The keyword-tool SERP lookup: SERP, keyword opportunities, intent, content types, features. */
+  keywordDetail(query: SerpQuery): KeywordDetail {
+    const built = this.buildSerp(query);
+    const pages = this.corpus.pages;
+    const date = day(this.clock.now());
+    const topFive = built.topTen.slice(0, 5).map((p) => pages[p]);
+    const serpFeatures = [...new Set(built.serp.items.map((i) => i.type).filter((t) => t !== 'ORGANIC'))];
+    return {
+      serp: built.serp,
+      kwOpps: keywordOpportunities(built.serp.kw, topFive, date),
+      searchIntent: { [built.serp.mId]: built.signals.labels.length > 0 ? built.signals.labels : null },
+      contentTypes: contentTypes(built.topTen.map((p) => pages[p])),
+      serpFeatures,
+    };
+  }
+
+  private buildSerp(query: SerpQuery) {
+    const locationId = query.locationId ? query.locationId : DEFAULT_SERP_LOCATION;
+    const location: Location | undefined = this.locations.get(locationId);
+    const country = this.locations.countryOf(locationId);
+    const lang = this.serpLanguage(query.kw, locationId, query.languageId ?? 0);
+    const k = this.metrics.keywordFor(query.kw, lang._id);
+    const nowMs = this.clock.now();
+    const date = day(nowMs);
+    const mId = keywordId(k.kw, locationId, query.languageId ?? 0);
+    const related = this.catalog.size > 0 ? this.queryRefs(k, locationId, query.languageId ?? 0) : { questions: [], queries: [] };
+    const engineDomain = location?.engineDomain ?? 'google.com';
+    const built = this.builder.build({
+      keyword: k.kw,
+      keywordId: mId,
+      location: this.shortLocation(locationId),
+      countryCode: country?.code ?? location?.code ?? 'us',
+      engineDomain,
+      tld: engineDomain.replace(/^google\./, ''),
+      languageId: lang._id,
+      languageCode: lang.code,
+      platform: query.platform ?? 1,
+      page: query.page ?? 0,
+      date,
+      createdAt: Math.floor(nowMs / 1000),
+      cpc: k.cpc,
+      fallbackTokens: this.fallbackTokens(k),
+      similarQueries: related.queries,
+      similarQuestions: related.questions,
+    });
+    this.rememberDifficulty(k.kw, this.marketOf(locationId), built.topTen, built.serp.rank);
+    this.recordRefs([{ id: mId, kw: k.kw, locationId, languageId: query.languageId ?? 0 }]);
+    return built;
+  }
+
+  /** A SERP's language: the given one; else the location's, unless the keyword exists only in another. */
+  private serpLanguage(text: string, locationId: number, languageId: number): Language {
+    const lang = this.languageFor(locationId, languageId);
+    if (languageId !== 0 || this.catalog.find(text, lang._id) !== undefined) return lang;
+    const any = this.catalog.find(text, 0, lang._id);
+    return any === undefined ? lang : (languageById(this.catalog.at(any).languageId) ?? lang);
+  }
+
+  private fallbackTokens(k: CorpusKeyword): string[] {
+    const tokens = contentTokens(k.head);
+    const niche = k.nicheId === null ? undefined : this.corpus.niches.find((n) => n.id === k.nicheId);
+    if (niche) tokens.push(...contentTokens(niche.name));
+    return tokens;
+  }
+
+  /** Question and query keywords sharing the keyword's words, for "people also ask" and related searches. */
+  private queryRefs(k: CorpusKeyword, locationId: number, languageId: number): { questions: QueryRef[]; queries: QueryRef[] } {
+    const questions: QueryRef[] = [];
+    const queries: QueryRef[] = [];
+    const seen = new Set<string>([k.kw]);
+    for (const t of contentTokens(k.kw)) {
+      for (const i of this.catalog.withToken(t)) {
+        const other = this.catalog.at(i);
+        if (other.languageId !== k.languageId || seen.has(other.kw)) continue;
+        seen.add(other.kw);
+        const ref = { kw: other.kw, id: keywordId(other.kw, locationId, languageId) };
+        if (other.kind === 'question' && questions.length < 4) questions.push(ref);
+        else if (other.kind !== 'question' && queries.length < 8) queries.push(ref);
+        if (questions.length >= 4 && queries.length >= 8) break;
+      }
+    }
+    this.recordRefs([...questions, ...queries].map((r) => ({ id: r.id, kw: r.kw, locationId, languageId })));
+    return { questions, queries };
+  }
+
+  private organicPages(k: CorpusKeyword, market: number, limit: number): number[] {
+    const locationId = market === 0 ? DEFAULT_SERP_LOCATION : market;
+    const location = this.locations.get(locationId);
+    const engineDomain = location?.engineDomain ?? 'google.com';
+    return this.builder
+      .organic(
+        {
+          keyword: k.kw,
+          languageId: k.languageId,
+          location: this.shortLocation(locationId),
+          tld: engineDomain.replace(/^google\./, ''),
+          platform: 1,
+          date: day(this.clock.now()),
+          cpc: k.cpc,
+          fallbackTokens: this.fallbackTokens(k),
+        },
+        limit,
+      )
+      .map((r) => r.page);
+  }
+
+  // ---- difficulty ---------------------------------------------------------------------
+
+  private difficultyOf(k: CorpusKeyword, locationId: number): { seo: number; ts: number } | undefined {
+    const market = this.marketOf(locationId);
+    const key = `${k.kw}|${market}`;
+    const cached = this.difficultyCache.get(key) ?? this.store?.difficulty(k.kw, market);
+    if (cached) return cached;
+    const index = this.rankIndexes.get(market === 0 ? DEFAULT_SERP_LOCATION : market);
+    const idx = this.catalog.find(k.kw, k.languageId);
+    if (index && idx !== undefined && index.covers(idx)) {
+      const build = { seo: keywordDifficulty(index.top(idx).map((p) => this.corpus.pages[p])), ts: this.rankBuiltAt(index) };
+      this.difficultyCache.set(key, build);
+      return build;
+    }
+    return undefined;
+  }
+
+  private rememberDifficulty(kw: string, market: number, topTen: readonly number[], seo?: number): { seo: number; ts: number } {
+    const value = { seo: seo ?? keywordDifficulty(topTen.map((p) => this.corpus.pages[p])), ts: Math.floor(this.clock.now() / 1000) };
+    this.difficultyCache.set(`${kw}|${market}`, value);
+    this.store?.saveDifficulty([{ kw, locationId: market, seo: value.seo, ts: value.ts }]);
+    return value;
+  }
+
+  private recordRefs(refs: readonly KeywordRef[]): void {
+    const fresh = refs.filter((r) => !this.refs.has(r.id));
+    for (const r of fresh) this.refs.set(r.id, r);
+    this.store?.recordKeywordRefs(fresh);
+  }
+
+  // ---- rank index ---------------------------------------------------------------------
+
+  private rankBuiltAt(index: RankIndex): number {
+    return Date.parse(`${index.date}T00:00:00Z`) / 1000;
+  }
+
+  /**
+   * The rank index of a market (location 0 uses the default engine, 2840): loaded from the
+   * store, or built by ranking the market's keywords on the clock's date and stored.
+   */
+  rankIndexFor(locationId: number): RankIndex {
+    const market = this.marketOf(locationId) || DEFAULT_SERP_LOCATION;
+    const cached = this.rankIndexes.get(market);
+    if (cached) return cached;
+    const byId = new Map<number, number>();
+    this.corpus.keywords.forEach((k, i) => byId.set(k.id, i));
+    const stored = this.store?.rankBuild(market);
+    let index: RankIndex;
+    if (stored) {
+      const pageById = new Map<number, number>();
+      this.corpus.pages.forEach((p, i) => pageById.set(p.id, i));
+      const entries: RankEntry[] = [];
+      for (const row of this.store!.rankRows(market)) {
+        const keyword = byId.get(row.keywordId);
+        const page = pageById.get(row.pageId);
+        if (keyword !== undefined && page !== undefined) entries.push({ keyword, position: row.position, page });
+      }
+      index = new RankIndex(market, stored.date, this.corpus, this.catalog.size, entries);
+    } else {
+      index = this.buildRankIndex(market);
+    }
+    this.rankIndexes.set(market, index);
+    return index;
+  }
+
+  /** Ranks every keyword of a market and stores the result (replacing an older build). */
+  buildRankIndex(market: number): RankIndex {
+    const date = day(this.clock.now());
+    const entries: RankEntry[] = [];
+    let keywords = 0;
+    this.corpus.keywords.forEach((k, i) => {
+      if (this.corpus.marketShare(k.id, market) === undefined) return;
+      keywords++;
+      this.organicPages(k, market, RANK_DEPTH).forEach((page, p) => entries.push({ keyword: i, position: p + 1, page }));
+    });
+    const index = new RankIndex(market, date, this.corpus, this.catalog.size, entries);
+    this.store?.saveRankIndex(
+      { locationId: market, date, builtAt: Math.floor(this.clock.now() / 1000), keywords },
+      entries.map((e) => ({ keywordId: this.corpus.keywords[e.keyword].id, position: e.position, pageId: this.corpus.pages[e.page].id })),
+    );
+    this.rankIndexes.set(market, index);
+    return index;
+  }
+
+  /** Classifies a url/domain/subdomain and returns the rank-index rows it owns. */
+  private target(url: string, index: RankIndex): { type: UrlType; rows: readonly number[]; root: number | undefined } {
+    const { type, host, domain, key } = classifyTarget(url);
+    const root = domain ? this.rootByDomain.get(domain) : undefined;
+    if (type === 'url') {
+      const page = this.pageByUrl.get(key);
+      return { type, rows: page === undefined ? [] : index.rowsOfPage(page), root };
+    }
+    if (type === 'subdomain') return { type, rows: index.rowsOfHost(host), root };
+    return { type, rows: root === undefined ? [] : index.rowsOfRoot(root), root };
+  }
+
+  /**
+   * Keywords a URL, subdomain or domain ranks for in a location, worst position first,
+   * at most `limit` (≤ 1,000).
+   */
+  competitorKeywords(url: string, locationId: number, limit: number): CompetitorKeywords {
+    const index = this.rankIndexFor(locationId);
+    const target = this.target(url, index);
+    const best = index.bestPerKeyword(target.rows);
+    const rows = [...best.values()].map((r) => index.entry(r));
+    rows.sort((a, b) => b.position - a.position || this.catalog.at(a.keyword).kw.localeCompare(this.catalog.at(b.keyword).kw));
+    const max = Math.max(0, Math.min(limit, MAX_COMPETITOR_KEYWORDS));
+    const now = this.clock.now();
+    const keywords = rows.slice(0, max).map((e) => {
+      const k = this.catalog.at(e.keyword);
+      const item = this.metrics.item(k, locationId, 0, now, this.difficultyOf(k, locationId));
+      return { ...item, position: e.position, url: this.corpus.pages[e.page].url };
+    });
+    this.recordRefs(keywords.map((k) => ({ id: k._id, kw: k.kw, locationId, languageId: 0 })));
+    return { url_type: target.type, location: this.shortLocation(locationId), keywords, totalCount: rows.length };
+  }
+
+  /** Domains sharing the most ranking keywords with a target, most shared first. */
+  competitorDomains(url: string, locationId: number, limit = 10): { domain: string; rootId: number; shared: number; score: number }[] {
+    const index = this.rankIndexFor(locationId);
+    const target = this.target(url, index);
+    const mine = index.bestPerKeyword(target.rows);
+    const shared = new Map<number, number>();
+    for (const k of mine.keys()) {
+      const seenRoots = new Set<number>();
+      for (const page of index.top(k, 20)) {
+        const root = this.corpus.pages[page].rootId;
+        if (root === target.root || seenRoots.has(root)) continue;
+        seenRoots.add(root);
+        shared.set(root, (shared.get(root) ?? 0) + 1);
+      }
+    }
+    const total = Math.max(1, mine.size);
+    return [...shared.entries()]
+      .map(([rootId, n]) => ({ rootId, domain: this.domainOfRoot(rootId), shared: n, score: Math.round((100 * n) / total) }))
+      .sort((a, b) => b.shared - a.shared || a.domain.localeCompare(b.domain))
+      .slice(0, limit);
+  }
+
+  /** Keywords to track for a URL: the ones it ranks for, best position first, then by volume. */
+  suggestedKeywords(url: string, locationId: number, limit: number): SuggestedKeyword[] {
+    const ranking = this.competitorKeywords(url, locationId, MAX_COMPETITOR_KEYWORDS).keywords;
+    ranking.sort((a, b) => a.position - b.position || b.sv - a.sv);
+    return ranking.slice(0, limit).map((k) => ({ _id: k._id, position: k.position, kw: k.kw, sv: k.sv, lid: k.lid }));
+  }
+
+  /**
+   * Gap analysis: keywords a competitor ranks for and the domain does not, by the
+   * competitor's position, best first; `pageSize` keywords from page `page` (1-based).
+   */
+  gap(domain: string, competitor: string, locationId: number, page: number, pageSize: number): GapResult {
+    const index = this.rankIndexFor(locationId);
+    const mine = index.bestPerKeyword(this.target(domain, index).rows);
+    const theirs = this.target(competitor, index);
+    const rows = [...index.bestPerKeyword(theirs.rows).entries()].filter(([k]) => !mine.has(k)).map(([, r]) => index.entry(r));
+    rows.sort((a, b) => a.position - b.position || this.catalog.at(a.keyword).kw.localeCompare(this.catalog.at(b.keyword).kw));
+    const now = this.clock.now();
+    const keywords = rows.slice((page - 1) * pageSize, page * pageSize).map((e) => {
+      const k = this.catalog.at(e.keyword);
+      return { ...this.metrics.item(k, locationId, 0, now, this.difficultyOf(k, locationId)), position: e.position };
+    });
+    this.recordRefs(keywords.map((k) => ({ id: k._id, kw: k.kw, locationId, languageId: 0 })));
+    return { domain: classifyTarget(competitor).domain ?? competitor, totalCount: rows.length, keywords };
+  }
+
+  private domainOfRoot(rootId: number): string {
+    for (const [domain, id] of this.rootByDomain) if (id === rootId) return domain;
+    return '';
+  }
+
+  /** Pages of the corpus (for callers that show ranking pages). */
+  page(index: number): CorpusPage {
+    return this.corpus.pages[index];
+  }
+}
+
+/** Lookup key of a URL: host and path without scheme, `www.` or trailing slash. */
+export function urlKey(url: string): string {
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `http://${url}`;
+  try {
+    const u = new URL(withScheme);
+    const host = u.hostname.toLowerCase().replace(/^www\./, '');
+    const path = u.pathname.replace(/\/+$/, '');
+    return `${host}${path}${u.search}`;
+  } catch {
+    return url.toLowerCase();
+  }
+}
+
+/**
+ * Whether a target is a root domain, a subdomain or a URL (a path beyond `/`), with its
+ * host and registrable domain (tldts). `www.` counts as the root domain.
+ */
+export function classifyTarget(url: string): { type: UrlType; host: string; domain: string | null; key: string } {
+  const key = urlKey(url);
+  const slash = key.indexOf('/');
+  const host = slash === -1 ? key.split('?')[0] : key.slice(0, slash);
+  const parsed = parseDomain(host);
+  const domain = parsed.domain;
+  const hasPath = slash !== -1 && key.length > slash + 1;
+  const type: UrlType = hasPath ? 'url' : domain !== null && host !== domain ? 'subdomain' : 'domain';
+  return { type, host, domain, key };
+}

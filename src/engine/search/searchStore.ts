@@ -1,0 +1,128 @@
+/**
+ * The search engine's own tables in the research store: issued keyword ids, cached
+ * keyword difficulty and the rank index. They have their own migration history
+ * (table `search_migration`), so the engine's schema evolves without touching the
+ * sandbox web's migrations (engine/researchStore.ts) and the other way round.
+ *
+ * Queries run through better-sqlite3 prepared statements: they are hot (every related
+ * keywords lookup records its ids) and synchronous SQLite is fastest without a pool.
+ */
+import type SqliteDatabase from 'better-sqlite3';
+import { Kysely, Migrator, sql, type Migration } from 'kysely';
+
+export const searchMigrations: Record<string, Migration> = {
+  '0001_search_tables': {
+    async up(db: Kysely<any>) {
+      await sql`CREATE TABLE search_keyword_refs (
+        id TEXT PRIMARY KEY, kw TEXT NOT NULL, location_id INTEGER NOT NULL, language_id INTEGER NOT NULL
+      ) WITHOUT ROWID`.execute(db);
+      await sql`CREATE TABLE search_difficulty (
+        kw TEXT NOT NULL, location_id INTEGER NOT NULL, seo INTEGER NOT NULL, seo_ts INTEGER NOT NULL,
+        PRIMARY KEY (kw, location_id)
+      ) WITHOUT ROWID`.execute(db);
+      await sql`CREATE TABLE search_rank_builds (
+        location_id INTEGER PRIMARY KEY, date TEXT NOT NULL, built_at INTEGER NOT NULL, keywords INTEGER NOT NULL
+      )`.execute(db);
+      await sql`CREATE TABLE search_rank_positions (
+        location_id INTEGER NOT NULL, keyword_id INTEGER NOT NULL, position INTEGER NOT NULL, page_id INTEGER NOT NULL,
+        PRIMARY KEY (location_id, keyword_id, position)
+      ) WITHOUT ROWID`.execute(db);
+    },
+  },
+};
+
+/** Runs the search tables' migrations on a research store. */
+export async function migrateSearchTables(db: Kysely<any>): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => searchMigrations },
+    migrationTableName: 'search_migration',
+    migrationLockTableName: 'search_migration_lock',
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) throw new Error(`search migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+}
+
+export interface KeywordRef {
+  id: string;
+  kw: string;
+  locationId: number;
+  languageId: number;
+}
+
+export interface RankBuild {
+  locationId: number;
+  date: string;
+  builtAt: number;
+  keywords: number;
+}
+
+export interface RankRow {
+  keywordId: number;
+  position: number;
+  pageId: number;
+}
+
+export class SearchStore {
+  private readonly insertRef: SqliteDatabase.Statement;
+  private readonly selectRef: SqliteDatabase.Statement;
+  private readonly upsertDifficulty: SqliteDatabase.Statement;
+  private readonly selectDifficulty: SqliteDatabase.Statement;
+
+  constructor(private readonly raw: SqliteDatabase.Database) {
+    this.insertRef = raw.prepare('INSERT OR IGNORE INTO search_keyword_refs (id, kw, location_id, language_id) VALUES (?, ?, ?, ?)');
+    this.selectRef = raw.prepare('SELECT id, kw, location_id AS locationId, language_id AS languageId FROM search_keyword_refs WHERE id = ?');
+    this.upsertDifficulty = raw.prepare(
+      'INSERT INTO search_difficulty (kw, location_id, seo, seo_ts) VALUES (?, ?, ?, ?) ON CONFLICT (kw, location_id) DO UPDATE SET seo = excluded.seo, seo_ts = excluded.seo_ts',
+    );
+    this.selectDifficulty = raw.prepare('SELECT seo, seo_ts AS ts FROM search_difficulty WHERE kw = ? AND location_id = ?');
+  }
+
+  /** Records issued keyword ids so that exports and lists can resolve them later. */
+  recordKeywordRefs(refs: readonly KeywordRef[]): void {
+    if (refs.length === 0) return;
+    this.raw.transaction(() => {
+      for (const r of refs) this.insertRef.run(r.id, r.kw, r.locationId, r.languageId);
+    })();
+  }
+
+  keywordRef(id: string): KeywordRef | undefined {
+    return this.selectRef.get(id) as KeywordRef | undefined;
+  }
+
+  saveDifficulty(rows: readonly { kw: string; locationId: number; seo: number; ts: number }[]): void {
+    if (rows.length === 0) return;
+    this.raw.transaction(() => {
+      for (const r of rows) this.upsertDifficulty.run(r.kw, r.locationId, r.seo, r.ts);
+    })();
+  }
+
+  difficulty(kw: string, locationId: number): { seo: number; ts: number } | undefined {
+    return this.selectDifficulty.get(kw, locationId) as { seo: number; ts: number } | undefined;
+  }
+
+  rankBuild(locationId: number): RankBuild | undefined {
+    return this.raw
+      .prepare('SELECT location_id AS locationId, date, built_at AS builtAt, keywords FROM search_rank_builds WHERE location_id = ?')
+      .get(locationId) as RankBuild | undefined;
+  }
+
+  rankRows(locationId: number): RankRow[] {
+    return this.raw
+      .prepare('SELECT keyword_id AS keywordId, position, page_id AS pageId FROM search_rank_positions WHERE location_id = ? ORDER BY keyword_id, position')
+      .all(locationId) as RankRow[];
+  }
+
+  /** Replaces a location's rank index in one transaction. */
+  saveRankIndex(build: RankBuild, rows: Iterable<RankRow>): void {
+    const insert = this.raw.prepare('INSERT INTO search_rank_positions (location_id, keyword_id, position, page_id) VALUES (?, ?, ?, ?)');
+    this.raw.transaction(() => {
+      this.raw.prepare('DELETE FROM search_rank_positions WHERE location_id = ?').run(build.locationId);
+      for (const r of rows) insert.run(build.locationId, r.keywordId, r.position, r.pageId);
+      this.raw
+        .prepare('INSERT OR REPLACE INTO search_rank_builds (location_id, date, built_at, keywords) VALUES (?, ?, ?, ?)')
+        .run(build.locationId, build.date, build.builtAt, build.keywords);
+    })();
+  }
+}

@@ -1,0 +1,178 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DAY, HOUR } from '../../../src/lib/clock.js';
+import { keywordId } from '../../../src/engine/search/keywordIds.js';
+import { openTinySearch, spearman, type TestSearch } from './searchWorld.js';
+
+let t: TestSearch;
+before(async () => {
+  t = await openTinySearch();
+});
+after(async () => {
+  await t.close();
+});
+
+const heads = () => t.search.catalog.size > 0 ? Array.from({ length: t.search.catalog.size }, (_, i) => t.search.catalog.at(i)).filter((k) => k.languageId === 1000) : [];
+
+test('SERP positions 1–10 have more authority than positions 21–30', () => {
+  let top = 0;
+  let mid = 0;
+  let n = 0;
+  for (const k of heads().slice(0, 120)) {
+    const serp = t.search.serp({ kw: k.kw, locationId: 2840 });
+    const organic = serp.items.filter((i) => i.type === 'ORGANIC');
+    if (organic.length < 30) continue;
+    const strength = (i: (typeof organic)[number]) => (i.m!.authority.v.upa + i.m!.authority.v.pda) / 2;
+    top += organic.slice(0, 10).reduce((s, i) => s + strength(i), 0) / 10;
+    mid += organic.slice(20, 30).reduce((s, i) => s + strength(i), 0) / 10;
+    n++;
+  }
+  assert.ok(n >= 50, `enough SERPs with 30 results (${n})`);
+  assert.ok(top / n > mid / n, `top ${top / n} > mid ${mid / n}`);
+});
+
+test('difficulty correlates with the authority of the top 10 (Spearman ≥ 0.8)', () => {
+  const difficulty: number[] = [];
+  const authority: number[] = [];
+  for (const k of heads().slice(0, 150)) {
+    const serp = t.search.serp({ kw: k.kw, locationId: 2840 });
+    const top = serp.items.filter((i) => i.type === 'ORGANIC').slice(0, 10);
+    difficulty.push(serp.rank);
+    authority.push(top.reduce((s, i) => s + (i.m!.authority.v.upa + i.m!.authority.v.pda) / 2, 0) / 10);
+    assert.ok(serp.rank >= 0 && serp.rank <= 100);
+  }
+  const rho = spearman(difficulty, authority);
+  assert.ok(rho >= 0.8, `spearman ${rho}`);
+});
+
+test('positions move a little from one day to the next and not within a day', () => {
+  const start = t.clock.now();
+  let moved = 0;
+  let total = 0;
+  let bigJumps = 0;
+  for (const k of heads().slice(0, 40)) {
+    t.clock.set(start);
+    const morning = t.search.serp({ kw: k.kw, locationId: 2840 });
+    t.clock.set(start + 5 * HOUR);
+    const evening = t.search.serp({ kw: k.kw, locationId: 2840 });
+    const urls = (s: typeof morning) => s.items.filter((i) => i.type === 'ORGANIC').map((i) => i.url);
+    assert.deepEqual(urls(evening), urls(morning));
+    assert.deepEqual(evening.items.map((i) => i.type), morning.items.map((i) => i.type));
+    t.clock.set(start + DAY);
+    const tomorrow = urls(t.search.serp({ kw: k.kw, locationId: 2840 }));
+    const today = urls(morning);
+    today.slice(0, 20).forEach((url, i) => {
+      const j = tomorrow.indexOf(url);
+      total++;
+      if (j !== i) moved++;
+      if (j === -1 || Math.abs(j - i) > 10) bigJumps++;
+    });
+  }
+  t.clock.set(start);
+  assert.ok(moved > 0, 'some positions change from one day to the next');
+  assert.ok(bigJumps / total < 0.05, `positions move a little (${bigJumps}/${total} big jumps)`);
+  assert.ok(moved / total < 0.8, `most positions hold (${moved}/${total} moved)`);
+});
+
+test('layout boxes do not overlap and run top to bottom; CTRs fall with position and sum to at most 1', () => {
+  for (const kw of ['hiking boots', 'best hiking boots', 'what is cold brew', 'espresso machine near me', 'how to clean espresso machine']) {
+    for (const platform of [1, 2] as const) {
+      const serp = t.search.serp({ kw, locationId: 2840, platform });
+      const items = serp.items;
+      for (let i = 0; i < items.length; i++) {
+        const a = items[i].size;
+        if (i > 0) assert.ok(a.t >= items[i - 1].size.t, 'ordered by top');
+        for (let j = i + 1; j < items.length; j++) {
+          const b = items[j].size;
+          assert.ok(!(a.l < b.r && b.l < a.r && a.t < b.b && b.t < a.b), `${kw}: ${items[i].type} overlaps ${items[j].type}`);
+        }
+      }
+      for (let i = 1; i < serp.ctr.length; i++) assert.ok(serp.ctr[i] <= serp.ctr[i - 1]);
+      assert.ok(serp.ctr.reduce((s, c) => s + c, 0) <= 1);
+      assert.ok(serp.serpFeaturesImpact >= 0 && serp.serpFeaturesImpact <= 100);
+      assert.equal(serp.serp_results, 100);
+      assert.match(serp.serp_snapshot_id!, /^[0-9a-f]{32}\.2026-11-22\.100\.sch$/);
+      assert.ok(serp.serp_source_url.startsWith('https://www.google.com/search?q='));
+    }
+  }
+});
+
+test('features follow intent', () => {
+  const local = t.search.keywordDetail({ kw: 'espresso machine near me', locationId: 2840 });
+  assert.ok(local.serpFeatures.includes('LOCAL_PACK'));
+  assert.ok(local.searchIntent[local.serp.mId]!.includes('local'));
+  const de = t.search.serp({ kw: 'laufschuhe', locationId: 2276 });
+  assert.ok(de.serp_source_url.startsWith('https://www.google.de/search?q=laufschuhe&gl=de&hl=de'));
+});
+
+test('keyword detail carries kwOpps from the top five results', () => {
+  const detail = t.search.keywordDetail({ kw: 'hiking boots', locationId: 0 });
+  assert.equal(detail.serp.location_id, 2840);
+  assert.equal(typeof detail.kwOpps.isOutdatedPage, 'boolean');
+  assert.ok(Array.isArray(detail.kwOpps.missingWordsInTitle));
+  assert.ok(detail.contentTypes.length > 0);
+});
+
+test('related keywords of a head term share its niche, seed first, count varying with location', () => {
+  const head = heads().find((k) => k.kind === 'head' && k.kw === 'hiking boots') ?? heads().find((k) => k.kind === 'head')!;
+  const related = t.search.relatedKeywords(head.kw, 2840, 1000, 700);
+  assert.equal(related.keywords[0].kw, head.kw);
+  assert.ok(related.keywords.length > 5);
+  for (const item of related.keywords.slice(1)) {
+    const k = t.search.catalog.at(t.search.catalog.find(item.kw, 1000)!);
+    assert.equal(k.nicheId, head.nicheId, `${item.kw} shares the niche of ${head.kw}`);
+  }
+  assert.equal(related.keywords[0]._id, keywordId(head.kw, 2840, 1000));
+  const limited = t.search.relatedKeywords(head.kw, 2840, 1000, 3);
+  assert.equal(limited.keywords.length, 3);
+  assert.equal(limited.countKeywordsBeforeLimit, related.countKeywordsBeforeLimit);
+  const germany = t.search.relatedKeywords(head.kw, 2276, 1000, 700);
+  assert.notEqual(germany.countKeywordsBeforeLimit, related.countKeywordsBeforeLimit);
+});
+
+test('keyword items: volume per country is a share of the global volume, history from 2015-01', () => {
+  const global = t.search.keywordItem('hiking boots', 0, 1000);
+  const us = t.search.keywordItem('hiking boots', 2840, 1000);
+  assert.ok(us.sv < global.sv && us.sv > 0);
+  assert.deepEqual(global.msv[0].slice(0, 2), [2015, 1]);
+  assert.deepEqual(global.msv.at(-1)!.slice(0, 2), [2026, 10]);
+  assert.equal(us._id, keywordId('hiking boots', 2840, 1000));
+  assert.deepEqual(t.search.keywordsById([us._id, 'f'.repeat(32)]).map((k) => k.kw), ['hiking boots']);
+  // A text the world does not know gets stable, plausible metrics from its niche.
+  const unknown = t.search.keywordItem('waterproof hiking boots for toddlers', 2840, 1000);
+  assert.deepEqual(t.search.keywordItem('waterproof hiking boots for toddlers', 2840, 1000), unknown);
+  assert.ok(unknown.sv > 0 && unknown.sv < us.sv);
+  const k = t.search.keyword('waterproof hiking boots for toddlers', 1000);
+  assert.equal(k.nicheId, t.search.keyword('hiking boots', 1000).nicheId);
+});
+
+test('imported keywords get metrics and organic results like sandbox keywords', () => {
+  const imported = t.search.importKeywords(['hiking boots', 'hiking boots for toddlers', ' Hiking   Boots '], 2840, 1000);
+  assert.equal(imported.length, 2);
+  for (const k of imported) {
+    assert.equal(k.serp.length, 10);
+    assert.ok(k.seo !== null);
+    for (let i = 1; i < k.serp.length; i++) assert.ok(k.serp[i].ctr <= k.serp[i - 1].ctr);
+  }
+  assert.deepEqual(t.search.keywordsById([imported[1]._id]).map((k) => k.kw), ['hiking boots for toddlers']);
+});
+
+test('rank index: competitor keywords, competitor domains, suggestions and gaps', () => {
+  const serp = t.search.serp({ kw: 'hiking boots', locationId: 2840 });
+  const domain = serp.items.find((i) => i.type === 'ORGANIC')!.domain!;
+  const ranking = t.search.competitorKeywords(domain, 2840, 1000);
+  assert.equal(ranking.url_type, 'domain');
+  assert.ok(ranking.totalCount > 0);
+  for (let i = 1; i < ranking.keywords.length; i++) assert.ok(ranking.keywords[i].position <= ranking.keywords[i - 1].position, 'worst to best');
+  assert.ok(ranking.keywords.every((k) => k.url.includes(domain)));
+  const competitors = t.search.competitorDomains(domain, 2840);
+  assert.ok(competitors.length > 0 && !competitors.some((c) => c.domain === domain));
+  const rival = competitors[0].domain;
+  const gap = t.search.gap(domain, rival, 2840, 1, 100);
+  const mine = new Set(ranking.keywords.map((k) => k.kw));
+  assert.ok(gap.keywords.every((k) => !mine.has(k.kw)));
+  for (let i = 1; i < gap.keywords.length; i++) assert.ok(gap.keywords[i].position >= gap.keywords[i - 1].position, 'best first');
+  const suggested = t.search.suggestedKeywords(domain, 2840, 50);
+  assert.ok(suggested.length > 0);
+  assert.ok(t.search.competitorKeywords(`https://www.${domain}`, 0, 10).keywords.length > 0, 'location 0 answers');
+});
