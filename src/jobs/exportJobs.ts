@@ -1,0 +1,163 @@
+/**
+ * Backlink export jobs on the durable queue (DESIGN.md §5):
+ *
+ *   100 queued → 200 collecting → 300 writing → 400 completed → 600 expired
+ *                      └────────────┴──────→ 500 failed (charge refunded, `error` set)
+ *
+ * The charge is made once, by the API, when the export is created (it is part of the
+ * paid request). A worker never charges. A job that fails for good is refunded through
+ * the link tool's `refund` callback, which runs inside the transaction that moves the
+ * job to `failed`, so the refund happens exactly once. Retries (a worker that died, a
+ * transient error) re-run the job from the start; the file is written under a temporary
+ * name and renamed, so a re-run after kill -9 still leaves exactly one file.
+ * A completed export is downloadable for 60 days; the sweep then removes the file and
+ * moves the job to `expired`.
+ */
+import path from 'node:path';
+import type { ColumnOption } from 'csv-stringify';
+import { DAY, unixSeconds } from '../lib/clock.js';
+import { newId } from '../lib/ids.js';
+import type { UrlSigner } from '../lib/signedUrl.js';
+import { type CsvRow, removeExportFile, removeTempFiles, tempFileOwners, writeCsvExport } from './exportFiles.js';
+import type { Job, JobQueue } from './jobQueue.js';
+import type { JobContext, JobHandler } from './worker.js';
+
+export const EXPORT_JOB_KIND = 'backlink-export';
+
+export const ExportState = {
+  Queued: 100,
+  Collecting: 200,
+  Writing: 300,
+  Completed: 400,
+  Failed: 500,
+  Expired: 600,
+} as const;
+export type ExportStateCode = (typeof ExportState)[keyof typeof ExportState];
+
+/** How long a completed export (its file and its `downloadURL`) stays available. */
+export const EXPORT_RETENTION_MS = 60 * DAY;
+
+export const EXPORT_STAGE_COLLECTING = 'collecting';
+export const EXPORT_STAGE_WRITING = 'writing';
+
+/** What a finished export job records as its result. */
+export interface ExportResult {
+  fileName: string;
+  rows: number;
+  bytes: number;
+}
+
+/** The exports directory under the data directory. */
+export function exportsDir(dataDir: string): string {
+  return path.join(dataDir, 'exports');
+}
+
+export function exportFileName(jobId: string): string {
+  return `${jobId}.csv`;
+}
+
+/** The API's numeric `state` of an export job. */
+export function exportState(job: Job): ExportStateCode {
+  switch (job.state) {
+    case 'queued':
+      return ExportState.Queued;
+    case 'running':
+      return job.stage === EXPORT_STAGE_WRITING ? ExportState.Writing : ExportState.Collecting;
+    case 'completed':
+      return ExportState.Completed;
+    case 'failed':
+      return ExportState.Failed;
+    case 'expired':
+      return ExportState.Expired;
+  }
+}
+
+/** When a completed export expires (ms), or null while it is not completed. */
+export function exportExpiresMs(job: Job): number | null {
+  return job.state === 'completed' && job.completedMs !== null ? job.completedMs + EXPORT_RETENTION_MS : null;
+}
+
+export function downloadPath(jobId: string): string {
+  return `/downloads/${jobId}`;
+}
+
+/**
+ * The export's signed `downloadURL`: present only while completed and not past its 60
+ * days. The URL expires with the export, and signing is deterministic, so every listing
+ * shows the same URL.
+ */
+export function exportDownloadUrl(job: Job, signer: UrlSigner, nowMs: number): string | undefined {
+  const expiresMs = exportExpiresMs(job);
+  if (expiresMs === null || nowMs >= expiresMs) return undefined;
+  return signer.sign(downloadPath(job.id), Math.ceil(expiresMs / 1000));
+}
+
+/** The rows of one export, found during the `collecting` stage. */
+export interface ExportRows {
+  /** How many rows will be written (progress total). */
+  total: number;
+  rows: AsyncIterable<CsvRow> | Iterable<CsvRow>;
+}
+
+export interface ExportJobHandlerOptions<P> {
+  /** `<dataDir>/exports` */
+  dir: string;
+  columns: ReadonlyArray<string | ColumnOption>;
+  /** Finds the rows of an export (the link tool: its backlinks with the job's filter and limit). */
+  collect(payload: P, ctx: JobContext<P>): Promise<ExportRows> | ExportRows;
+  /**
+   * Returns the export's charge. Runs inside the transaction that fails the job for good,
+   * on the state store's connection: it must be synchronous and write through that
+   * connection (the policy store), so it commits with the failure, exactly once.
+   */
+  refund(job: Job<P>): void;
+  /** Rows between progress updates. Default 10,000. */
+  progressEvery?: number;
+}
+
+/** The worker's handler for backlink exports. */
+export function exportJobHandler<P>(options: ExportJobHandlerOptions<P>): JobHandler<P, ExportResult> {
+  return {
+    async run(ctx) {
+      ctx.stage(EXPORT_STAGE_COLLECTING);
+      const { total, rows } = await options.collect(ctx.job.payload, ctx);
+      ctx.signal.throwIfAborted();
+      ctx.stage(EXPORT_STAGE_WRITING);
+      ctx.progress(0, total);
+      const written = await writeCsvExport({
+        dir: options.dir,
+        fileName: exportFileName(ctx.job.id),
+        attemptTag: `${ctx.job.attempts}-${newId().slice(0, 8)}`,
+        columns: options.columns,
+        rows,
+        signal: ctx.signal,
+        progressEvery: options.progressEvery,
+        onProgress: (done) => ctx.progress(done, Math.max(total, done)),
+      });
+      return { fileName: written.fileName, rows: written.rows, bytes: written.bytes };
+    },
+    onFailure: (job) => options.refund(job as Job<P>),
+  };
+}
+
+/**
+ * Expires exports completed 60 days ago or more: removes each file, then marks the job
+ * `expired`. The file goes first so that a crash in between leaves a completed job
+ * without a file (the next sweep finishes it) rather than an expired job whose file
+ * lingers forever. Then removes temporary files left by dead attempts of jobs that are
+ * not running any more (one that failed for good after its worker died mid-write).
+ */
+export async function sweepExports(queue: JobQueue, dir: string): Promise<{ expired: number; tempsRemoved: number }> {
+  const due = await queue.completedBefore(EXPORT_JOB_KIND, queue.clock.now() - EXPORT_RETENTION_MS);
+  let expired = 0;
+  for (const job of due) {
+    await removeExportFile(dir, exportFileName(job.id));
+    if (queue.expire(job.id)) expired++;
+  }
+  let tempsRemoved = 0;
+  for (const jobId of await tempFileOwners(dir)) {
+    if (queue.byId(jobId)?.state === 'running') continue;
+    tempsRemoved += await removeTempFiles(dir, exportFileName(jobId));
+  }
+  return { expired, tempsRemoved };
+}
