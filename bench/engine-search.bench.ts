@@ -1,0 +1,85 @@
+/**
+ * Benchmarks of the search engine: related keywords for a head term (target ≤ 100 ms)
+ * and one SERP with metrics (target ≤ 30 ms), plus open and rank-index times.
+ *
+ * World: $QUARRY_BENCH_WORLD, else the first `.bench-data/*small*.db`, else a tiny world
+ * built into `.bench-data/search-tiny.db`. Run: `npx tsx bench/engine-search.bench.ts`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { openResearchStore } from '../src/engine/researchStore.js';
+import { openSearch } from '../src/engine/search/index.js';
+import { buildWorld } from '../src/engine/world/buildWorld.js';
+import { FakeClock } from '../src/lib/clock.js';
+
+const AS_OF = Date.UTC(2026, 10, 22, 12, 0, 0);
+
+async function worldFile(): Promise<string> {
+  if (process.env.QUARRY_BENCH_WORLD) return process.env.QUARRY_BENCH_WORLD;
+  const dir = path.resolve('.bench-data');
+  const small = fs.existsSync(dir) ? fs.readdirSync(dir).find((f) => f.includes('small') && f.endsWith('.db')) : undefined;
+  if (small) return path.join(dir, small);
+  const tiny = path.join(dir, 'search-tiny.db');
+  if (!fs.existsSync(tiny)) await buildWorld({ size: 'tiny', seed: 1, file: tiny, asOf: AS_OF });
+  return tiny;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+}
+
+function report(name: string, samples: number[], target: number): void {
+  const s = [...samples].sort((a, b) => a - b);
+  const median = percentile(s, 0.5);
+  console.log(
+    `${name.padEnd(34)} median ${median.toFixed(1)} ms  p90 ${percentile(s, 0.9).toFixed(1)} ms  max ${s[s.length - 1].toFixed(1)} ms  (target ≤ ${target} ms: ${median <= target ? 'met' : 'MISSED'})`,
+  );
+}
+
+async function main(): Promise<void> {
+  const file = await worldFile();
+  console.log(`world: ${file}`);
+  const store = await openResearchStore(file);
+  const clock = new FakeClock(AS_OF);
+  let t = performance.now();
+  const search = await openSearch({ store, clock });
+  console.log(`open (corpus + BM25 index): ${(performance.now() - t).toFixed(0)} ms`);
+  t = performance.now();
+  const index = search.rankIndexFor(2840);
+  console.log(`rank index 2840 (load or build): ${(performance.now() - t).toFixed(0)} ms, ${index.rows} rows`);
+
+  const english = Array.from({ length: search.catalog.size }, (_, i) => search.catalog.at(i)).filter((k) => k.languageId === 1000);
+  const heads = english.filter((k) => k.kind === 'head').sort((a, b) => b.volume - a.volume);
+  const related: number[] = [];
+  let rows = 0;
+  for (let r = 0; r < 3; r++) {
+    for (const head of heads.slice(0, 10)) {
+      const s = performance.now();
+      rows = search.relatedKeywords(head.kw, 2840, 1000, 700).keywords.length;
+      related.push(performance.now() - s);
+    }
+  }
+  report(`related keywords (head, ≤700 rows; last ${rows})`, related, 100);
+  const relatedMax: number[] = [];
+  for (const head of heads.slice(0, 5)) {
+    const s = performance.now();
+    search.relatedKeywords(head.kw, 2840, 1000, 10_000);
+    relatedMax.push(performance.now() - s);
+  }
+  report('related keywords (head, ≤10,000 rows)', relatedMax, 100);
+
+  const serps: number[] = [];
+  const sample = english.filter((_, i) => i % Math.max(1, Math.floor(english.length / 60)) === 0).slice(0, 60);
+  for (const k of sample) {
+    const s = performance.now();
+    search.keywordDetail({ kw: k.kw, locationId: 2840 });
+    serps.push(performance.now() - s);
+  }
+  report('SERP with metrics (keyword detail)', serps, 30);
+  await store.close();
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
