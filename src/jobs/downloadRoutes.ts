@@ -1,0 +1,69 @@
+/**
+ * GET /downloads/:jobId — the export download behind a signed `downloadURL`. It lives
+ * outside /v3 and takes no API key: the URL's signature is the authorisation (it is
+ * opened by browsers and mail clients). Answers:
+ * - 200 the CSV, streamed from disk (`text/csv`, `Content-Disposition: attachment`);
+ * - 410 when the link or the export has expired (the signature was valid);
+ * - 404 when the signature is missing, bad or tampered with, or the export is unknown —
+ *   the same answer for all three, so a guessed URL learns nothing.
+ *
+ * @example
+ * await app.register(downloadRoutes, { queue, signer, dir: exportsDir(config.dataDir), clock });
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { ApiError } from '../http/errors.js';
+import type { Clock } from '../lib/clock.js';
+import type { UrlSigner } from '../lib/signedUrl.js';
+import { downloadPath, EXPORT_JOB_KIND, exportExpiresMs, exportFileName } from './exportJobs.js';
+import type { JobQueue } from './jobQueue.js';
+
+export interface DownloadRoutesOptions {
+  queue: JobQueue;
+  signer: UrlSigner;
+  /** `<dataDir>/exports` */
+  dir: string;
+  clock: Clock;
+}
+
+const notFound = () => new ApiError(404, 'Error', 'Download not found');
+const expired = () => new ApiError(410, 'Expired', 'This download link has expired; exports are kept for 60 days');
+
+function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
+  return reply.code(error.statusCode).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(error.body()));
+}
+
+export async function downloadRoutes(app: FastifyInstance, options: DownloadRoutesOptions): Promise<void> {
+  const { queue, signer, dir, clock } = options;
+
+  app.get<{ Params: { jobId: string } }>('/downloads/:jobId', { schema: { hide: true } }, async (req, reply) => {
+    const now = clock.now();
+    const check = signer.verify(req.url, now);
+    if (check.status === 'bad-signature' || check.path !== downloadPath(req.params.jobId)) return sendError(reply, notFound());
+    const job = queue.byId(req.params.jobId);
+    if (!job || job.kind !== EXPORT_JOB_KIND) return sendError(reply, notFound());
+    if (check.status === 'expired' || job.state === 'expired') return sendError(reply, expired());
+    const expiresMs = exportExpiresMs(job);
+    if (expiresMs === null) return sendError(reply, notFound());
+    if (now >= expiresMs) return sendError(reply, expired());
+
+    const fileName = exportFileName(job.id);
+    let handle: fs.promises.FileHandle;
+    try {
+      handle = await fs.promises.open(path.join(dir, fileName), 'r');
+    } catch (err) {
+      // The sweep removed the file a moment before it marked the job expired.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return sendError(reply, expired());
+      throw err;
+    }
+    const { size } = await handle.stat();
+    return reply
+      .code(200)
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="backlinks-${job.id}.csv"`)
+      .header('content-length', String(size))
+      .header('cache-control', 'private, no-store')
+      .send(handle.createReadStream());
+  });
+}

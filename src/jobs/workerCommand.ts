@@ -1,0 +1,112 @@
+/**
+ * Where workers run: `quarry worker`, a separate process (scale mode, or a second
+ * machine on the same state store), and the worker embedded in `quarry serve` (the
+ * default single-process setup). Both run the same Worker over the same durable queue,
+ * plus the periodic export sweep (60-day expiry, leftover temporary files).
+ */
+import { Command, InvalidArgumentError } from 'commander';
+import { pino } from 'pino';
+import { loadConfig } from '../config.js';
+import type { QuarryContext } from '../http/context.js';
+import { HOUR } from '../lib/clock.js';
+import { createContext } from '../service.js';
+import { exportsDir, sweepExports } from './exportJobs.js';
+import { JobQueue } from './jobQueue.js';
+import { type JobHandler, Worker, type WorkerLogger, type WorkerOptions } from './worker.js';
+
+/** The handler of every job kind, built from a running context (the lead wires the tools' handlers). */
+export type JobHandlers = Record<string, JobHandler>;
+export type JobHandlersFactory = (ctx: QuarryContext, queue: JobQueue) => JobHandlers | Promise<JobHandlers>;
+
+export interface WorkerRuntimeOptions extends WorkerOptions {
+  handlers: JobHandlers;
+  /** The queue to work on; by default one over the context's state store and clock. */
+  queue?: JobQueue;
+  /** Interval of the export sweep (real time; expiry itself is decided by the clock). Default 1 h. */
+  sweepEveryMs?: number;
+}
+
+export interface RunningWorker {
+  worker: Worker;
+  queue: JobQueue;
+  /** Stops claiming, finishes or releases running jobs, stops the sweep. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Starts a worker inside the current process (`quarry serve`). Call `stop()` before
+ * closing the state store.
+ */
+export function startEmbeddedWorker(ctx: QuarryContext, options: WorkerRuntimeOptions): RunningWorker {
+  const queue = options.queue ?? new JobQueue(ctx.state, ctx.clock);
+  const worker = new Worker(queue, options);
+  for (const [kind, handler] of Object.entries(options.handlers)) worker.register(kind, handler);
+  const log = options.logger;
+  const sweep = async () => {
+    try {
+      const { expired, tempsRemoved } = await sweepExports(queue, exportsDir(ctx.config.dataDir));
+      if (expired + tempsRemoved > 0) log?.info({ expired, tempsRemoved }, 'export sweep');
+    } catch (err) {
+      log?.error({ err }, 'export sweep failed');
+    }
+  };
+  const sweepTimer = setInterval(() => void sweep(), options.sweepEveryMs ?? HOUR);
+  sweepTimer.unref();
+  void sweep();
+  worker.start();
+  return {
+    worker,
+    queue,
+    async stop(graceMs?: number) {
+      clearInterval(sweepTimer);
+      await worker.stop(graceMs);
+    },
+  };
+}
+
+function positiveInt(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('must be a positive integer');
+  return Number(value);
+}
+
+/**
+ * `quarry worker`: runs jobs until SIGTERM or SIGINT, then stops claiming, lets running
+ * jobs finish within the grace period and gives back the leases of the rest.
+ */
+export function workerCommand(handlers: JobHandlersFactory): Command {
+  return new Command('worker')
+    .description('run background jobs (backlink exports, rank crawls, email reports) from the state store')
+    .option('--concurrency <n>', 'jobs run at once', positiveInt, 2)
+    .option('--poll-interval <ms>', 'wait between polls when idle', positiveInt, 1000)
+    .option('--grace <ms>', 'on SIGTERM, how long running jobs may take before their leases are released', positiveInt, 10_000)
+    .action(async (opts: { concurrency: number; pollInterval: number; grace: number }) => {
+      const config = loadConfig();
+      const logger = pino({ level: config.logLevel, name: 'quarry-worker' });
+      const ctx = await createContext(config);
+      const queue = new JobQueue(ctx.state, ctx.clock);
+      const running = startEmbeddedWorker(ctx, {
+        handlers: await handlers(ctx, queue),
+        queue,
+        concurrency: opts.concurrency,
+        pollIntervalMs: opts.pollInterval,
+        shutdownGraceMs: opts.grace,
+        logger: logger as WorkerLogger,
+      });
+      logger.info({ worker: running.worker.id, kinds: running.worker.kinds, concurrency: opts.concurrency }, 'worker started');
+      await new Promise<void>((resolve) => {
+        let stopping = false;
+        const shutdown = (signal: string) => {
+          if (stopping) return;
+          stopping = true;
+          logger.info({ signal }, 'worker stopping');
+          void running
+            .stop()
+            .then(() => ctx.state.close())
+            .then(resolve);
+        };
+        process.once('SIGTERM', () => shutdown('SIGTERM'));
+        process.once('SIGINT', () => shutdown('SIGINT'));
+      });
+      logger.info('worker stopped');
+    });
+}
