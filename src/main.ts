@@ -10,7 +10,6 @@ import { PlanFileError } from './policy/plans.js';
 import { POOLS } from './policy/pools.js';
 import { createContext } from './service.js';
 import { AccountError } from './accounts/accounts.js';
-import { serve } from './serve.js';
 
 function config(): Config {
   return loadConfig();
@@ -32,6 +31,8 @@ program
   .command('serve')
   .description('start the HTTP API (builds the sandbox web on the first start)')
   .action(async () => {
+    // Loaded only here: the HTTP stack is most of the startup time of the operator commands.
+    const { serve } = await import('./serve.js');
     await serve(config());
   });
 
