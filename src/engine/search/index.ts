@@ -9,7 +9,7 @@
 import type { Clock } from '../../lib/clock.js';
 import { loadLocations, type LocationRegistry } from '../../locations/registry.js';
 import type { ResearchStore } from '../researchStore.js';
-import { loadSearchCorpus } from './loadSearchCorpus.js';
+import { loadKeywordData, loadSearchCorpus } from './loadSearchCorpus.js';
 import { SearchEngine } from './searchEngine.js';
 import { migrateSearchTables, SearchStore } from './searchStore.js';
 
@@ -35,4 +35,9 @@ export async function openSearch(options: OpenSearchOptions): Promise<SearchEngi
     locations: options.locations ?? loadLocations(),
     store: new SearchStore(options.store.raw),
   });
+}
+
+/** Makes keywords added to the research store since opening (imports) visible to the engine. */
+export function reloadSearchKeywords(search: SearchEngine, store: ResearchStore): void {
+  search.reloadKeywords(loadKeywordData(store.raw));
 }

@@ -89,6 +89,42 @@ export function loadSearchCorpus(raw: SqliteDatabase.Database): SearchCorpus {
     };
   });
 
+  const niches: CorpusNiche[] = (
+    raw.prepare('SELECT id, name, season_peak, season_amplitude, trend, vocabulary FROM niches ORDER BY id').all() as {
+      id: number;
+      name: string;
+      season_peak: number;
+      season_amplitude: number;
+      trend: number;
+      vocabulary: string;
+    }[]
+  ).map((r) => ({
+    id: r.id,
+    name: r.name,
+    vocabulary: r.vocabulary.split(' ').filter(Boolean),
+    seasonPeak: r.season_peak,
+    seasonAmplitude: r.season_amplitude,
+    trend: r.trend,
+  }));
+
+  // Brand sites are the named entities: a single-word brand name in a keyword makes it navigational.
+  const brands = new Map<string, number>();
+  for (const r of raw.prepare(`SELECT id, brand FROM root_domains WHERE kind = 'brand' ORDER BY id`).all() as { id: number; brand: string }[]) {
+    const tokens = tokenize(r.brand);
+    if (tokens.length === 1 && tokens[0].length >= 4 && !brands.has(tokens[0])) brands.set(tokens[0], r.id);
+  }
+
+  const metricsTs = metricsTimestamp(raw);
+  return { pages, niches, brands, metricsTs, ...loadKeywordData(raw) };
+}
+
+export type KeywordData = Pick<SearchCorpus, 'keywords' | 'marketShare' | 'storedHistory'>;
+
+/**
+ * Keywords with their markets and stored histories: sandbox keywords and the ones
+ * importers (keyword-planner CSVs) added, so that a reload finds new imports.
+ */
+export function loadKeywordData(raw: SqliteDatabase.Database): KeywordData {
   const keywords: CorpusKeyword[] = (
     raw.prepare('SELECT id, kw, language_id, niche_id, head, kind, intent, volume, trend, noise_seed, cpc, ppc, origin FROM keywords ORDER BY id').all() as {
       id: number;
@@ -121,24 +157,6 @@ export function loadSearchCorpus(raw: SqliteDatabase.Database): SearchCorpus {
     origin: r.origin,
   }));
 
-  const niches: CorpusNiche[] = (
-    raw.prepare('SELECT id, name, season_peak, season_amplitude, trend, vocabulary FROM niches ORDER BY id').all() as {
-      id: number;
-      name: string;
-      season_peak: number;
-      season_amplitude: number;
-      trend: number;
-      vocabulary: string;
-    }[]
-  ).map((r) => ({
-    id: r.id,
-    name: r.name,
-    vocabulary: r.vocabulary.split(' ').filter(Boolean),
-    seasonPeak: r.season_peak,
-    seasonAmplitude: r.season_amplitude,
-    trend: r.trend,
-  }));
-
   const markets = new Map<number, Map<number, number>>();
   for (const r of raw.prepare('SELECT keyword_id, location_id, share FROM keyword_markets').iterate() as Iterable<{ keyword_id: number; location_id: number; share: number }>) {
     let m = markets.get(r.keyword_id);
@@ -153,25 +171,13 @@ export function loadSearchCorpus(raw: SqliteDatabase.Database): SearchCorpus {
     ),
   );
 
-  // Brand sites are the named entities: a single-word brand name in a keyword makes it navigational.
-  const brands = new Map<string, number>();
-  for (const r of raw.prepare(`SELECT id, brand FROM root_domains WHERE kind = 'brand' ORDER BY id`).all() as { id: number; brand: string }[]) {
-    const tokens = tokenize(r.brand);
-    if (tokens.length === 1 && tokens[0].length >= 4 && !brands.has(tokens[0])) brands.set(tokens[0], r.id);
-  }
-
-  const metricsTs = metricsTimestamp(raw);
   return {
-    pages,
     keywords,
-    niches,
-    brands,
     marketShare: (keywordId, locationId) => markets.get(keywordId)?.get(locationId),
     storedHistory: (keywordId, locationId) =>
       hasStoredHistory.has(`${keywordId}|${locationId}`)
         ? (storedHistory.all(keywordId, locationId) as { year: number; month: number; searches: number }[]).map((r) => [r.year, r.month, r.searches])
         : [],
-    metricsTs,
   };
 }
 

@@ -48,6 +48,8 @@ export interface SerpQuery {
   languageId?: number;
   platform?: Platform;
   page?: number;
+  /** YYYY-MM-DD: the day the SERP stands for (a stored snapshot's date); default: the clock's day. */
+  date?: string;
 }
 
 export interface KeywordDetail {
@@ -93,12 +95,12 @@ export interface ImportedKeyword extends KeywordItem {
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 export class SearchEngine {
-  readonly catalog: KeywordCatalog;
-  readonly metrics: KeywordMetrics;
+  catalog: KeywordCatalog;
+  metrics: KeywordMetrics;
   private readonly index: Bm25Index;
   private readonly ranker: OrganicRanker;
   private readonly builder: SerpBuilder;
-  private readonly corpus: SearchCorpus;
+  private corpus: SearchCorpus;
   private readonly clock: Clock;
   private readonly locations: LocationRegistry;
   private readonly store: SearchStore | undefined;
@@ -106,6 +108,7 @@ export class SearchEngine {
   private readonly difficultyCache = new Map<string, { seo: number; ts: number }>();
   private readonly pageByUrl = new Map<string, number>();
   private readonly rootByDomain = new Map<string, number>();
+  private readonly domainByRoot = new Map<number, string>();
   private readonly refs = new Map<string, KeywordRef>();
 
   constructor(options: SearchEngineOptions) {
@@ -124,7 +127,21 @@ export class SearchEngine {
     pages.forEach((p, i) => {
       this.pageByUrl.set(urlKey(p.url), i);
       if (!this.rootByDomain.has(p.domain)) this.rootByDomain.set(p.domain, p.rootId);
+      this.domainByRoot.set(p.rootId, p.domain);
     });
+  }
+
+  /**
+   * Swaps in a fresh keyword set (after an import added keywords): lookups, metrics and
+   * related keywords see them at once. Rank indexes are reloaded from the store on next
+   * use; `buildRankIndex` re-ranks a market to include the new keywords.
+   */
+  reloadKeywords(data: Pick<SearchCorpus, 'keywords' | 'marketShare' | 'storedHistory'>): void {
+    this.corpus = { ...this.corpus, ...data };
+    this.catalog = new KeywordCatalog(this.corpus);
+    this.metrics = new KeywordMetrics(this.corpus, this.catalog, (id) => this.marketOf(id));
+    this.rankIndexes.clear();
+    this.difficultyCache.clear();
   }
 
   // ---- locations and languages -------------------------------------------------------
@@ -266,7 +283,7 @@ export class SearchEngine {
     const lang = this.serpLanguage(query.kw, locationId, query.languageId ?? 0);
     const k = this.metrics.keywordFor(query.kw, lang._id);
     const nowMs = this.clock.now();
-    const date = day(nowMs);
+    const date = query.date ?? day(nowMs);
     const mId = keywordId(k.kw, locationId, query.languageId ?? 0);
     const related = this.catalog.size > 0 ? this.queryRefs(k, locationId, query.languageId ?? 0) : { questions: [], queries: [] };
     const engineDomain = location?.engineDomain ?? 'google.com';
@@ -515,8 +532,7 @@ export class SearchEngine {
   }
 
   private domainOfRoot(rootId: number): string {
-    for (const [domain, id] of this.rootByDomain) if (id === rootId) return domain;
-    return '';
+    return this.domainByRoot.get(rootId) ?? '';
   }
 
   /** Pages of the corpus (for callers that show ranking pages). */

@@ -64,11 +64,21 @@ export interface BuiltSerp {
 const WEB_SCALE = 25_000;
 
 export class SerpBuilder {
+  /** Root domain id → index of its homepage (or first page). */
+  private readonly homepages = new Map<number, number>();
+
   constructor(
     private readonly corpus: SearchCorpus,
     private readonly index: Bm25Index,
     private readonly ranker: OrganicRanker,
-  ) {}
+  ) {
+    corpus.pages.forEach((p, i) => {
+      if (!this.homepages.has(p.rootId) || p.isHomepage) {
+        const current = this.homepages.get(p.rootId);
+        if (current === undefined || !corpus.pages[current].isHomepage) this.homepages.set(p.rootId, i);
+      }
+    });
+  }
 
   signalsFor(keyword: string, cpc: number): IntentSignals {
     return intentSignals(keyword, { isEntity: (t) => this.corpus.brands.has(t), cpc });
@@ -249,7 +259,8 @@ export class SerpBuilder {
   }
 
   private homepageOf(rootId: number): CorpusPage | undefined {
-    return this.corpus.pages.find((p) => p.rootId === rootId && p.isHomepage) ?? this.corpus.pages.find((p) => p.rootId === rootId);
+    const page = this.homepages.get(rootId);
+    return page === undefined ? undefined : this.corpus.pages[page];
   }
 
   /** "About N results": pages matching any keyword word, scaled to web size, with a stable wobble. */

@@ -176,3 +176,22 @@ test('rank index: competitor keywords, competitor domains, suggestions and gaps'
   assert.ok(suggested.length > 0);
   assert.ok(t.search.competitorKeywords(`https://www.${domain}`, 0, 10).keywords.length > 0, 'location 0 answers');
 });
+
+test('keywords imported into the research store are found after a reload and get SERPs', async () => {
+  const { reloadSearchKeywords } = await import('../../../src/engine/search/index.js');
+  const raw = t.store.raw;
+  const id = (raw.prepare('SELECT MAX(id) AS id FROM keywords').get() as { id: number }).id + 1;
+  raw.prepare(
+    `INSERT INTO keywords (id, kw, language_id, niche_id, head, kind, intent, volume, trend, noise_seed, cpc, ppc, origin)
+     VALUES (?, 'trail hiking boots sale', 1000, 1, 'hiking boots', 'import', 'transactional', 5400, 1, 7, 1.9, 55, 'import')`,
+  ).run(id);
+  raw.prepare('INSERT INTO keyword_markets (keyword_id, location_id, share) VALUES (?, 2840, 0.5)').run(id);
+  raw.prepare('INSERT INTO keyword_history (keyword_id, location_id, year, month, searches) VALUES (?, 2840, 2026, 10, 3100)').run(id);
+  reloadSearchKeywords(t.search, t.store);
+  const item = t.search.keywordItem('trail hiking boots sale', 2840, 1000);
+  assert.deepEqual(item.msv, [[2026, 10, 3100]]);
+  assert.equal(item.cpc, 1.9);
+  const serp = t.search.serp({ kw: 'trail hiking boots sale', locationId: 2840 });
+  assert.equal(serp.serp_results, 100);
+  assert.ok(t.search.relatedKeywords('hiking boots', 2840, 1000, 1000).keywords.some((k) => k.kw === 'trail hiking boots sale'));
+});
