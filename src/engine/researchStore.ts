@@ -17,17 +17,17 @@ export type ResearchStore = SqliteHandle<ResearchDatabase>;
 
 /**
  * Secondary indexes of `links`, chosen for the engine's queries: backlinks of a root
- * domain / host / page strongest first (`score DESC, id`), one-per-referring-domain
- * pages, out-links of a page and referring-domain lookups. Kept in one list because the
+ * domain / host / page strongest first (`score DESC, id`), referring-domain lookups
+ * (competitors share referring domains). One-per-referring-domain pages filter the
+ * `best_*` flags along the same indexes: the best link of a domain is by definition
+ * among the strongest, so the scan stops early. Kept in one list because the
  * world generator drops them before its bulk load and recreates them after (building an
  * index once over sorted data is far cheaper than maintaining it row by row).
  */
 export const LINK_INDEXES: readonly { name: string; sql: string }[] = [
   { name: 'links_target_root', sql: 'CREATE INDEX links_target_root ON links (target_root_id, internal, score DESC, id)' },
-  { name: 'links_target_root_best', sql: 'CREATE INDEX links_target_root_best ON links (target_root_id, best_root, internal, score DESC, id)' },
   { name: 'links_target_host', sql: 'CREATE INDEX links_target_host ON links (target_host_id, internal, score DESC, id)' },
   { name: 'links_target_page', sql: 'CREATE INDEX links_target_page ON links (target_page_id, internal, score DESC, id)' },
-  { name: 'links_source_page', sql: 'CREATE INDEX links_source_page ON links (source_page_id)' },
   { name: 'links_source_root', sql: 'CREATE INDEX links_source_root ON links (source_root_id, target_root_id)' },
 ];
 

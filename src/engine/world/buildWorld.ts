@@ -39,6 +39,11 @@ export interface BuildWorldOptions {
   /** Build date (ms); the link timeline ends here and keyword history stops the month before. */
   asOf: number;
   onProgress?: ProgressListener;
+  /**
+   * Also compute and store the content hash (a full read of the store: ~1 s for tiny,
+   * tens of seconds for small). Off by default; `contentHash(file)` computes it later.
+   */
+  computeHash?: boolean;
 }
 
 export interface BuiltWorld {
@@ -48,7 +53,7 @@ export interface BuiltWorld {
   hosts: number;
   pages: number;
   links: number;
-  contentHash: string;
+  contentHash: string | null;
 }
 
 const PARTIAL_PREFIXES = ['guide to', 'more about', 'tips on', 'this', 'great', 'read about', 'all about'];
@@ -121,6 +126,8 @@ export async function buildWorld(options: BuildWorldOptions): Promise<BuiltWorld
   const raw = store.raw;
   raw.pragma('synchronous = OFF');
   raw.pragma('cache_size = -262144');
+  // Lets SQLite sort with a helper thread while building the link indexes.
+  raw.pragma('threads = 2');
   try {
     const transaction = (fn: () => void): void => raw.transaction(fn)();
     progress('write keywords', 0, keywords.length);
@@ -223,9 +230,12 @@ export async function buildWorld(options: BuildWorldOptions): Promise<BuiltWorld
     });
     raw.pragma('analysis_limit = 1000');
     raw.prepare('ANALYZE').run();
-    progress('hash', 0, 1);
-    const hash = contentHashOf(raw);
-    raw.prepare("INSERT OR REPLACE INTO world_meta (key, value) VALUES ('content_hash', ?)").run(hash);
+    let hash: string | null = null;
+    if (options.computeHash) {
+      progress('hash', 0, 1);
+      hash = contentHashOf(raw);
+      raw.prepare("INSERT OR REPLACE INTO world_meta (key, value) VALUES ('content_hash', ?)").run(hash);
+    }
     raw.prepare("INSERT OR REPLACE INTO world_meta (key, value) VALUES ('state', 'ready')").run();
     raw.pragma('wal_checkpoint(TRUNCATE)');
     progress('done', 1, 1);
