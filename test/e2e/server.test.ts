@@ -108,25 +108,25 @@ describe('quarry serve', { timeout: 4 * STARTUP_TIMEOUT_MS }, () => {
     const limits = await fetch(`${server!.base}/v3/keyword-tool/limits`, { headers });
     assert.equal(limits.status, 200);
     assert.match(limits.headers.get('content-type') ?? '', /^application\/json/);
-    const body = await limits.json();
+    const body = (await limits.json()) as any;
     assert.equal(body.plan, 'premium');
     assert.equal(body.resources.serps.limit, 500);
 
     const trends = await fetch(`${server!.base}/v3/keyword-tool/trends?kw=e2e%20check`, { headers });
     assert.equal(trends.status, 200);
-    const t = await trends.json();
+    const t = (await trends.json()) as any;
     assert.deepEqual(t.data, []);
     assert.ok(Number.isInteger(t.created_at));
 
     const loc = await fetch(`${server!.base}/v3/shared/locations/2840`, { headers });
     assert.equal(loc.status, 200);
-    assert.equal((await loc.json()).engine_domain, 'google.com');
+    assert.equal(((await loc.json()) as any).engine_domain, 'google.com');
 
     const anonymous = await fetch(`${server!.base}/v3/shared/locations/2840`);
     assert.equal(anonymous.status, 401);
     assert.deepEqual(await anonymous.json(), { error: { type: 'AuthError', message: 'Invalid API Key' } });
 
-    const after = await (await fetch(`${server!.base}/v3/keyword-tool/limits`, { headers })).json();
+    const after = (await (await fetch(`${server!.base}/v3/keyword-tool/limits`, { headers })).json()) as any;
     assert.equal(after.resources.trends.remaining, 499);
   });
 
@@ -138,7 +138,7 @@ describe('quarry serve', { timeout: 4 * STARTUP_TIMEOUT_MS }, () => {
     server = await startServer(dataDir);
     assert.ok(!server.output().includes(key), 'the key is not shown again');
     const headers = { 'x-access-token': key };
-    const limits = await (await fetch(`${server.base}/v3/keyword-tool/limits`, { headers })).json();
+    const limits = (await (await fetch(`${server.base}/v3/keyword-tool/limits`, { headers })).json()) as any;
     assert.equal(limits.resources.trends.remaining, 499);
     const again = await fetch(`${server.base}/v3/keyword-tool/trends?kw=e2e%20check`, { headers });
     assert.equal(again.status, 200);
