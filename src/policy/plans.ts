@@ -96,9 +96,13 @@ export function loadPlans(file: string | null): Record<string, Plan> {
   }
   for (const [name, raw] of Object.entries(parsed as Record<string, any>)) {
     if (!/^[a-z0-9][a-z0-9_-]{0,39}$/.test(name)) throw new PlanFileError(`plan name "${name}" is invalid`);
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new PlanFileError(`plan ${name}: must be an object of fields`);
     const base = structuredClone(plans[name] ?? plans.custom);
     const p: Plan = { ...base, name };
     const fail = (field: string) => new PlanFileError(`plan ${name}: ${field} must be a non-negative integer`);
+    const isObject = (v: unknown) => v === undefined || (typeof v === 'object' && v !== null && !Array.isArray(v));
+    if (!isObject(raw.pools)) throw new PlanFileError(`plan ${name}: pools must be an object of pool sizes`);
+    if (!isObject(raw.burstWindowMs)) throw new PlanFileError(`plan ${name}: burstWindowMs must be an object of window lengths`);
     for (const [pool, size] of Object.entries(raw.pools ?? {})) {
       if (!(POOLS as readonly string[]).includes(pool)) throw new PlanFileError(`plan ${name}: unknown pool "${pool}"`);
       if (!posInt(size)) throw fail(`pools.${pool}`);
@@ -109,7 +113,11 @@ export function loadPlans(file: string | null): Record<string, Plan> {
       if (!posInt(raw[field])) throw fail(field);
       p[field] = raw[field];
     }
-    if (raw.gapPagination !== undefined) p.gapPagination = Boolean(raw.gapPagination);
+    if (raw.gapPagination !== undefined) {
+      // Boolean("no") would be true: only a JSON boolean is accepted.
+      if (typeof raw.gapPagination !== 'boolean') throw new PlanFileError(`plan ${name}: gapPagination must be true or false`);
+      p.gapPagination = raw.gapPagination;
+    }
     for (const [cls, ms] of Object.entries(raw.burstWindowMs ?? {})) {
       if (!(CLIENT_CLASSES as readonly string[]).includes(cls) || !posInt(ms) || ms === 0) throw fail(`burstWindowMs.${cls}`);
       p.burstWindowMs[cls as ClientClass] = ms;
