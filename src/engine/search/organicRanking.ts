@@ -1,8 +1,9 @@
 /**
  * Organic ranking of the sandbox web's pages for a query.
  *
- * Candidates come from BM25 over page text (bm25Index.ts). Their final score blends, as
- * a learning-to-rank model would weigh them (Liu, "Learning to Rank for Information
+ * Candidates come from BM25 over page text (bm25Index.ts). Their final score is their
+ * relevance scaled by a quality factor that blends, as a learning-to-rank model would
+ * weigh them (Liu, "Learning to Rank for Information
  * Retrieval", Foundations and Trends in IR 3(3), 2009, §1.2 lists these feature
  * families): relevance (BM25, normalised by the best candidate), link authority
  * (page and domain authority, the PageRank family), intent match between the query and
@@ -54,7 +55,10 @@ const INTENT_SITE_FIT: Readonly<Record<string, Readonly<Record<string, number>>>
   news: { news: 1, blog: 0.4, forum: 0.3 },
 };
 
-const WEIGHTS = { relevance: 0.45, authority: 0.3, intent: 0.08, freshness: 0.05, geo: 0.04, dailyPerturbation: 0.008 };
+/** Weights of the quality signals (the model's own calibration; they sum to 1). */
+const QUALITY = { base: 0.4, authority: 0.4, intent: 0.1, freshness: 0.06, geo: 0.04 };
+/** Amplitude of the daily perturbation, in score units (scores lie in 0–1). */
+const DAILY_PERTURBATION = 0.003;
 const CANDIDATES = 600;
 const PER_DOMAIN = 2;
 const DAY_MS = 86_400_000;
@@ -117,13 +121,15 @@ export class OrganicRanker {
       const age = Math.max(0, today - this.publishedDay[page]);
       const freshness = Math.exp(-age / freshnessDays);
       const geo = query.tld !== 'com' && p.domain.endsWith(geoSuffix) ? 1 : 0;
-      let score =
-        WEIGHTS.relevance * rel +
-        WEIGHTS.authority * this.authority[page] +
-        WEIGHTS.intent * intent +
-        WEIGHTS.freshness * freshness +
-        WEIGHTS.geo * geo +
-        WEIGHTS.dailyPerturbation * (2 * unitNoise(seed, p.id) - 1);
+      // Relevance gates everything else: quality signals scale a page's relevance, so an
+      // authoritative page that does not answer the query cannot outrank one that does.
+      const quality =
+        QUALITY.base +
+        QUALITY.authority * this.authority[page] +
+        QUALITY.intent * intent +
+        QUALITY.freshness * freshness +
+        QUALITY.geo * geo;
+      let score = rel * quality + DAILY_PERTURBATION * (2 * unitNoise(seed, p.id) - 1);
       // Pages in another language rarely rank; link farms are demoted as spam.
       if (p.languageId !== query.languageId) score *= 0.3;
       if (p.siteKind === 'farm') score -= 0.1;
