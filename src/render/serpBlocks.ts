@@ -1,0 +1,488 @@
+/**
+ * Drawing of each SERP block type: organic results, ads, and feature boxes. Every
+ * renderer draws at a given top-left and width and reports the height it used, so the
+ * page layout can stack blocks and keep the two desktop columns apart.
+ */
+import { hashString32 } from '../engine/search/deterministicNoise.js';
+import { textWidth, truncateToWidth, wrapText } from './fontMetrics.js';
+import type { SnapshotItem, SnapshotMember } from './serpSnapshot.js';
+import {
+  COLORS,
+  breadcrumb,
+  chevron,
+  displayHost,
+  favicon,
+  imagePlaceholder,
+  magnifier,
+  mapPin,
+  siteName,
+  videoThumbnail,
+  type Typography,
+} from './snapshotTheme.js';
+import { circle, line, path, rect, text } from './svgMarkup.js';
+
+export interface BlockFrame {
+  x: number;
+  y: number;
+  width: number;
+  mobile: boolean;
+  type: Typography;
+  /** The searched keyword, for headings such as "Shop for …". */
+  keyword: string;
+}
+
+export interface DrawnBlock {
+  svg: string;
+  height: number;
+}
+
+interface LineStyle {
+  size: number;
+  line: number;
+  fill: string;
+  bold?: boolean;
+}
+
+/** Lines of text whose first line box starts at `top`. */
+function textLines(x: number, top: number, lines: readonly string[], style: LineStyle): DrawnBlock {
+  const baselineOffset = (style.line - style.size) / 2 + style.size * 0.82;
+  const svg = lines.map((l, i) => text(x, top + i * style.line + baselineOffset, l, { size: style.size, fill: style.fill, bold: style.bold })).join('');
+  return { svg, height: lines.length * style.line };
+}
+
+function wrapped(x: number, top: number, width: number, content: string | null | undefined, maxLines: number, style: LineStyle): DrawnBlock {
+  if (!content) return { svg: '', height: 0 };
+  return textLines(x, top, wrapText(content, { width, fontSize: style.size, bold: style.bold, maxLines }), style);
+}
+
+function heading(f: BlockFrame, label: string): DrawnBlock {
+  return textLines(f.x, f.y, [truncateToWidth(label, f.width, f.type.heading)], { size: f.type.heading, line: f.type.heading + 16, fill: COLORS.text });
+}
+
+/** Favicon, site name and URL breadcrumb: the source line above a result's title. */
+function sourceLine(x: number, top: number, width: number, t: Typography, host: string, url: string | null | undefined, label?: string): DrawnBlock {
+  const textX = x + 38;
+  const textWidthAvailable = width - 38;
+  let svg = favicon(x + 14, top + 16, 14, host);
+  let nameLine = siteName(host) || host;
+  let nameX = textX;
+  if (label) {
+    svg += text(textX, top + 14, label, { size: t.site, fill: COLORS.text, bold: true });
+    const labelEnd = textX + textWidth(label, t.site, true);
+    svg += text(labelEnd + 8, top + 14, '·', { size: t.site, fill: COLORS.muted, anchor: 'middle' });
+    nameX = labelEnd + 16;
+    nameLine = host;
+  }
+  svg += text(nameX, top + 14, truncateToWidth(nameLine, textX + textWidthAvailable - nameX, t.site), { size: t.site, fill: COLORS.text });
+  svg += text(textX, top + 31, truncateToWidth(breadcrumb(url, host), textWidthAvailable, t.url), { size: t.url, fill: COLORS.snippet });
+  return { svg, height: 40 };
+}
+
+interface ResultLike {
+  url: string | null;
+  title: string | null;
+  desc: string | null;
+  domain: string | null;
+}
+
+/** Source line, blue title and grey snippet, each wrapped to the column. */
+function result(f: BlockFrame, top: number, r: ResultLike, label?: string): DrawnBlock {
+  const t = f.type;
+  const host = displayHost(r.domain, r.url);
+  const source = sourceLine(f.x, top, f.width, t, host, r.url, label);
+  let y = top + source.height + 4;
+  const title = wrapped(f.x, y, f.width, r.title ?? r.url ?? host, 2, { size: t.title, line: t.titleLine, fill: COLORS.title });
+  y += title.height + 2;
+  const desc = wrapped(f.x, y, f.width, r.desc, 3, { size: t.snippet, line: t.snippetLine, fill: COLORS.snippet });
+  y += desc.height;
+  return { svg: source.svg + title.svg + desc.svg, height: y - top };
+}
+
+function organic(item: SnapshotItem, f: BlockFrame): DrawnBlock {
+  return result(f, f.y, item);
+}
+
+function members(item: SnapshotItem): readonly SnapshotMember[] {
+  return item.items ?? [];
+}
+
+/** Pack members, or the item itself when a pack arrives without members. */
+function membersOrSelf(item: SnapshotItem): readonly ResultLike[] {
+  const list = members(item);
+  return list.length > 0 ? list : item.title || item.url ? [item] : [];
+}
+
+function ads(item: SnapshotItem, f: BlockFrame): DrawnBlock {
+  let y = f.y;
+  let svg = '';
+  membersOrSelf(item).forEach((ad, i) => {
+    if (i > 0) y += f.mobile ? 20 : 24;
+    const drawn = result(f, y, ad, 'Sponsored');
+    svg += drawn.svg;
+    y += drawn.height;
+  });
+  return { svg, height: y - f.y };
+}
+
+function featuredSnippet(item: SnapshotItem, f: BlockFrame): DrawnBlock {
+  const t = f.type;
+  const pad = f.mobile ? 0 : 20;
+  const inner = { ...f, x: f.x + pad, width: f.width - 2 * pad };
+  let y = f.y + (f.mobile ? 0 : 18);
+  const answer = wrapped(inner.x, y, inner.width, item.desc ?? item.title, 6, { size: t.snippet + 2, line: t.snippetLine + 4, fill: COLORS.text });
+  y += answer.height + 14;
+  const rule = line(inner.x, y, inner.x + inner.width, y, COLORS.divider);
+  y += 14;
+  const source = result(inner, y, { ...item, desc: null });
+  y += source.height + 12;
+  const about = text(inner.x + inner.width, y + 10, 'Featured snippet', { size: 12, fill: COLORS.muted, anchor: 'end' });
+  y += 18 + (f.mobile ? 0 : 8);
+  const box = f.mobile ? '' : rect(f.x, f.y, f.width, y - f.y, { rx: 10, fill: '#ffffff', stroke: COLORS.border, 'stroke-width': 1 });
+  return { svg: box + answer.svg + rule + source.svg + about, height: y - f.y };
+}
+
+function peopleAlsoAsk(item: SnapshotItem, f: BlockFrame): DrawnBlock {
+  const head = heading(f, 'People also ask');
+  let y = f.y + head.height;
+  let svg = head.svg;
+  const questions = membersOrSelf(item).slice(0, 6);
+  for (const q of questions) {
+    svg += line(f.x, y, f.x + f.width, y, COLORS.border);
+    const lines = wrapText(q.title ?? '', { width: f.width - 48, fontSize: 16, maxLines: 2 });
+    const rowHeight = Math.max(f.type.row, lines.length * 22 + 20);
+    svg += textLines(f.x, y + (rowHeight - lines.length * 22) / 2, lines, { size: 16, line: 22, fill: COLORS.text }).svg;
+    svg += chevron(f.x + f.width - 14, y + rowHeight / 2, 12, COLORS.icon);
+    y += rowHeight;
+  }
+  svg += line(f.x, y, f.x + f.width, y, COLORS.border);
+  return { svg, height: y - f.y + 4 };
+}
+
+/** A street map drawn with shapes: blocks, a park, a river, streets and lettered pins. */
+function mapPlaceholder(x: number, y: number, w: number, h: number, seed: string, pins: number): string {
+  const clipId = `map${Math.abs(Math.round(x * 7 + y * 13))}`;
+  let g = rect(x, y, w, h, { fill: COLORS.mapLand });
+  g += rect(x + w * 0.08, y + h * 0.12, w * 0.22, h * 0.3, { rx: 6, fill: COLORS.mapPark });
+  g += rect(x + w * 0.62, y + h * 0.58, w * 0.25, h * 0.3, { rx: 6, fill: COLORS.mapPark });
+  g += path(`M${x},${y + h * 0.78} C${x + w * 0.3},${y + h * 0.6} ${x + w * 0.55},${y + h * 1.02} ${x + w},${y + h * 0.7} L${x + w},${y + h * 0.84} C${x + w * 0.55},${y + h * 1.14} ${x + w * 0.3},${y + h * 0.74} ${x},${y + h * 0.92} Z`, {
+    fill: COLORS.mapWater,
+  });
+  for (let i = 1; i < 6; i++) g += line(x + (w * i) / 6, y, x + (w * i) / 6 + 18, y + h, COLORS.mapRoad, 4);
+  for (let i = 1; i < 4; i++) g += line(x, y + (h * i) / 4, x + w, y + (h * i) / 4 - 10, COLORS.mapRoad, 4);
+  g += path(`M${x},${y + h * 0.45} Q${x + w * 0.5},${y + h * 0.3} ${x + w},${y + h * 0.52}`, { fill: 'none', stroke: COLORS.mapHighway, 'stroke-width': 7 });
+  const spots = [
+    [0.3, 0.5],
+    [0.55, 0.35],
+    [0.75, 0.62],
+    [0.42, 0.8],
+    [0.86, 0.3],
+  ];
+  // Pins sit a little differently per query so that maps of different SERPs differ.
+  const shift = (hashString32(seed) % 5) * 0.01;
+  for (let i = 0; i < Math.min(pins, spots.length); i++) {
+    g += mapPin(x + w * (spots[i][0] + shift), y + h * spots[i][1], String.fromCharCode(65 + i));
+  }
+  return `<clipPath id="${clipId}"><rect x="${x}" y="${y}" width="${w}" height="${h}" rx="10"/></clipPath><g clip-path="url(#${clipId})">${g}</g>`;
+}
+
+function localPack(item: SnapshotItem, f: BlockFrame, keyword: string): DrawnBlock {
+  const head = heading(f, 'Places');
+  let y = f.y + head.height;
+  const places = membersOrSelf(item).slice(0, 3);
+  const mapHeight = f.mobile ? 150 : 190;
+  let svg = head.svg + mapPlaceholder(f.x, y, f.width, mapHeight, keyword, places.length);
+  y += mapHeight + 8;
+  places.forEach((p, i) => {
+    const host = displayHost(p.domain, p.url);
+    const buttonSpace = f.mobile ? 56 : 120;
+    const textW = f.width - buttonSpace - 30;
+    svg += text(f.x + 8, y + 24, String.fromCharCode(65 + i), { size: 14, fill: COLORS.pin, bold: true });
+    svg += text(f.x + 30, y + 24, truncateToWidth(p.title ?? host, textW, 16), { size: 16, fill: COLORS.title });
+    svg += text(f.x + 30, y + 44, truncateToWidth(host, textW, 13), { size: 13, fill: COLORS.snippet });
+    svg += text(f.x + 30, y + 63, truncateToWidth(p.desc ?? '', textW, 13), { size: 13, fill: COLORS.muted });
+    if (f.mobile) {
+      svg += circle(f.x + f.width - 26, y + 38, 20, { fill: COLORS.chip });
+      svg += path(`M${f.x + f.width - 32},${y + 44} L${f.x + f.width - 20},${y + 32} M${f.x + f.width - 27},${y + 32} L${f.x + f.width - 20},${y + 32} L${f.x + f.width - 20},${y + 39}`, {
+        fill: 'none',
+        stroke: COLORS.link,
+        'stroke-width': 2,
+      });
+    } else {
+      const bx = f.x + f.width - 112;
+      svg += rect(bx, y + 14, 104, 32, { rx: 16, fill: '#ffffff', stroke: COLORS.border });
+      svg += text(bx + 52, y + 35, 'Website', { size: 13, fill: COLORS.link, anchor: 'middle' });
+    }
+    y += f.mobile ? 80 : 76;
+    svg += line(f.x, y, f.x + f.width, y, COLORS.divider);
+  });
+  const more = text(f.x + f.width / 2, y + 28, 'More places →', { size: 14, fill: COLORS.text, anchor: 'middle' });
+  y += 44;
+  return { svg: svg + more, height: y - f.y };
+}
+
+function storyCards(item: SnapshotItem, f: BlockFrame, title: string): DrawnBlock {
+  const head = heading(f, title);
+  let y = f.y + head.height;
+  let svg = head.svg;
+  const stories = membersOrSelf(item).slice(0, 3);
+  if (f.mobile) {
+    for (const s of stories) {
+      const host = displayHost(s.domain, s.url);
+      const textW = f.width - 104;
+      svg += favicon(f.x + 8, y + 12, 8, host) + text(f.x + 22, y + 16, truncateToWidth(host, textW - 22, 12), { size: 12, fill: COLORS.snippet });
+      svg += wrapped(f.x, y + 26, textW, s.title, 3, { size: 15, line: 20, fill: COLORS.text }).svg;
+      svg += imagePlaceholder(f.x + f.width - 88, y + 4, 88, 88, s.url ?? s.title ?? host);
+      y += 104;
+      svg += line(f.x, y - 6, f.x + f.width, y - 6, COLORS.divider);
+    }
+    return { svg, height: y - f.y };
+  }
+  const gap = 12;
+  const cardW = (f.width - gap * 2) / 3;
+  const cardH = 250;
+  stories.forEach((s, i) => {
+    const cx = f.x + i * (cardW + gap);
+    const host = displayHost(s.domain, s.url);
+    svg += rect(cx, y, cardW, cardH, { rx: 10, fill: '#ffffff', stroke: COLORS.border });
+    svg += imagePlaceholder(cx + 1, y + 1, cardW - 2, 110, s.url ?? s.title ?? host, 9);
+    svg += favicon(cx + 20, y + 134, 8, host) + text(cx + 34, y + 138, truncateToWidth(host, cardW - 44, 12), { size: 12, fill: COLORS.snippet });
+    svg += wrapped(cx + 12, y + 150, cardW - 24, s.title, 4, { size: 15, line: 21, fill: COLORS.text }).svg;
+  });
+  y += cardH + 12;
+  return { svg, height: y - f.y };
+}
+
+function videos(item: SnapshotItem, f: BlockFrame): DrawnBlock {
+  const head = heading(f, 'Videos');
+  let y = f.y + head.height;
+  let svg = head.svg;
+  const thumbW = f.mobile ? 136 : 176;
+  const thumbH = Math.round((thumbW * 9) / 16);
+  for (const v of membersOrSelf(item).slice(0, 3)) {
+    const host = displayHost(v.domain, v.url);
+    const tx = f.x + thumbW + 16;
+    const tw = f.width - thumbW - 16;
+    svg += videoThumbnail(f.x, y, thumbW, thumbH, v.url ?? v.title ?? host);
+    const title = wrapped(tx, y - 2, tw, v.title, 2, { size: 16, line: 21, fill: COLORS.title });
+    svg += title.svg;
+    svg += text(tx, y + title.height + 14, truncateToWidth(host, tw, 13), { size: 13, fill: COLORS.snippet });
+    if (!f.mobile) svg += wrapped(tx, y + title.height + 22, tw, v.desc, 2, { size: 13, line: 19, fill: COLORS.muted }).svg;
+    y += thumbH + 18;
+  }
+  return { svg, height: y - f.y };
+}
+
+function images(item: SnapshotItem, f: BlockFrame): DrawnBlock {
+  const head = heading(f, 'Images');
+  let y = f.y + head.height;
+  let svg = head.svg;
+  const list = membersOrSelf(item).slice(0, f.mobile ? 6 : 8);
+  const perRow = f.mobile ? 3 : 4;
+  const gap = 8;
+  const tileW = (f.width - gap * (perRow - 1)) / perRow;
+  const tileH = f.mobile ? 96 : 112;
+  list.forEach((img, i) => {
+    const col = i % perRow;
+    const row = Math.floor(i / perRow);
+    const tx = f.x + col * (tileW + gap);
+    const ty = y + row * (tileH + 30);
+    const host = displayHost(img.domain, img.url);
+    svg += imagePlaceholder(tx, ty, tileW, tileH, img.url ?? img.title ?? `${host}${i}`);
+    svg += text(tx, ty + tileH + 17, truncateToWidth(host, tileW, 12), { size: 12, fill: COLORS.snippet });
+  });
+  y += Math.ceil(list.length / perRow) * (tileH + 30);
+  return { svg, height: y - f.y };
+}
+
+function knowledgePanel(item: SnapshotItem, f: BlockFrame): DrawnBlock {
+  const pad = f.mobile ? 0 : 18;
+  const innerX = f.x + pad;
+  const innerW = f.width - 2 * pad;
+  const host = displayHost(item.domain, item.url);
+  const key = item.url ?? item.title ?? host;
+  let y = f.y + pad;
+  const tileGap = 4;
+  const bigW = innerW * 0.55;
+  const smallW = innerW - bigW - tileGap;
+  let svg = imagePlaceholder(innerX, y, bigW, 140, `${key}a`, 8);
+  svg += imagePlaceholder(innerX + bigW + tileGap, y, smallW, 68, `${key}b`, 8);
+  svg += imagePlaceholder(innerX + bigW + tileGap, y + 72, smallW, 68, `${key}c`, 8);
+  y += 156;
+  const title = wrapped(innerX, y, innerW, item.title ?? siteName(host), 2, { size: 26, line: 34, fill: COLORS.text });
+  y += title.height;
+  svg += title.svg + text(innerX, y + 16, truncateToWidth(host, innerW, 14), { size: 14, fill: COLORS.muted });
+  y += 30;
+  svg += line(innerX, y, innerX + innerW, y, COLORS.divider);
+  y += 12;
+  const desc = wrapped(innerX, y, innerW, item.desc, 7, { size: 14, line: 22, fill: COLORS.text });
+  y += desc.height + 8;
+  svg += desc.svg;
+  for (const link of members(item).slice(0, 6)) {
+    svg += line(innerX, y, innerX + innerW, y, COLORS.divider);
+    svg += text(innerX, y + 28, truncateToWidth(link.title ?? link.url ?? '', innerW - 20, 15), { size: 15, fill: COLORS.title });
+    svg += path(`M${innerX + innerW - 8},${y + 17} L${innerX + innerW - 2},${y + 23} L${innerX + innerW - 8},${y + 29}`, { fill: 'none', stroke: COLORS.icon, 'stroke-width': 2 });
+    y += 44;
+  }
+  y += Math.max(0, pad - 6);
+  const box = f.mobile ? '' : rect(f.x, f.y, f.width, y - f.y, { rx: 10, fill: '#ffffff', stroke: COLORS.border });
+  return { svg: box + svg, height: y - f.y };
+}
+
+/** Extracts a price shown in the member's text when the member carries none itself. */
+function priceOf(m: SnapshotMember): string | null {
+  if (m.price) return m.price;
+  const found = /(?:[$€£¥₹]\s?\d[\d,.]*|\d[\d,.]*\s?(?:€|£|USD|EUR|GBP))/u.exec(`${m.title ?? ''} ${m.desc ?? ''}`);
+  return found ? found[0] : null;
+}
+
+function shopping(item: SnapshotItem, f: BlockFrame, keyword: string): DrawnBlock {
+  const head = textLines(f.x, f.y, [truncateToWidth(`Shop for ${keyword}`, f.width - 90, f.type.heading)], {
+    size: f.type.heading,
+    line: f.type.heading + 16,
+    fill: COLORS.text,
+  });
+  let svg = head.svg + text(f.x + f.width, f.y + 24, 'Sponsored', { size: 13, fill: COLORS.text, bold: true, anchor: 'end' });
+  let y = f.y + head.height;
+  const products = members(item).slice(0, 8);
+  const perRow = f.mobile ? 2 : 4;
+  const gap = 10;
+  const cardW = (f.width - gap * (perRow - 1)) / perRow;
+  const cardH = 212;
+  products.forEach((p, i) => {
+    const cx = f.x + (i % perRow) * (cardW + gap);
+    const cy = y + Math.floor(i / perRow) * (cardH + gap);
+    const host = displayHost(p.domain, p.url);
+    const price = priceOf(p);
+    svg += rect(cx, cy, cardW, cardH, { rx: 10, fill: '#ffffff', stroke: COLORS.border });
+    svg += imagePlaceholder(cx + 8, cy + 8, cardW - 16, 104, p.url ?? p.title ?? `${host}${i}`);
+    svg += wrapped(cx + 10, cy + 118, cardW - 20, p.title, 2, { size: 13, line: 18, fill: COLORS.title }).svg;
+    svg += text(cx + 10, cy + 178, price ?? 'Price on site', price ? { size: 15, fill: COLORS.text, bold: true } : { size: 12, fill: COLORS.muted });
+    svg += text(cx + 10, cy + 200, truncateToWidth(host, cardW - 20, 12), { size: 12, fill: COLORS.snippet });
+  });
+  y += Math.ceil(products.length / perRow) * (cardH + gap);
+  return { svg, height: y - f.y };
+}
+
+function chips(item: SnapshotItem, f: BlockFrame, title: string): DrawnBlock {
+  const head = heading(f, title);
+  let y = f.y + head.height;
+  let svg = head.svg;
+  const queries = membersOrSelf(item).slice(0, 8);
+  const perRow = f.mobile ? 1 : 2;
+  const gap = 10;
+  const chipW = (f.width - gap * (perRow - 1)) / perRow;
+  const chipH = f.type.chipHeight;
+  queries.forEach((q, i) => {
+    const cx = f.x + (i % perRow) * (chipW + gap);
+    const cy = y + Math.floor(i / perRow) * (chipH + gap);
+    svg += rect(cx, cy, chipW, chipH, { rx: chipH / 2, fill: COLORS.chip });
+    svg += magnifier(cx + 22, cy + chipH / 2, 16, COLORS.icon);
+    svg += text(cx + 44, cy + chipH / 2 + 5, truncateToWidth(q.title ?? '', chipW - 60, 14), { size: 14, fill: COLORS.text, bold: true });
+  });
+  y += Math.ceil(queries.length / perRow) * (chipH + gap);
+  return { svg, height: y - f.y };
+}
+
+function spelling(item: SnapshotItem, f: BlockFrame, prompt: string): DrawnBlock {
+  const suggestion = item.title ?? members(item)[0]?.title ?? '';
+  const promptWidth = textWidth(`${prompt} `, 16);
+  const svg =
+    text(f.x, f.y + 20, prompt, { size: 16, fill: COLORS.pin }) +
+    text(f.x + promptWidth, f.y + 20, truncateToWidth(suggestion, f.width - promptWidth, 16, true), { size: 16, fill: COLORS.title, bold: true });
+  return { svg, height: 32 };
+}
+
+/** Headings of the feature types drawn as a generic titled box. */
+const GENERIC_TITLES: Readonly<Record<string, string>> = {
+  KNO_GRAPH_LINK: 'Knowledge panel',
+  FLIGHTS: 'Flights',
+  VIDEO_PANEL: 'Video',
+  INSTALL_APP: 'App',
+  INSTALL_APP_GRID: 'Apps',
+  PROGRAM_OVERVIEW: 'Program overview',
+  SIMILAR_PLACES: 'Similar places',
+  POPULAR_LIST: 'Popular',
+  QUANTITY_ANSWER: 'Answer',
+  CURRENCY: 'Currency converter',
+  TIME: 'Time',
+  WEATHER: 'Weather',
+  TRANSLATOR: 'Translate',
+  DICTIONARY: 'Dictionary',
+  TOP_SIGHTS: 'Top sights',
+  TRAVEL_BOX: 'Travel',
+  INDEPTH_ARTICLE: 'In-depth articles',
+  JOB_POSTING: 'Jobs',
+  SPORTS: 'Sports',
+};
+
+/** "SOME_TYPE" → "Some type", for types this renderer has no heading for. */
+function humanise(type: string): string {
+  const words = type.toLowerCase().replace(/_+/g, ' ').trim();
+  return words ? words[0].toUpperCase() + words.slice(1) : 'Result';
+}
+
+function genericBox(item: SnapshotItem, f: BlockFrame): DrawnBlock {
+  const pad = f.mobile ? 0 : 18;
+  const innerX = f.x + pad;
+  const innerW = f.width - 2 * pad;
+  let y = f.y + pad;
+  let svg = text(innerX, y + 18, truncateToWidth(GENERIC_TITLES[item.type] ?? humanise(item.type), innerW, 18), { size: 18, fill: COLORS.text, bold: true });
+  y += 34;
+  if (item.title || item.url) {
+    const drawn = result({ ...f, x: innerX, width: innerW }, y, item);
+    svg += drawn.svg;
+    y += drawn.height + 8;
+  }
+  for (const m of members(item).slice(0, 4)) {
+    svg += line(innerX, y, innerX + innerW, y, COLORS.divider);
+    svg += text(innerX, y + 26, truncateToWidth(m.title ?? m.url ?? '', innerW, 15), { size: 15, fill: COLORS.title });
+    y += 40;
+  }
+  y += Math.max(0, pad - 8);
+  const box = f.mobile ? '' : rect(f.x, f.y, f.width, y - f.y, { rx: 10, fill: '#ffffff', stroke: COLORS.border });
+  return { svg: box + svg, height: y - f.y };
+}
+
+/** Draws one SERP item as the block a results page shows for its type. */
+export function drawBlock(item: SnapshotItem, f: BlockFrame): DrawnBlock {
+  switch (item.type) {
+    case 'ORGANIC':
+      return organic(item, f);
+    case 'ADV_TOP':
+    case 'ADV_BOTTOM':
+      return ads(item, f);
+    case 'FEATURED_SNIPPET':
+      return featuredSnippet(item, f);
+    case 'SIMILAR_QUESTIONS':
+      return peopleAlsoAsk(item, f);
+    case 'LOCAL_PACK':
+      return localPack(item, f, f.keyword);
+    case 'TOP_STORIES':
+    case 'NEWS_CAROUSEL':
+    case 'TOP_CAROUSEL':
+      return storyCards(item, f, 'Top stories');
+    case 'NEWS_PACK':
+      return storyCards(item, f, 'News');
+    case 'VIDEO_PACK':
+      return videos(item, f);
+    case 'IMG_PACK':
+      return images(item, f);
+    case 'KNO_GRAPH':
+      return knowledgePanel(item, f);
+    case 'SHOP_RESULTS':
+      return shopping(item, f, f.keyword);
+    case 'SIMILAR_QUERIES':
+      return chips(item, f, 'Related searches');
+    case 'SIMILAR_ENTITIES':
+    case 'SIMILAR_ENTITIES2':
+      return chips(item, f, 'People also search for');
+    case 'SPECIFY_QUERY':
+      return chips(item, f, 'Refine this search');
+    case 'SPELL_ERROR':
+      return spelling(item, f, 'Showing results for');
+    case 'SUGGESTION':
+      return spelling(item, f, 'Did you mean:');
+    default:
+      return genericBox(item, f);
+  }
+}
