@@ -158,7 +158,8 @@ export async function writeCsvExport(options: CsvExportOptions): Promise<CsvExpo
     stringifier.destroy(err as Error);
     await written.catch(() => undefined);
     await fs.promises.rm(tempPath, { force: true });
-    throw err;
+    // The stream machinery wraps an abort in its own AbortError; the caller wants its reason.
+    throw options.signal?.aborted ? options.signal.reason : err;
   }
 }
 

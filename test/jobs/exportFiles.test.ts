@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { parse } from 'csv-parse/sync';
+import { removeTempFiles, tempFileName, tempFileOwners, writeCsvExport, type CsvRow } from '../../src/jobs/exportFiles.js';
+
+const COLUMNS = ['source', 'target', 'anchor', 'no_follow', 'ls'];
+
+function* links(count: number): Generator<CsvRow> {
+  for (let i = 0; i < count; i++) {
+    yield { source: `https://blog${i}.example/post`, target: 'https://target.example/', anchor: i % 2 ? 'best "coffee", ever' : 'line\nbreak', no_follow: i % 3 === 0, ls: i % 11 };
+  }
+}
+
+async function* slowLinks(count: number): AsyncGenerator<CsvRow> {
+  for (const row of links(count)) {
+    await new Promise((r) => setImmediate(r));
+    yield row;
+  }
+}
+
+describe('export files', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-exports-'));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('writes a complete CSV with a header that parses back, reporting progress as rows are written', async () => {
+    const progress: number[] = [];
+    const result = await writeCsvExport({
+      dir, fileName: 'job.csv', attemptTag: '1', columns: COLUMNS, rows: slowLinks(2_500),
+      progressEvery: 1_000, onProgress: (n) => progress.push(n),
+    });
+    assert.equal(result.rows, 2_500);
+    assert.equal(result.path, path.join(dir, 'job.csv'));
+    assert.deepEqual(progress, [1_000, 2_000, 2_500]);
+    assert.deepEqual(fs.readdirSync(dir), ['job.csv']);
+    const text = fs.readFileSync(result.path, 'utf8');
+    assert.equal(result.bytes, Buffer.byteLength(text));
+    const records = parse(text, { columns: true }) as Record<string, string>[];
+    assert.equal(records.length, 2_500);
+    assert.deepEqual(Object.keys(records[0]), COLUMNS);
+    assert.equal(records[0].anchor, 'line\nbreak');
+    assert.equal(records[1].anchor, 'best "coffee", ever');
+    assert.equal(records[0].no_follow, 'true');
+    assert.equal(records[1].no_follow, 'false');
+    assert.equal(records[10].ls, '10');
+  });
+
+  it('accepts a synchronous source and array rows', async () => {
+    const rows = [['a', 'b', 'c', true, 1], ['d', 'e', 'f', false, 2]];
+    const result = await writeCsvExport({ dir, fileName: 'arr.csv', attemptTag: '1', columns: COLUMNS, rows });
+    assert.equal(fs.readFileSync(result.path, 'utf8'), 'source,target,anchor,no_follow,ls\na,b,c,true,1\nd,e,f,false,2\n');
+  });
+
+  it('leaves neither a final nor a temporary file when aborted midway', async () => {
+    const controller = new AbortController();
+    await assert.rejects(
+      writeCsvExport({
+        dir, fileName: 'job.csv', attemptTag: '1', columns: COLUMNS, rows: slowLinks(100_000), signal: controller.signal,
+        progressEvery: 500, onProgress: (n) => n >= 1_000 && controller.abort(new Error('stop')),
+      }),
+      /stop/,
+    );
+    assert.deepEqual(fs.readdirSync(dir), []);
+  });
+
+  it('leaves no final file when the source fails midway', async () => {
+    async function* broken(): AsyncGenerator<CsvRow> {
+      yield* slowLinks(100);
+      throw new Error('link index unavailable');
+    }
+    await assert.rejects(writeCsvExport({ dir, fileName: 'job.csv', attemptTag: '1', columns: COLUMNS, rows: broken() }), /link index unavailable/);
+    assert.deepEqual(fs.readdirSync(dir), []);
+  });
+
+  it('a re-run removes what a crashed attempt left and ends with exactly one file', async () => {
+    // What kill -9 leaves: a half-written temporary file of attempt 1; also another job's.
+    fs.writeFileSync(path.join(dir, tempFileName('job.csv', '1-aaaa')), 'source,target\nhalf');
+    fs.writeFileSync(path.join(dir, tempFileName('other.csv', '1-bbbb')), 'x');
+    assert.deepEqual((await tempFileOwners(dir)).sort(), ['job', 'other']);
+    await writeCsvExport({ dir, fileName: 'job.csv', attemptTag: '2-cccc', columns: COLUMNS, rows: links(10) });
+    assert.deepEqual(fs.readdirSync(dir).sort(), [tempFileName('other.csv', '1-bbbb'), 'job.csv'].sort());
+    // A re-run after a crash between rename and completion replaces the file, still one.
+    await writeCsvExport({ dir, fileName: 'job.csv', attemptTag: '3-dddd', columns: COLUMNS, rows: links(20) });
+    assert.equal((parse(fs.readFileSync(path.join(dir, 'job.csv'))) as unknown[]).length, 21);
+    assert.equal(await removeTempFiles(dir, 'other.csv'), 1);
+    assert.deepEqual(fs.readdirSync(dir), ['job.csv']);
+  });
+
+  it('refuses file names that could leave the exports directory', async () => {
+    for (const fileName of ['../x.csv', 'a/b.csv', '.hidden.csv']) {
+      await assert.rejects(writeCsvExport({ dir, fileName, attemptTag: '1', columns: COLUMNS, rows: [] }), /invalid export file name/);
+    }
+  });
+});
