@@ -1,0 +1,211 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { parse } from 'csv-parse/sync';
+import { DAY, FakeClock, SECOND } from '../../src/lib/clock.js';
+import { UrlSigner } from '../../src/lib/signedUrl.js';
+import { downloadRoutes } from '../../src/jobs/downloadRoutes.js';
+import type { CsvRow } from '../../src/jobs/exportFiles.js';
+import {
+  EXPORT_JOB_KIND, EXPORT_RETENTION_MS, exportDownloadUrl, exportFileName, exportJobHandler, ExportState, exportState,
+  sweepExports,
+} from '../../src/jobs/exportJobs.js';
+import { type Job, JobQueue } from '../../src/jobs/jobQueue.js';
+import { PermanentJobError, Worker } from '../../src/jobs/worker.js';
+import { openStateStore, type StateStore } from '../../src/store/database.js';
+
+const ACCOUNT = 'd'.repeat(24);
+const COLUMNS = ['source', 'target', 'anchor'];
+
+function deferred<T = void>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (condition()) return;
+    await sleep(5);
+  }
+  assert.fail(`timed out waiting for ${what}`);
+}
+
+describe('backlink export jobs', () => {
+  let store: StateStore;
+  let clock: FakeClock;
+  let queue: JobQueue;
+  let dir: string;
+  let worker: Worker;
+  let app: FastifyInstance;
+  let refunds: Job[];
+  let collectGate: ReturnType<typeof deferred>;
+  let rowGate: ReturnType<typeof deferred>;
+  let failWith: Error | null;
+  const signer = new UrlSigner('k'.repeat(64), 'http://quarry.test');
+
+  async function* rows(count: number): AsyncGenerator<CsvRow> {
+    for (let i = 0; i < count; i++) {
+      if (i === 50) await rowGate.promise;
+      if (failWith && i === 60) throw failWith;
+      yield [`https://s${i}.example/`, 'https://target.example/', `anchor ${i}`];
+    }
+  }
+
+  beforeEach(async () => {
+    store = await openStateStore(':memory:');
+    clock = new FakeClock();
+    queue = new JobQueue(store, clock, { leaseMs: 30 * SECOND, retryDelayMs: () => SECOND });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-export-jobs-'));
+    refunds = [];
+    collectGate = deferred();
+    rowGate = deferred();
+    failWith = null;
+    worker = new Worker(queue, { pollIntervalMs: 10 }).register(
+      EXPORT_JOB_KIND,
+      exportJobHandler<{ limit: number; cost: number }>({
+        dir,
+        columns: COLUMNS,
+        progressEvery: 10,
+        async collect(payload) {
+          await collectGate.promise;
+          return { total: payload.limit, rows: rows(payload.limit) };
+        },
+        refund: (job) => refunds.push(job),
+      }),
+    );
+    app = Fastify();
+    await app.register(downloadRoutes, { queue, signer, dir, clock });
+  });
+  afterEach(async () => {
+    await worker.stop(0);
+    await app.close();
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const enqueue = (limit = 120, maxAttempts = 3) => queue.enqueue(EXPORT_JOB_KIND, ACCOUNT, { limit, cost: limit }, { maxAttempts });
+  const current = (job: Job) => queue.byId(job.id)!;
+
+  it('goes 100 queued → 200 collecting → 300 writing (progress visible) → 400 completed with a download URL', async () => {
+    const job = enqueue();
+    assert.equal(exportState(current(job)), ExportState.Queued);
+    assert.equal(exportDownloadUrl(current(job), signer, clock.now()), undefined);
+    worker.poll();
+    await until(() => current(job).stage === 'collecting', 'collecting');
+    assert.equal(exportState(current(job)), ExportState.Collecting);
+    collectGate.resolve();
+    await until(() => current(job).progress.done >= 50, 'rows written');
+    assert.equal(exportState(current(job)), ExportState.Writing);
+    assert.deepEqual(current(job).progress, { done: 50, total: 120 });
+    assert.equal(exportDownloadUrl(current(job), signer, clock.now()), undefined);
+    rowGate.resolve();
+    await worker.idle();
+    const done = current(job);
+    assert.equal(exportState(done), ExportState.Completed);
+    assert.deepEqual(done.progress, { done: 120, total: 120 });
+    assert.deepEqual(done.result, { fileName: exportFileName(job.id), rows: 120, bytes: fs.statSync(path.join(dir, exportFileName(job.id))).size });
+    assert.deepEqual(fs.readdirSync(dir), [exportFileName(job.id)]);
+    assert.equal(refunds.length, 0);
+
+    const url = exportDownloadUrl(done, signer, clock.now())!;
+    assert.match(url, new RegExp(`^http://quarry\\.test/downloads/${job.id}\\?expires=${(done.completedMs! + 60 * DAY) / 1000}&sig=`));
+    const res = await app.inject({ method: 'GET', url: url.replace('http://quarry.test', '') });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.headers['content-type'], 'text/csv; charset=utf-8');
+    assert.match(String(res.headers['content-disposition']), /^attachment; filename="backlinks-[0-9a-f]{24}\.csv"$/);
+    const records = parse(res.body, { columns: true }) as Record<string, string>[];
+    assert.equal(records.length, 120);
+    assert.equal(records[119].anchor, 'anchor 119');
+  });
+
+  it('expires 60 days after completion: the sweep removes the file, state 600, the link answers 410', async () => {
+    collectGate.resolve();
+    rowGate.resolve();
+    const job = enqueue(20);
+    worker.poll();
+    await worker.idle();
+    const url = exportDownloadUrl(current(job), signer, clock.now())!.replace('http://quarry.test', '');
+
+    clock.advance(EXPORT_RETENTION_MS - 1);
+    assert.deepEqual(await sweepExports(queue, dir), { expired: 0, tempsRemoved: 0 });
+    assert.equal(exportState(current(job)), ExportState.Completed);
+    assert.equal((await app.inject({ method: 'GET', url })).statusCode, 200);
+
+    clock.advance(1);
+    // The link itself has expired, before any sweep ran.
+    const gone = await app.inject({ method: 'GET', url });
+    assert.equal(gone.statusCode, 410);
+    assert.equal(gone.json().error.type, 'Expired');
+    assert.equal(exportDownloadUrl(current(job), signer, clock.now()), undefined);
+
+    assert.deepEqual(await sweepExports(queue, dir), { expired: 1, tempsRemoved: 0 });
+    assert.equal(exportState(current(job)), ExportState.Expired);
+    assert.deepEqual(fs.readdirSync(dir), []);
+    assert.equal((await app.inject({ method: 'GET', url })).statusCode, 410);
+    assert.deepEqual(await sweepExports(queue, dir), { expired: 0, tempsRemoved: 0 });
+  });
+
+  it('answers 404 with the error object for a tampered, unsigned or unknown download', async () => {
+    collectGate.resolve();
+    rowGate.resolve();
+    const job = enqueue(5);
+    worker.poll();
+    await worker.idle();
+    const url = exportDownloadUrl(current(job), signer, clock.now())!.replace('http://quarry.test', '');
+    const sig = new URL(url, 'http://x').searchParams.get('sig')!;
+    const other = 'e'.repeat(24);
+    for (const bad of [
+      url.replace(job.id, other),
+      url.replace(/expires=\d+/, (m) => `expires=${Number(m.slice(8)) + 86_400}`),
+      url.replace(sig, sig.replace(/^./, (c) => (c === 'a' ? 'b' : 'a'))),
+      `/downloads/${job.id}`,
+      signer.sign(`/downloads/${other}`, clock.now() / 1000 + 3600),
+    ]) {
+      const res = await app.inject({ method: 'GET', url: bad });
+      assert.equal(res.statusCode, 404, bad);
+      assert.match(String(res.headers['content-type']), /^application\/json/);
+      assert.deepEqual(Object.keys(res.json().error).sort(), ['message', 'type']);
+    }
+  });
+
+  it('fails with 500, the error set and exactly one refund, after retries of a transient error', async () => {
+    collectGate.resolve();
+    rowGate.resolve();
+    failWith = new Error('link index unavailable');
+    const job = enqueue(100, 2);
+    worker.poll();
+    await worker.idle();
+    assert.equal(exportState(current(job)), ExportState.Queued, 'retry pending');
+    assert.equal(refunds.length, 0);
+    clock.advance(SECOND);
+    worker.poll();
+    await worker.idle();
+    const failed = current(job);
+    assert.equal(exportState(failed), ExportState.Failed);
+    assert.equal(failed.error, 'link index unavailable');
+    assert.equal(refunds.length, 1);
+    assert.equal(refunds[0].id, job.id);
+    assert.deepEqual(refunds[0].payload, { limit: 100, cost: 100 });
+    assert.deepEqual(fs.readdirSync(dir), [], 'no partial file');
+    clock.advance(DAY);
+    assert.equal(worker.poll(), 0);
+    await sweepExports(queue, dir);
+    assert.equal(refunds.length, 1);
+  });
+
+  it('fails at once on a permanent error', async () => {
+    collectGate.resolve();
+    rowGate.resolve();
+    failWith = new PermanentJobError('target is not in the link index');
+    const job = enqueue(100, 3);
+    worker.poll();
+    await worker.idle();
+    assert.equal(exportState(current(job)), ExportState.Failed);
+    assert.equal(refunds.length, 1);
+  });
+});
