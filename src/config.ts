@@ -61,10 +61,15 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`QUARRY_WORLD_SIZE must be one of ${WORLD_SIZES.join(', ')}, got "${worldSize}"`);
   }
   const publicUrl = (str(env, 'QUARRY_PUBLIC_URL') ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');
+  let parsedUrl: URL | null = null;
   try {
-    new URL(publicUrl);
+    parsedUrl = new URL(publicUrl);
   } catch {
-    throw new ConfigError(`QUARRY_PUBLIC_URL must be an absolute URL, got "${publicUrl}"`);
+    // reported below
+  }
+  // Download links and the OpenAPI servers entry are built on it: only http(s) makes sense.
+  if (parsedUrl === null || (parsedUrl.protocol !== 'http:' && parsedUrl.protocol !== 'https:')) {
+    throw new ConfigError(`QUARRY_PUBLIC_URL must be an absolute http(s) URL, got "${publicUrl}"`);
   }
   const logLevel = str(env, 'QUARRY_LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {

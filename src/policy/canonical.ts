@@ -9,7 +9,8 @@ export function canonicalParams(value: unknown): unknown {
   if (typeof value === 'string') return value.trim().replace(/\s+/g, ' ');
   if (Array.isArray(value)) return value.map(canonicalParams);
   if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
+    // No prototype: a member named "__proto__" must stay a member, not replace the prototype.
+    const out: Record<string, unknown> = Object.create(null);
     for (const key of Object.keys(value).sort()) {
       const v = (value as Record<string, unknown>)[key];
       if (v !== undefined) out[key] = canonicalParams(v);
