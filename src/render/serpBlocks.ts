@@ -239,14 +239,16 @@ function storyCards(item: SnapshotItem, f: BlockFrame, title: string): DrawnBloc
   }
   const gap = 12;
   const cardW = (f.width - gap * 2) / 3;
-  const cardH = 250;
+  const titleStyle = { size: 15, line: 21, fill: COLORS.text };
+  const titles = stories.map((s) => wrapText(s.title ?? '', { width: cardW - 24, fontSize: titleStyle.size, maxLines: 4 }));
+  const cardH = 164 + Math.max(1, ...titles.map((t) => t.length)) * titleStyle.line;
   stories.forEach((s, i) => {
     const cx = f.x + i * (cardW + gap);
     const host = displayHost(s.domain, s.url);
     svg += rect(cx, y, cardW, cardH, { rx: 10, fill: '#ffffff', stroke: COLORS.border });
     svg += imagePlaceholder(cx + 1, y + 1, cardW - 2, 110, s.url ?? s.title ?? host, 9);
     svg += favicon(cx + 20, y + 134, 8, host) + text(cx + 34, y + 138, truncateToWidth(host, cardW - 44, 12), { size: 12, fill: COLORS.snippet });
-    svg += wrapped(cx + 12, y + 150, cardW - 24, s.title, 4, { size: 15, line: 21, fill: COLORS.text }).svg;
+    svg += textLines(cx + 12, y + 152, titles[i], titleStyle).svg;
   });
   y += cardH + 12;
   return { svg, height: y - f.y };
@@ -387,7 +389,7 @@ function spelling(item: SnapshotItem, f: BlockFrame, prompt: string): DrawnBlock
   const suggestion = item.title ?? members(item)[0]?.title ?? '';
   const promptWidth = textWidth(`${prompt} `, 16);
   const svg =
-    text(f.x, f.y + 20, prompt, { size: 16, fill: COLORS.pin }) +
+    text(f.x, f.y + 20, prompt, { size: 16, fill: COLORS.snippet }) +
     text(f.x + promptWidth, f.y + 20, truncateToWidth(suggestion, f.width - promptWidth, 16, true), { size: 16, fill: COLORS.title, bold: true });
   return { svg, height: 32 };
 }
@@ -428,10 +430,16 @@ function genericBox(item: SnapshotItem, f: BlockFrame): DrawnBlock {
   let y = f.y + pad;
   let svg = text(innerX, y + 18, truncateToWidth(GENERIC_TITLES[item.type] ?? humanise(item.type), innerW, 18), { size: 18, fill: COLORS.text, bold: true });
   y += 34;
-  if (item.title || item.url) {
+  if (item.url || item.domain) {
     const drawn = result({ ...f, x: innerX, width: innerW }, y, item);
     svg += drawn.svg;
     y += drawn.height + 8;
+  } else if (item.title || item.desc) {
+    // An answer without a source page (a definition, a time, a conversion): just its text.
+    const answer = wrapped(innerX, y, innerW, item.title, 2, { size: 20, line: 28, fill: COLORS.text });
+    const detail = wrapped(innerX, y + answer.height + 2, innerW, item.desc, 4, { size: 14, line: 22, fill: COLORS.snippet });
+    svg += answer.svg + detail.svg;
+    y += answer.height + detail.height + 10;
   }
   for (const m of members(item).slice(0, 4)) {
     svg += line(innerX, y, innerX + innerW, y, COLORS.divider);

@@ -3,9 +3,10 @@
  *
  * The page is built as SVG (all text escaped) and rasterised by resvg with the bundled
  * DejaVu font, so the PNG is the same on every machine. Items are placed with their
- * `size` boxes from the engine's layout model when present (column, order, horizontal
- * extent and earliest top), otherwise stacked in page order; each block's real height
- * follows from its wrapped text, so nothing overlaps.
+ * `size` boxes from the engine's layout model when present: the boxes decide the order,
+ * the column (main or the desktop side panel) and the horizontal extent. Heights come
+ * from the drawn content (wrapped text), not from the model's estimates, so blocks stack
+ * without overlaps or empty gaps where the model's height and the drawing differ.
  *
  * @example
  * const png = renderSerpSnapshot(serp); // serp: the stored Serp object
@@ -207,8 +208,6 @@ export function serpSnapshotSvg(serp: SnapshotSerp, opts: SnapshotOptions = {}):
   const head = header(serp, width, mobile, main);
 
   const items = pageOrder(serp.items);
-  const boxedTops = items.filter((i) => i.size).map((i) => i.size!.t);
-  const firstTop = boxedTops.length > 0 ? Math.min(...boxedTops) : 0;
   const cursor = { main: head.bottom, side: head.bottom };
   const limit = maxHeight - FOOTER_HEIGHT;
   let body = '';
@@ -226,7 +225,7 @@ export function serpSnapshotSvg(serp: SnapshotSerp, opts: SnapshotOptions = {}):
       w = Math.min(Math.max(160, (box.r - box.l) * scale), width - x);
     }
     const key = inSide ? 'side' : 'main';
-    const top = Math.max(cursor[key], box ? head.bottom + (box.t - firstTop) * scale : 0);
+    const top = cursor[key];
     const pad = mobile ? 16 : 0;
     const frame: BlockFrame = { x: x + pad, y: top + pad, width: w - 2 * pad, mobile, type: typography, keyword: serp.kw };
     const block = drawBlock(item, frame);
