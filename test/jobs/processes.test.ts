@@ -1,0 +1,150 @@
+/**
+ * Durability across processes: separate worker processes on one file-backed state store.
+ * The kill -9 tests kill a worker in the middle of an export and check what the next
+ * worker process makes of it. Short real waits here are for the child processes.
+ */
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { parse } from 'csv-parse/sync';
+import { systemClock } from '../../src/lib/clock.js';
+import { EXPORT_JOB_KIND, ExportState, exportFileName, exportsDir, exportState } from '../../src/jobs/exportJobs.js';
+import { type Job, JobQueue } from '../../src/jobs/jobQueue.js';
+import { openStateStore, type StateStore } from '../../src/store/database.js';
+
+const ACCOUNT = 'f'.repeat(24);
+const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+
+function start(script: string, options: object): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', fixture(script), JSON.stringify(options)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+function exited(child: ChildProcess, timeoutMs = 60_000): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`child did not exit within ${timeoutMs} ms: ${stderr}`));
+    }, timeoutMs);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+async function until(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+describe('worker processes on one state store', () => {
+  let dataDir: string;
+  let store: StateStore;
+  let queue: JobQueue;
+  const stateFile = () => path.join(dataDir, 'state.db');
+
+  before(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-processes-'));
+    store = await openStateStore(stateFile());
+    store.raw.exec(`CREATE TABLE fixture_ledger (job_id TEXT NOT NULL, entry TEXT NOT NULL, pid INTEGER NOT NULL)`);
+    store.raw.exec(`CREATE TABLE fixture_claims (job_id TEXT NOT NULL, worker TEXT NOT NULL)`);
+    queue = new JobQueue(store, systemClock);
+  });
+  after(async () => {
+    await store.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const ledger = (jobId: string, entry: string) =>
+    (store.raw.prepare('SELECT COUNT(*) AS n FROM fixture_ledger WHERE job_id = ? AND entry = ?').get(jobId, entry) as { n: number }).n;
+  /** The API's side of export creation: the job and its one charge, in one transaction. */
+  const createExport = (rows: number, maxAttempts: number): Job =>
+    queue.enqueue(EXPORT_JOB_KIND, ACCOUNT, { rows }, {
+      maxAttempts,
+      onCreated: (job) => store.raw.prepare(`INSERT INTO fixture_ledger (job_id, entry, pid) VALUES (?, 'charge', ?)`).run(job.id, process.pid),
+    });
+  const workerOptions = { stateFile: '', dataDir: '', leaseMs: 1_500, pauseEvery: 100, pauseMs: 5 };
+  const exportFiles = () => (fs.existsSync(exportsDir(dataDir)) ? fs.readdirSync(exportsDir(dataDir)) : []);
+
+  it('never hands one job to two processes', async () => {
+    const jobs = Array.from({ length: 400 }, () => queue.enqueue('contended', ACCOUNT, {}));
+    const startAt = Date.now() + 2_500;
+    const claimers = ['p1', 'p2', 'p3'].map((workerId) => exited(start('claimer.ts', { stateFile: stateFile(), workerId, startAt })));
+    const results = await Promise.all(claimers);
+    for (const r of results) assert.equal(r.code, 0, r.stderr);
+    const perProcess = results.map((r) => Number(r.stdout.trim()));
+    assert.equal(perProcess.reduce((a, b) => a + b, 0), jobs.length);
+    const claims = store.raw.prepare('SELECT job_id, COUNT(*) AS n FROM fixture_claims GROUP BY job_id').all() as { job_id: string; n: number }[];
+    assert.equal(claims.length, jobs.length);
+    assert.ok(claims.every((c) => c.n === 1), 'every job claimed exactly once');
+    assert.ok(jobs.every((j) => queue.byId(j.id)?.state === 'completed'));
+    console.log(`# claims per process: ${perProcess.join(', ')}`);
+  });
+
+  it('kill -9 mid-export: the next worker process re-runs it to exactly one complete file, one charge, no refund', async () => {
+    const rows = 30_000;
+    const job = createExport(rows, 3);
+    const options = { ...workerOptions, stateFile: stateFile(), dataDir };
+    const first = start('exportWorker.ts', options);
+    const firstExit = exited(first);
+    await until(() => (queue.byId(job.id)?.progress.done ?? 0) >= 3_000, 'the first worker to write 3,000 rows');
+    const midway = queue.byId(job.id)!;
+    assert.equal(exportState(midway), ExportState.Writing);
+    assert.equal(midway.progress.total, rows);
+    assert.ok(midway.progress.done < rows, 'killed mid-export');
+    assert.ok(exportFiles().some((f) => f.endsWith('.tmp')), 'a temporary file is being written');
+    assert.ok(!exportFiles().includes(exportFileName(job.id)), 'no final file yet');
+    first.kill('SIGKILL');
+    assert.equal((await firstExit).signal, 'SIGKILL');
+    assert.equal(queue.byId(job.id)?.state, 'running', 'the dead worker still holds the lease');
+
+    const second = await exited(start('exportWorker.ts', options));
+    assert.equal(second.code, 0, second.stderr);
+    const done = queue.byId(job.id)!;
+    assert.equal(exportState(done), ExportState.Completed);
+    assert.equal(done.attempts, 2);
+    assert.deepEqual(exportFiles(), [exportFileName(job.id)]);
+    const records = parse(fs.readFileSync(path.join(exportsDir(dataDir), exportFileName(job.id))), { columns: true }) as Record<string, string>[];
+    assert.equal(records.length, rows);
+    assert.equal(records[rows - 1].source, `https://blog${rows - 1}.example/post-${rows - 1}`);
+    assert.equal(records[1].anchor, 'anchor, "1"');
+    assert.deepEqual(done.result, { fileName: exportFileName(job.id), rows, bytes: fs.statSync(path.join(exportsDir(dataDir), exportFileName(job.id))).size });
+    assert.equal(ledger(job.id, 'charge'), 1);
+    assert.equal(ledger(job.id, 'refund'), 0);
+  });
+
+  it('kill -9 on the last attempt: the next worker process fails the job and refunds it exactly once', async () => {
+    const job = createExport(30_000, 1);
+    const options = { ...workerOptions, stateFile: stateFile(), dataDir };
+    const first = start('exportWorker.ts', options);
+    const firstExit = exited(first);
+    await until(() => (queue.byId(job.id)?.progress.done ?? 0) >= 1_000, 'the first worker to write 1,000 rows');
+    first.kill('SIGKILL');
+    await firstExit;
+
+    for (let run = 0; run < 2; run++) {
+      const next = await exited(start('exportWorker.ts', options));
+      assert.equal(next.code, 0, next.stderr);
+      const failed = queue.byId(job.id)!;
+      assert.equal(exportState(failed), ExportState.Failed);
+      assert.match(failed.error ?? '', /worker lost/);
+      assert.equal(ledger(job.id, 'charge'), 1);
+      assert.equal(ledger(job.id, 'refund'), 1, `refunded once (after run ${run + 1})`);
+    }
+    assert.ok(!exportFiles().some((f) => f.includes(job.id)), 'the dead attempt’s temporary file was swept');
+  });
+});
