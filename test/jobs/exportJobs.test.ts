@@ -43,8 +43,8 @@ describe('backlink export jobs', () => {
   let worker: Worker;
   let app: FastifyInstance;
   let refunds: Job[];
-  let collectGate: ReturnType<typeof deferred>;
-  let rowGate: ReturnType<typeof deferred>;
+  let collectGate: ReturnType<typeof deferred<void>>;
+  let rowGate: ReturnType<typeof deferred<void>>;
   let failWith: Error | null;
   const signer = new UrlSigner('k'.repeat(64), 'http://quarry.test');
 

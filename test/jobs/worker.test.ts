@@ -70,7 +70,7 @@ describe('worker', () => {
   });
 
   it('runs at most `concurrency` jobs at once and picks up the rest as slots free', async () => {
-    const gates = new Map<string, ReturnType<typeof deferred>>();
+    const gates = new Map<string, ReturnType<typeof deferred<void>>>();
     let concurrent = 0;
     let peak = 0;
     const w = worker({ concurrency: 2 }).register('slow', {
