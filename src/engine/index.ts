@@ -1,0 +1,156 @@
+/**
+ * The research engine facade: one object over the research store that the tool
+ * handlers use, and nothing else touches the store.
+ *
+ * Example:
+ * ```ts
+ * await ensureWorld({ dataDir: config.dataDir, size: config.worldSize, seed: config.worldSeed, clock });
+ * const engine = await openEngine({ file: researchStoreFile(config.dataDir), clock });
+ * const page = engine.links.backlinks('example.com', { source: 1 }, { offset: 0, limit: 500 });
+ * const { pda, upa } = engine.authority.forUrl('example.com')!;
+ * await engine.close();
+ * ```
+ */
+import fs from 'node:fs';
+import SqliteReadonly from 'better-sqlite3';
+import type { Clock } from '../lib/clock.js';
+import type { WorldSize } from '../config.js';
+import { openResearchStore, researchStoreFile, type ResearchStore } from './researchStore.js';
+import { LinksService } from './links/linksService.js';
+import { AuthorityService } from './authority/authorityService.js';
+import { SitesService } from './sites/sitesService.js';
+import { buildWorld, type ProgressListener, type BuiltWorld } from './world/buildWorld.js';
+import { contentHashOf } from './world/contentHash.js';
+
+export { researchStoreFile } from './researchStore.js';
+export type { ResearchStore } from './researchStore.js';
+export type { BacklinkFilter, BacklinkItem, BacklinkPage, LinkIndexMetrics, BacklinkProfile, TopContentItem, ExportSuggestion } from './links/linksService.js';
+export { emptyLinkIndex } from './links/linksService.js';
+export type { ResolvedTarget, TargetType } from './links/targets.js';
+export { hexId, parseHexId } from './links/targets.js';
+export type { AuthorityMetrics } from './authority/authorityService.js';
+export type { SiteOverview, SiteCompetitor } from './sites/sitesService.js';
+export type { RootHistory } from './sites/siteHistory.js';
+export { LinksService, AuthorityService, SitesService };
+
+/** Facts about the loaded world. */
+export interface WorldMetadata {
+  /** 'sandbox' for a generated world. */
+  origin: string | null;
+  size: WorldSize | null;
+  seed: number | null;
+  /** Build date `YYYY-MM-DD`. */
+  builtOn: string | null;
+  asOfMs: number | null;
+  generatorVersion: number | null;
+  /** Content hash stored at build time, or null when not computed (see `computeContentHash`). */
+  contentHash: string | null;
+}
+
+export interface Engine {
+  store: ResearchStore;
+  links: LinksService;
+  authority: AuthorityService;
+  sites: SitesService;
+  /** True when the store holds a completely built (or imported) world. */
+  isBuilt(): boolean;
+  metadata(): WorldMetadata;
+  /** Hashes the store's contents now (a full read; seconds on `small`) and stores the hash. */
+  computeContentHash(): string;
+  close(): Promise<void>;
+}
+
+export interface OpenEngineOptions {
+  file: string;
+  clock: Clock;
+}
+
+function readMeta(store: ResearchStore): Map<string, string> {
+  const rows = store.raw.prepare('SELECT key, value FROM world_meta').all() as { key: string; value: string }[];
+  return new Map(rows.map((r) => [r.key, r.value]));
+}
+
+/** Opens (and migrates) the research store and the engine services over it. */
+export async function openEngine(options: OpenEngineOptions): Promise<Engine> {
+  const store = await openResearchStore(options.file);
+  const links = new LinksService(store.raw, options.clock);
+  const authority = new AuthorityService(store.raw);
+  const sites = new SitesService(store.raw, links, authority);
+  return {
+    store,
+    links,
+    authority,
+    sites,
+    isBuilt: () => readMeta(store).get('state') === 'ready',
+    metadata: () => {
+      const meta = readMeta(store);
+      const num = (key: string): number | null => (meta.has(key) ? Number(meta.get(key)) : null);
+      return {
+        origin: meta.get('origin') ?? null,
+        size: (meta.get('size') as WorldSize | undefined) ?? null,
+        seed: num('seed'),
+        builtOn: meta.get('built_on') ?? null,
+        asOfMs: num('as_of_ms'),
+        generatorVersion: num('generator_version'),
+        contentHash: meta.get('content_hash') ?? null,
+      };
+    },
+    computeContentHash: () => {
+      const hash = contentHashOf(store.raw);
+      store.raw.prepare("INSERT OR REPLACE INTO world_meta (key, value) VALUES ('content_hash', ?)").run(hash);
+      return hash;
+    },
+    close: () => store.close(),
+  };
+}
+
+export interface EnsureWorldOptions {
+  dataDir: string;
+  size: WorldSize;
+  seed: number;
+  clock: Clock;
+  onProgress?: ProgressListener;
+}
+
+/** True when the research store file exists and holds a completely built world. */
+export function isWorldReady(file: string): boolean {
+  if (!fs.existsSync(file)) return false;
+  return readyState(file);
+}
+
+/** Read-only peek without migrating: a half-built or foreign file answers false. */
+function readyState(file: string): boolean {
+  try {
+    const db = new SqliteReadonly(file);
+    try {
+      const row = db.prepare("SELECT value FROM world_meta WHERE key = 'state'").get() as { value: string } | undefined;
+      return row?.value === 'ready';
+    } finally {
+      db.close();
+    }
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Builds the sandbox world into `<dataDir>/research.db` unless a ready one is there (the
+ * service calls this at first start). Builds into a temporary file and renames it, so a
+ * crash mid-build never leaves a half-built store behind; returns null when nothing was built.
+ */
+export async function ensureWorld(options: EnsureWorldOptions): Promise<BuiltWorld | null> {
+  const file = researchStoreFile(options.dataDir);
+  if (isWorldReady(file)) return null;
+  fs.mkdirSync(options.dataDir, { recursive: true });
+  const temporary = `${file}.building-${process.pid}`;
+  try {
+    const built = await buildWorld({ size: options.size, seed: options.seed, file: temporary, asOf: options.clock.now(), onProgress: options.onProgress });
+    for (const suffix of ['-wal', '-shm']) fs.rmSync(`${file}${suffix}`, { force: true });
+    fs.renameSync(temporary, file);
+    for (const suffix of ['-wal', '-shm']) fs.rmSync(`${temporary}${suffix}`, { force: true });
+    return { ...built, file };
+  } catch (error) {
+    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${temporary}${suffix}`, { force: true });
+    throw error;
+  }
+}
