@@ -7,6 +7,7 @@
  * text mostly renders as text rather than as empty boxes.
  */
 import { createRequire } from 'node:module';
+import type BidiFactory from 'bidi-js';
 import { openSync, type Font } from 'fontkit';
 
 const require = createRequire(import.meta.url);
@@ -173,26 +174,65 @@ export interface ShapedLine {
  * (combining marks, Hebrew, Arabic, Indic and other complex scripts, bidi controls,
  * Arabic and Hebrew presentation forms). Other text maps one code point to one glyph.
  */
-const NEEDS_SHAPING = /[\u0300-\u036F\u0590-\u1DFF\u200C-\u200F\u202A-\u202E\uFB1D-\uFEFC]/u;
+const NEEDS_SHAPING = /[\u0300-\u036F\u0590-\u1DFF\u200C-\u200F\u202A-\u202E\u2066-\u2069\uFB1D-\uFEFF]/u;
+
+const RIGHT_TO_LEFT = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF\u200F\u202B\u202E\u2067]/u;
+// bidi-js is a CommonJS module whose typings declare an ES default export; require() gets the factory itself.
+const bidi = (require('bidi-js') as () => ReturnType<typeof BidiFactory.default>)();
+
+/**
+ * Runs of one direction in display order (Unicode Bidirectional Algorithm, UAX #9:
+ * embedding levels from bidi-js, then rule L2 — reverse every sequence of runs at or
+ * above each odd level, highest first).
+ */
+function visualRuns(text: string): { text: string; rtl: boolean }[] {
+  if (!RIGHT_TO_LEFT.test(text)) return [{ text, rtl: false }];
+  const { levels } = bidi.getEmbeddingLevels(text, 'auto');
+  const runs: { start: number; end: number; level: number }[] = [];
+  let start = 0;
+  for (let i = 1; i <= text.length; i++) {
+    if (i === text.length || levels[i] !== levels[start]) {
+      runs.push({ start, end: i, level: levels[start] });
+      start = i;
+    }
+  }
+  const highest = Math.max(...runs.map((r) => r.level));
+  const lowestOdd = Math.min(...runs.map((r) => (r.level % 2 === 1 ? r.level : r.level + 1)));
+  for (let level = highest; level >= lowestOdd; level--) {
+    for (let i = 0; i < runs.length; ) {
+      if (runs[i].level < level) {
+        i++;
+        continue;
+      }
+      let j = i;
+      while (j < runs.length && runs[j].level >= level) j++;
+      runs.splice(i, j - i, ...runs.slice(i, j).reverse());
+      i = j;
+    }
+  }
+  return runs.map((r) => ({ text: text.slice(r.start, r.end), rtl: r.level % 2 === 1 }));
+}
 
 /**
  * Lays out a line of text with the bundled font. Plain text uses the font's character
  * map and advances directly (a cached lookup per character); text in complex scripts
- * goes through fontkit's OpenType shaper, which joins Arabic letters and orders
- * right-to-left runs.
+ * goes through fontkit's OpenType shaper (Arabic joining, marks), one direction run at
+ * a time in bidi display order, so mixed Latin and Arabic or Hebrew reads correctly.
  */
 export function shapeLine(text: string, bold = false): ShapedLine {
   const f = face(bold);
   const glyphs: { id: number; x: number }[] = [];
   let x = 0;
   if (NEEDS_SHAPING.test(text)) {
-    const run = f.font.layout(text);
-    run.glyphs.forEach((g, i) => {
-      const pos = run.positions[i];
-      if (!f.outlines.has(g.id)) f.outlines.set(g.id, g.path.toSVG());
-      glyphs.push({ id: g.id, x: x + pos.xOffset });
-      x += pos.xAdvance;
-    });
+    for (const run of visualRuns(text)) {
+      const shaped = f.font.layout(run.text, undefined, undefined, undefined, run.rtl ? 'rtl' : 'ltr');
+      shaped.glyphs.forEach((g, i) => {
+        const pos = shaped.positions[i];
+        if (!f.outlines.has(g.id)) f.outlines.set(g.id, g.path.toSVG());
+        glyphs.push({ id: g.id, x: x + pos.xOffset });
+        x += pos.xAdvance;
+      });
+    }
   } else {
     for (const ch of text) {
       const cp = ch.codePointAt(0)!;
