@@ -45,7 +45,7 @@ async function main(): Promise<void> {
   const search = await openSearch({ store, clock });
   console.log(`open (corpus + BM25 index): ${(performance.now() - t).toFixed(0)} ms`);
   t = performance.now();
-  const index = search.rankIndexFor(2840);
+  const index = await search.rankIndex(2840);
   console.log(`rank index 2840 (load or build): ${(performance.now() - t).toFixed(0)} ms, ${index.rows} rows`);
 
   const english = Array.from({ length: search.catalog.size }, (_, i) => search.catalog.at(i)).filter((k) => k.languageId === 1000);
@@ -55,7 +55,7 @@ async function main(): Promise<void> {
   for (let r = 0; r < 3; r++) {
     for (const head of heads.slice(0, 10)) {
       const s = performance.now();
-      rows = search.relatedKeywords(head.kw, 2840, 1000, 700).keywords.length;
+      rows = (await search.relatedKeywords(head.kw, 2840, 1000, 700)).keywords.length;
       related.push(performance.now() - s);
     }
   }
@@ -63,7 +63,7 @@ async function main(): Promise<void> {
   const relatedMax: number[] = [];
   for (const head of heads.slice(0, 5)) {
     const s = performance.now();
-    search.relatedKeywords(head.kw, 2840, 1000, 10_000);
+    await search.relatedKeywords(head.kw, 2840, 1000, 10_000);
     relatedMax.push(performance.now() - s);
   }
   report('related keywords (head, ≤10,000 rows)', relatedMax, 100);

@@ -29,8 +29,10 @@ export interface OpenSearchOptions {
 /** Migrates the search tables, loads the corpus and builds the in-memory index. */
 export async function openSearch(options: OpenSearchOptions): Promise<SearchEngine> {
   await migrateSearchTables(options.store.db);
+  const { corpus, index } = loadSearchCorpus(options.store.raw);
   return new SearchEngine({
-    corpus: loadSearchCorpus(options.store.raw),
+    corpus,
+    index,
     clock: options.clock,
     locations: options.locations ?? loadLocations(),
     store: new SearchStore(options.store.raw),

@@ -5,6 +5,7 @@
  */
 import type SqliteDatabase from 'better-sqlite3';
 import { LEVEL } from '../researchSchema.js';
+import { Bm25Builder, PAGE_FIELD_WEIGHTS, type Bm25Index } from './bm25Index.js';
 import type { CorpusKeyword, CorpusNiche, CorpusPage, SearchCorpus } from './searchCorpus.js';
 import { normaliseKeyword, tokenize } from './text.js';
 
@@ -35,7 +36,17 @@ interface MetricRow {
   top_rank: number;
 }
 
-export function loadSearchCorpus(raw: SqliteDatabase.Database): SearchCorpus {
+export interface LoadedCorpus {
+  corpus: SearchCorpus;
+  /** BM25 index over the pages' title, description and body, built while reading them. */
+  index: Bm25Index;
+}
+
+/**
+ * Reads the corpus and indexes page text in one pass over the pages; page bodies are
+ * indexed and dropped (`body` is left empty), which keeps a small world's corpus lean.
+ */
+export function loadSearchCorpus(raw: SqliteDatabase.Database): LoadedCorpus {
   // Tables are read one by one and joined in memory: faster than SQLite's join plan here.
   const hosts = new Map<number, string>();
   for (const r of raw.prepare('SELECT id, host FROM hosts').all() as { id: number; host: string }[]) hosts.set(r.id, r.host);
@@ -53,17 +64,20 @@ export function loadSearchCorpus(raw: SqliteDatabase.Database): SearchCorpus {
     .all() as MetricRow[];
   for (const m of metricRows) (m.level === LEVEL.url ? pageMetrics : rootMetrics).set(m.entity_id, m);
 
+  const builder = new Bm25Builder(PAGE_FIELD_WEIGHTS, { preTokenized: [false, false, true] });
+  const pages: CorpusPage[] = [];
   const pageRows = raw
     .prepare(
       `SELECT id, url, host_id, root_domain_id, title, description, body, niche_id, language_id, kind, is_homepage, published, shares
          FROM pages ORDER BY id`,
     )
-    .all() as PageRow[];
-  const pages: CorpusPage[] = pageRows.map((r) => {
+    .iterate() as Iterable<PageRow>;
+  for (const r of pageRows) {
     const root = roots.get(r.root_domain_id);
     const pm = pageMetrics.get(r.id);
     const rm = rootMetrics.get(r.root_domain_id);
-    return {
+    builder.add([r.title, r.description, r.body]);
+    pages.push({
       id: r.id,
       url: r.url,
       host: hosts.get(r.host_id) ?? '',
@@ -71,7 +85,7 @@ export function loadSearchCorpus(raw: SqliteDatabase.Database): SearchCorpus {
       rootId: r.root_domain_id,
       title: r.title,
       description: r.description,
-      body: r.body,
+      body: '',
       nicheId: r.niche_id,
       languageId: r.language_id,
       kind: r.kind,
@@ -86,8 +100,9 @@ export function loadSearchCorpus(raw: SqliteDatabase.Database): SearchCorpus {
       refDomains: pm?.ref_domains ?? 0,
       extBackLinks: pm?.ext_backlinks ?? 0,
       topRank: rm?.top_rank ?? 0,
-    };
-  });
+    });
+  }
+  pageMetrics.clear();
 
   const niches: CorpusNiche[] = (
     raw.prepare('SELECT id, name, season_peak, season_amplitude, trend, vocabulary FROM niches ORDER BY id').all() as {
@@ -115,7 +130,7 @@ export function loadSearchCorpus(raw: SqliteDatabase.Database): SearchCorpus {
   }
 
   const metricsTs = metricsTimestamp(raw);
-  return { pages, niches, brands, metricsTs, ...loadKeywordData(raw) };
+  return { corpus: { pages, niches, brands, metricsTs, ...loadKeywordData(raw) }, index: builder.finish() };
 }
 
 export type KeywordData = Pick<SearchCorpus, 'keywords' | 'marketShare' | 'storedHistory'>;

@@ -90,11 +90,14 @@ export class OrganicRanker {
     return Math.floor(Date.parse(`${date}T00:00:00Z`) / DAY_MS) - this.publishedDay[page];
   }
 
-  /** The best `limit` pages for the query, best first. */
-  rank(query: RankQuery, limit: number): RankedPage[] {
+  /**
+   * The best `limit` pages for the query, best first, re-ranking the `candidates` best
+   * BM25 matches (fewer candidates rank faster, for the rank index's top 50).
+   */
+  rank(query: RankQuery, limit: number, candidates = CANDIDATES): RankedPage[] {
     const pages = this.corpus.pages;
     const tokens = tokenize(query.keyword);
-    const found = this.index.search(tokens, CANDIDATES);
+    const found = this.index.search(tokens, Math.max(candidates, limit));
     const relevance = new Map<number, number>();
     const best = found.scores[0] ?? 1;
     // A page missing some of the query's words answers it only in part (coordination
@@ -102,7 +105,7 @@ export class OrganicRanker {
     for (let i = 0; i < found.docs.length; i++) relevance.set(found.docs[i], (found.scores[i] / best) * found.coverage[i] ** 2);
     if (found.docs.length < limit * 2 && query.fallbackTokens && query.fallbackTokens.length > 0) {
       // Too few pages use the keyword's words: pages of its topic answer at lower relevance.
-      const extra = this.index.search(query.fallbackTokens, CANDIDATES);
+      const extra = this.index.search(query.fallbackTokens, Math.max(candidates, limit));
       const extraBest = extra.scores[0] ?? 1;
       for (let i = 0; i < extra.docs.length; i++) {
         if (!relevance.has(extra.docs[i])) relevance.set(extra.docs[i], (0.35 * extra.scores[i]) / extraBest);

@@ -14,7 +14,7 @@ export interface CorpusPage {
   rootId: number;
   title: string;
   description: string;
-  /** Space-separated body terms. */
+  /** Space-separated body terms ('' once indexed by the loader, which drops them). */
   body: string;
   nicheId: number | null;
   languageId: number;

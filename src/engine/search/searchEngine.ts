@@ -6,6 +6,7 @@
  * @example
  * const search = new SearchEngine({ corpus, clock, locations, store });
  * const serp = search.serp({ kw: 'running shoes', locationId: 2840, platform: 1 });
+ * const ranking = await search.competitorKeywords('example.com', 2840, 200);
  */
 import { parse as parseDomain } from 'tldts';
 import type { Clock } from '../../lib/clock.js';
@@ -40,6 +41,8 @@ export interface SearchEngineOptions {
   locations: LocationRegistry;
   /** Persistence of issued ids, difficulty and rank indexes; without it they live in memory. */
   store?: SearchStore;
+  /** A BM25 index over the corpus pages built by the loader; built from `pages` otherwise. */
+  index?: Bm25Index;
 }
 
 export interface SerpQuery {
@@ -105,6 +108,7 @@ export class SearchEngine {
   private readonly locations: LocationRegistry;
   private readonly store: SearchStore | undefined;
   private readonly rankIndexes = new Map<number, RankIndex>();
+  private readonly pendingRankIndexes = new Map<number, Promise<RankIndex>>();
   private readonly difficultyCache = new Map<string, { seo: number; ts: number }>();
   private readonly pageByUrl = new Map<string, number>();
   private readonly rootByDomain = new Map<string, number>();
@@ -117,9 +121,11 @@ export class SearchEngine {
     this.locations = options.locations;
     this.store = options.store;
     const pages = this.corpus.pages;
-    this.index = Bm25Index.build(pages.length, (i) => [pages[i].title, pages[i].description, pages[i].body], PAGE_FIELD_WEIGHTS, {
-      preTokenized: [false, false, true],
-    });
+    this.index =
+      options.index ??
+      Bm25Index.build(pages.length, (i) => [pages[i].title, pages[i].description, pages[i].body], PAGE_FIELD_WEIGHTS, {
+        preTokenized: [false, false, true],
+      });
     this.ranker = new OrganicRanker(this.corpus, this.index);
     this.builder = new SerpBuilder(this.corpus, this.index, this.ranker);
     this.catalog = new KeywordCatalog(this.corpus);
@@ -196,11 +202,16 @@ export class SearchEngine {
    * Related keywords of a seed (seed first), at most `limit` (≤ 10,000), with the count
    * before the limit.
    */
-  relatedKeywords(seedText: string, locationId: number, languageId: number, limit: number): { keywords: KeywordItem[]; countKeywordsBeforeLimit: number } {
+  async relatedKeywords(
+    seedText: string,
+    locationId: number,
+    languageId: number,
+    limit: number,
+  ): Promise<{ keywords: KeywordItem[]; countKeywordsBeforeLimit: number }> {
     const lang = this.languageFor(locationId, languageId);
     const seed = this.metrics.keywordFor(seedText, lang._id);
     const market = this.marketOf(locationId);
-    const index = this.rankIndexFor(market);
+    const index = await this.rankIndex(market);
     const seedIdx = this.catalog.find(seed.kw, lang._id);
     const seedTop = seedIdx !== undefined && index.covers(seedIdx) ? index.top(seedIdx) : this.organicPages(seed, market, 10);
     const ranked = relatedCandidates({
@@ -345,6 +356,9 @@ export class SearchEngine {
     return { questions, queries };
   }
 
+  /** Candidates re-ranked for short rankings (imports' top 10, the rank index's top 50). */
+  private static readonly SHORT_RANKING_CANDIDATES = 200;
+
   private organicPages(k: CorpusKeyword, market: number, limit: number): number[] {
     const locationId = market === 0 ? DEFAULT_SERP_LOCATION : market;
     const location = this.locations.get(locationId);
@@ -362,6 +376,7 @@ export class SearchEngine {
           fallbackTokens: this.fallbackTokens(k),
         },
         limit,
+        SearchEngine.SHORT_RANKING_CANDIDATES,
       )
       .map((r) => r.page);
   }
@@ -405,42 +420,57 @@ export class SearchEngine {
   /**
    * The rank index of a market (location 0 uses the default engine, 2840): loaded from the
    * store, or built by ranking the market's keywords on the clock's date and stored.
+   * Concurrent callers share one build; the build yields to the event loop between
+   * batches so that a server keeps answering while a market is ranked the first time.
    */
-  rankIndexFor(locationId: number): RankIndex {
+  rankIndex(locationId: number): Promise<RankIndex> {
     const market = this.marketOf(locationId) || DEFAULT_SERP_LOCATION;
-    const cached = this.rankIndexes.get(market);
-    if (cached) return cached;
+    const ready = this.rankIndexes.get(market);
+    if (ready) return Promise.resolve(ready);
+    let pending = this.pendingRankIndexes.get(market);
+    if (!pending) {
+      pending = this.loadOrBuildRankIndex(market).finally(() => this.pendingRankIndexes.delete(market));
+      this.pendingRankIndexes.set(market, pending);
+    }
+    return pending;
+  }
+
+  private async loadOrBuildRankIndex(market: number): Promise<RankIndex> {
+    const stored = this.store?.rankBuild(market);
+    if (!stored) return this.buildRankIndex(market);
     const byId = new Map<number, number>();
     this.corpus.keywords.forEach((k, i) => byId.set(k.id, i));
-    const stored = this.store?.rankBuild(market);
-    let index: RankIndex;
-    if (stored) {
-      const pageById = new Map<number, number>();
-      this.corpus.pages.forEach((p, i) => pageById.set(p.id, i));
-      const entries: RankEntry[] = [];
-      for (const row of this.store!.rankRows(market)) {
-        const keyword = byId.get(row.keywordId);
-        const page = pageById.get(row.pageId);
-        if (keyword !== undefined && page !== undefined) entries.push({ keyword, position: row.position, page });
-      }
-      index = new RankIndex(market, stored.date, this.corpus, this.catalog.size, entries);
-    } else {
-      index = this.buildRankIndex(market);
+    const pageById = new Map<number, number>();
+    this.corpus.pages.forEach((p, i) => pageById.set(p.id, i));
+    const entries: RankEntry[] = [];
+    for (const row of this.store!.rankRows(market)) {
+      const keyword = byId.get(row.keywordId);
+      const page = pageById.get(row.pageId);
+      if (keyword !== undefined && page !== undefined) entries.push({ keyword, position: row.position, page });
     }
+    const index = new RankIndex(market, stored.date, this.corpus, this.catalog.size, entries);
     this.rankIndexes.set(market, index);
     return index;
   }
 
-  /** Ranks every keyword of a market and stores the result (replacing an older build). */
-  buildRankIndex(market: number): RankIndex {
+  /**
+   * Ranks every keyword of a market (top RANK_DEPTH) and stores the result, replacing an
+   * older build: run it from a job to refresh the index, or at world build to have it ready.
+   */
+  async buildRankIndex(locationId: number): Promise<RankIndex> {
+    const market = this.marketOf(locationId) || DEFAULT_SERP_LOCATION;
     const date = day(this.clock.now());
     const entries: RankEntry[] = [];
     let keywords = 0;
-    this.corpus.keywords.forEach((k, i) => {
-      if (this.corpus.marketShare(k.id, market) === undefined) return;
+    const all = this.corpus.keywords;
+    const BATCH = 250;
+    for (let i = 0; i < all.length; i++) {
+      if (i % BATCH === BATCH - 1) await new Promise((resolve) => setImmediate(resolve));
+      const k = all[i];
+      if (this.corpus.marketShare(k.id, market) === undefined) continue;
       keywords++;
       this.organicPages(k, market, RANK_DEPTH).forEach((page, p) => entries.push({ keyword: i, position: p + 1, page }));
-    });
+    }
     const index = new RankIndex(market, date, this.corpus, this.catalog.size, entries);
     this.store?.saveRankIndex(
       { locationId: market, date, builtAt: Math.floor(this.clock.now() / 1000), keywords },
@@ -466,8 +496,8 @@ export class SearchEngine {
    * Keywords a URL, subdomain or domain ranks for in a location, worst position first,
    * at most `limit` (≤ 1,000).
    */
-  competitorKeywords(url: string, locationId: number, limit: number): CompetitorKeywords {
-    const index = this.rankIndexFor(locationId);
+  async competitorKeywords(url: string, locationId: number, limit: number): Promise<CompetitorKeywords> {
+    const index = await this.rankIndex(locationId);
     const target = this.target(url, index);
     const best = index.bestPerKeyword(target.rows);
     const rows = [...best.values()].map((r) => index.entry(r));
@@ -484,8 +514,8 @@ export class SearchEngine {
   }
 
   /** Domains sharing the most ranking keywords with a target, most shared first. */
-  competitorDomains(url: string, locationId: number, limit = 10): { domain: string; rootId: number; shared: number; score: number }[] {
-    const index = this.rankIndexFor(locationId);
+  async competitorDomains(url: string, locationId: number, limit = 10): Promise<{ domain: string; rootId: number; shared: number; score: number }[]> {
+    const index = await this.rankIndex(locationId);
     const target = this.target(url, index);
     const mine = index.bestPerKeyword(target.rows);
     const shared = new Map<number, number>();
@@ -506,8 +536,8 @@ export class SearchEngine {
   }
 
   /** Keywords to track for a URL: the ones it ranks for, best position first, then by volume. */
-  suggestedKeywords(url: string, locationId: number, limit: number): SuggestedKeyword[] {
-    const ranking = this.competitorKeywords(url, locationId, MAX_COMPETITOR_KEYWORDS).keywords;
+  async suggestedKeywords(url: string, locationId: number, limit: number): Promise<SuggestedKeyword[]> {
+    const ranking = (await this.competitorKeywords(url, locationId, MAX_COMPETITOR_KEYWORDS)).keywords;
     ranking.sort((a, b) => a.position - b.position || b.sv - a.sv);
     return ranking.slice(0, limit).map((k) => ({ _id: k._id, position: k.position, kw: k.kw, sv: k.sv, lid: k.lid }));
   }
@@ -516,8 +546,8 @@ export class SearchEngine {
    * Gap analysis: keywords a competitor ranks for and the domain does not, by the
    * competitor's position, best first; `pageSize` keywords from page `page` (1-based).
    */
-  gap(domain: string, competitor: string, locationId: number, page: number, pageSize: number): GapResult {
-    const index = this.rankIndexFor(locationId);
+  async gap(domain: string, competitor: string, locationId: number, page: number, pageSize: number): Promise<GapResult> {
+    const index = await this.rankIndex(locationId);
     const mine = index.bestPerKeyword(this.target(domain, index).rows);
     const theirs = this.target(competitor, index);
     const rows = [...index.bestPerKeyword(theirs.rows).entries()].filter(([k]) => !mine.has(k)).map(([, r]) => index.entry(r));

@@ -94,7 +94,11 @@ export class SerpBuilder {
   }
 
   /** Organic ranking only (rank index, related keywords): the best `limit` pages. */
-  organic(req: Pick<SerpRequest, 'keyword' | 'languageId' | 'location' | 'tld' | 'platform' | 'date' | 'cpc' | 'fallbackTokens'>, limit: number): RankedPage[] {
+  organic(
+    req: Pick<SerpRequest, 'keyword' | 'languageId' | 'location' | 'tld' | 'platform' | 'date' | 'cpc' | 'fallbackTokens'>,
+    limit: number,
+    candidates?: number,
+  ): RankedPage[] {
     return this.ranker.rank(
       {
         keyword: req.keyword,
@@ -108,6 +112,7 @@ export class SerpBuilder {
         fallbackTokens: req.fallbackTokens,
       },
       limit,
+      candidates,
     );
   }
 

@@ -114,9 +114,9 @@ test('keyword detail carries kwOpps from the top five results', () => {
   assert.ok(detail.contentTypes.length > 0);
 });
 
-test('related keywords of a head term share its niche, seed first, count varying with location', () => {
+test('related keywords of a head term share its niche, seed first, count varying with location', async () => {
   const head = heads().find((k) => k.kind === 'head' && k.kw === 'hiking boots') ?? heads().find((k) => k.kind === 'head')!;
-  const related = t.search.relatedKeywords(head.kw, 2840, 1000, 700);
+  const related = await t.search.relatedKeywords(head.kw, 2840, 1000, 700);
   assert.equal(related.keywords[0].kw, head.kw);
   assert.ok(related.keywords.length > 5);
   for (const item of related.keywords.slice(1)) {
@@ -124,10 +124,10 @@ test('related keywords of a head term share its niche, seed first, count varying
     assert.equal(k.nicheId, head.nicheId, `${item.kw} shares the niche of ${head.kw}`);
   }
   assert.equal(related.keywords[0]._id, keywordId(head.kw, 2840, 1000));
-  const limited = t.search.relatedKeywords(head.kw, 2840, 1000, 3);
+  const limited = await t.search.relatedKeywords(head.kw, 2840, 1000, 3);
   assert.equal(limited.keywords.length, 3);
   assert.equal(limited.countKeywordsBeforeLimit, related.countKeywordsBeforeLimit);
-  const germany = t.search.relatedKeywords(head.kw, 2276, 1000, 700);
+  const germany = await t.search.relatedKeywords(head.kw, 2276, 1000, 700);
   assert.notEqual(germany.countKeywordsBeforeLimit, related.countKeywordsBeforeLimit);
 });
 
@@ -158,24 +158,24 @@ test('imported keywords get metrics and organic results like sandbox keywords', 
   assert.deepEqual(t.search.keywordsById([imported[1]._id]).map((k) => k.kw), ['hiking boots for toddlers']);
 });
 
-test('rank index: competitor keywords, competitor domains, suggestions and gaps', () => {
+test('rank index: competitor keywords, competitor domains, suggestions and gaps', async () => {
   const serp = t.search.serp({ kw: 'hiking boots', locationId: 2840 });
   const domain = serp.items.find((i) => i.type === 'ORGANIC')!.domain!;
-  const ranking = t.search.competitorKeywords(domain, 2840, 1000);
+  const ranking = await t.search.competitorKeywords(domain, 2840, 1000);
   assert.equal(ranking.url_type, 'domain');
   assert.ok(ranking.totalCount > 0);
   for (let i = 1; i < ranking.keywords.length; i++) assert.ok(ranking.keywords[i].position <= ranking.keywords[i - 1].position, 'worst to best');
   assert.ok(ranking.keywords.every((k) => k.url.includes(domain)));
-  const competitors = t.search.competitorDomains(domain, 2840);
+  const competitors = await t.search.competitorDomains(domain, 2840);
   assert.ok(competitors.length > 0 && !competitors.some((c) => c.domain === domain));
   const rival = competitors[0].domain;
-  const gap = t.search.gap(domain, rival, 2840, 1, 100);
+  const gap = await t.search.gap(domain, rival, 2840, 1, 100);
   const mine = new Set(ranking.keywords.map((k) => k.kw));
   assert.ok(gap.keywords.every((k) => !mine.has(k.kw)));
   for (let i = 1; i < gap.keywords.length; i++) assert.ok(gap.keywords[i].position >= gap.keywords[i - 1].position, 'best first');
-  const suggested = t.search.suggestedKeywords(domain, 2840, 50);
+  const suggested = await t.search.suggestedKeywords(domain, 2840, 50);
   assert.ok(suggested.length > 0);
-  assert.ok(t.search.competitorKeywords(`https://www.${domain}`, 0, 10).keywords.length > 0, 'location 0 answers');
+  assert.ok((await t.search.competitorKeywords(`https://www.${domain}`, 0, 10)).keywords.length > 0, 'location 0 answers');
 });
 
 test('keywords imported into the research store are found after a reload and get SERPs', async () => {
@@ -194,5 +194,5 @@ test('keywords imported into the research store are found after a reload and get
   assert.equal(item.cpc, 1.9);
   const serp = t.search.serp({ kw: 'trail hiking boots sale', locationId: 2840 });
   assert.equal(serp.serp_results, 100);
-  assert.ok(t.search.relatedKeywords('hiking boots', 2840, 1000, 1000).keywords.some((k) => k.kw === 'trail hiking boots sale'));
+  assert.ok((await t.search.relatedKeywords('hiking boots', 2840, 1000, 1000)).keywords.some((k) => k.kw === 'trail hiking boots sale'));
 });

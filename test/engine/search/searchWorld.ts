@@ -1,32 +1,14 @@
 /**
- * A search engine over the tiny sandbox world for tests: the world is built once per
- * (seed, generator version) into the temp directory and reused by later runs; each
- * caller gets its own copy of the file, so the search tables it writes stay private.
+ * A search engine over a private copy of the shared tiny sandbox world
+ * (test/support/world.ts), so that the search tables it writes stay private.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { openResearchStore, type ResearchStore } from '../../../src/engine/researchStore.js';
-import { buildWorld, GENERATOR_VERSION } from '../../../src/engine/world/buildWorld.js';
 import { openSearch } from '../../../src/engine/search/index.js';
 import type { SearchEngine } from '../../../src/engine/search/searchEngine.js';
 import { FakeClock } from '../../../src/lib/clock.js';
-
-/** The build date of test worlds. */
-export const WORLD_AS_OF = Date.UTC(2026, 10, 22, 12, 0, 0);
-
-async function builtTinyWorld(seed: number): Promise<string> {
-  const dir = path.join(os.tmpdir(), 'quarry-search-tests');
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `tiny-${seed}-v${GENERATOR_VERSION}.db`);
-  if (!fs.existsSync(file)) {
-    const partial = `${file}.${process.pid}.building`;
-    await buildWorld({ size: 'tiny', seed, file: partial, asOf: WORLD_AS_OF });
-    for (const suffix of ['-wal', '-shm']) fs.rmSync(`${partial}${suffix}`, { force: true });
-    fs.renameSync(partial, file);
-  }
-  return file;
-}
+import { copyTinyWorld, TINY_WORLD_AS_OF } from '../../support/world.js';
 
 export interface TestSearch {
   search: SearchEngine;
@@ -36,11 +18,9 @@ export interface TestSearch {
 }
 
 export async function openTinySearch(seed = 1): Promise<TestSearch> {
-  const source = await builtTinyWorld(seed);
-  const copy = path.join(os.tmpdir(), 'quarry-search-tests', `copy-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.db`);
-  fs.copyFileSync(source, copy);
+  const copy = await copyTinyWorld(seed);
   const store = await openResearchStore(copy);
-  const clock = new FakeClock(WORLD_AS_OF);
+  const clock = new FakeClock(TINY_WORLD_AS_OF);
   const search = await openSearch({ store, clock });
   return {
     search,
@@ -48,7 +28,7 @@ export async function openTinySearch(seed = 1): Promise<TestSearch> {
     store,
     close: async () => {
       await store.close();
-      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${copy}${suffix}`, { force: true });
+      fs.rmSync(path.dirname(copy), { recursive: true, force: true });
     },
   };
 }
