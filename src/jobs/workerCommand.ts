@@ -26,6 +26,9 @@ export interface WorkerRuntimeOptions extends WorkerOptions {
   sweepEveryMs?: number;
 }
 
+/** What a worker needs of the running service. */
+export type WorkerHost = Pick<QuarryContext, 'state' | 'clock' | 'config'>;
+
 export interface RunningWorker {
   worker: Worker;
   queue: JobQueue;
@@ -37,7 +40,7 @@ export interface RunningWorker {
  * Starts a worker inside the current process (`quarry serve`). Call `stop()` before
  * closing the state store.
  */
-export function startEmbeddedWorker(ctx: QuarryContext, options: WorkerRuntimeOptions): RunningWorker {
+export function startEmbeddedWorker(ctx: WorkerHost, options: WorkerRuntimeOptions): RunningWorker {
   const queue = options.queue ?? new JobQueue(ctx.state, ctx.clock);
   const worker = new Worker(queue, options);
   for (const [kind, handler] of Object.entries(options.handlers)) worker.register(kind, handler);

@@ -1,0 +1,106 @@
+/**
+ * `quarry worker` as a separate process: SIGTERM stops it cleanly, finishing the running
+ * export within the grace period or giving its lease back. Short real waits here are for
+ * the child process.
+ */
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { parse } from 'csv-parse/sync';
+import { systemClock } from '../../src/lib/clock.js';
+import { EXPORT_JOB_KIND, ExportState, exportFileName, exportsDir, exportState } from '../../src/jobs/exportJobs.js';
+import { type Job, JobQueue } from '../../src/jobs/jobQueue.js';
+import { openStateStore, type StateStore } from '../../src/store/database.js';
+
+const ACCOUNT = '9'.repeat(24);
+const cli = fileURLToPath(new URL('./fixtures/workerCli.ts', import.meta.url));
+
+function exited(child: ChildProcess, timeoutMs = 30_000): Promise<{ code: number | null; stderr: string; stdout: string }> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`worker did not exit within ${timeoutMs} ms\n${stdout}\n${stderr}`));
+    }, timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr, stdout });
+    });
+  });
+}
+
+async function until(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+describe('quarry worker', () => {
+  let dataDir: string;
+  let store: StateStore;
+  let queue: JobQueue;
+
+  before(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-worker-cli-'));
+    store = await openStateStore(path.join(dataDir, 'state.db'));
+    store.raw.exec(`CREATE TABLE fixture_ledger (job_id TEXT NOT NULL, entry TEXT NOT NULL, pid INTEGER NOT NULL)`);
+    queue = new JobQueue(store, systemClock);
+  });
+  after(async () => {
+    await store.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const startWorker = (grace: number) =>
+    spawn(process.execPath, ['--import', 'tsx', cli, JSON.stringify({ pauseEvery: 100, pauseMs: 5 }), '--grace', String(grace), '--poll-interval', '50'], {
+      env: { ...process.env, QUARRY_DATA_DIR: dataDir, QUARRY_LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  const files = () => (fs.existsSync(exportsDir(dataDir)) ? fs.readdirSync(exportsDir(dataDir)) : []);
+  const refunds = (job: Job) =>
+    (store.raw.prepare(`SELECT COUNT(*) AS n FROM fixture_ledger WHERE job_id = ? AND entry = 'refund'`).get(job.id) as { n: number }).n;
+
+  it('on SIGTERM past the grace period, gives the job back (attempt not counted) and exits 0', async () => {
+    const job = queue.enqueue(EXPORT_JOB_KIND, ACCOUNT, { rows: 50_000 });
+    const worker = startWorker(100);
+    const done = exited(worker);
+    await until(() => (queue.byId(job.id)?.progress.done ?? 0) >= 1_000, 'the export to be under way');
+    worker.kill('SIGTERM');
+    const { code, stderr } = await done;
+    assert.equal(code, 0, stderr);
+    const released = queue.byId(job.id)!;
+    assert.equal(exportState(released), ExportState.Queued);
+    assert.equal(released.attempts, 0);
+    assert.equal(released.leaseOwner, null);
+    assert.deepEqual(files(), [], 'the aborted attempt removed its temporary file');
+    assert.equal(refunds(job), 0);
+    // Leave the queue as the next test expects it: this job done by another worker.
+    const lease = queue.claim('cleanup', [EXPORT_JOB_KIND])!;
+    queue.complete(lease.id, 'cleanup', null);
+  });
+
+  it('on SIGTERM within the grace period, finishes the running export first', async () => {
+    const job = queue.enqueue(EXPORT_JOB_KIND, ACCOUNT, { rows: 15_000 });
+    const worker = startWorker(60_000);
+    const done = exited(worker);
+    await until(() => (queue.byId(job.id)?.progress.done ?? 0) >= 1_000, 'the export to be under way');
+    worker.kill('SIGTERM');
+    const { code, stderr } = await done;
+    assert.equal(code, 0, stderr);
+    const finished = queue.byId(job.id)!;
+    assert.equal(exportState(finished), ExportState.Completed);
+    assert.deepEqual(files(), [exportFileName(job.id)]);
+    const records = parse(fs.readFileSync(path.join(exportsDir(dataDir), exportFileName(job.id))), { columns: true }) as unknown[];
+    assert.equal(records.length, 15_000);
+  });
+});
