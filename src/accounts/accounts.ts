@@ -26,8 +26,20 @@ const KEY_PREFIX = 'qry_';
 
 export class AccountError extends Error {}
 
+/** How many recently used keys keep their account in memory. */
+const RECENT_KEYS = 10_000;
+
 export class Accounts {
   private readonly byKeyHash;
+  private readonly dataVersion;
+  /**
+   * Accounts of recently used keys, by key hash. Valid only while no other connection has
+   * committed (PRAGMA data_version, e.g. `quarry keys revoke` in another process) and
+   * cleared by this class's own writes, so a revocation or plan change applies to the very
+   * next request. Unknown keys are never remembered: random keys cannot grow it.
+   */
+  private readonly recent = new Map<string, Account>();
+  private seenVersion: number | undefined;
 
   constructor(
     private readonly db: Kysely<StateDatabase>,
@@ -39,12 +51,27 @@ export class Accounts {
       `SELECT a.id, a.email, a.plan, a.created_at FROM api_keys k JOIN accounts a ON a.id = k.account_id
        WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
     );
+    this.dataVersion = raw.prepare<[], number>('PRAGMA data_version').pluck();
   }
 
   /** The account an API key belongs to, or undefined for an unknown or revoked key. */
   byKey(key: string): Account | undefined {
     if (key.length === 0 || key.length > 200) return undefined;
-    return this.byKeyHash.get(sha256Hex(key));
+    const hash = sha256Hex(key);
+    const version = this.dataVersion.get();
+    if (version !== this.seenVersion) {
+      this.recent.clear();
+      this.seenVersion = version;
+    }
+    const known = this.recent.get(hash);
+    if (known) return { ...known };
+    const account = this.byKeyHash.get(hash);
+    if (account) {
+      if (this.recent.size >= RECENT_KEYS) this.recent.clear();
+      this.recent.set(hash, account);
+      return { ...account };
+    }
+    return undefined;
   }
 
   async create(email: string, plan: string, nowSec: number): Promise<Account> {
@@ -87,6 +114,7 @@ export class Accounts {
   async setPlan(accountId: string, plan: string): Promise<void> {
     this.assertPlan(plan);
     const res = await this.db.updateTable('accounts').set({ plan }).where('id', '=', accountId).executeTakeFirst();
+    this.recent.clear();
     if (Number(res.numUpdatedRows) === 0) throw new AccountError(`no account ${accountId}`);
   }
 
@@ -118,6 +146,7 @@ export class Accounts {
       .where((eb) => eb.or([eb('id', '=', idOrKey), eb('key_hash', '=', sha256Hex(idOrKey))]))
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
+    this.recent.clear();
     return Number(res.numUpdatedRows) > 0;
   }
 

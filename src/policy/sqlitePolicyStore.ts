@@ -18,6 +18,13 @@ import type { PoolName, PoolPeriod } from './pools.js';
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The longest burst window any plan may configure is swept after this long. */
 const BURST_EVENT_TTL_MS = 10 * 60 * 1000;
+/** Characters of cached bodies also kept in memory, so that a cache hit reads no SQLite. */
+const MEMORY_CACHE_CHARS = 64 * 1024 * 1024;
+
+interface MemoryCacheEntry {
+  response: CachedResponse;
+  createdMs: number;
+}
 
 interface UsageRow {
   period_start_ms: number;
@@ -36,11 +43,19 @@ export class SqlitePolicyStore implements PolicyStore {
   private readonly admitTx;
   private readonly commitTx;
   private readonly releaseTx;
+  /**
+   * The newest request-cache entries, oldest first, mirroring rows of request_cache. A row
+   * is only written by commit (here) and only removed once expired, so an unexpired entry
+   * here is exactly what the table holds; entries found only in the table (written before
+   * this process started) are read from it and then kept here too.
+   */
+  private readonly memory = new Map<string, MemoryCacheEntry>();
+  private memoryChars = 0;
 
   constructor(private readonly db: SqliteDatabase.Database) {
     this.s = {
-      cacheGet: db.prepare<[string, string, number], CachedResponse>(
-        'SELECT status, content_type AS contentType, body FROM request_cache WHERE account_id = ? AND cache_key = ? AND created_ms > ?',
+      cacheGet: db.prepare<[string, string, number], CachedResponse & { createdMs: number }>(
+        'SELECT status, content_type AS contentType, body, created_ms AS createdMs FROM request_cache WHERE account_id = ? AND cache_key = ? AND created_ms > ?',
       ),
       cachePut: db.prepare(
         'INSERT OR REPLACE INTO request_cache (account_id, cache_key, status, content_type, body, created_ms) VALUES (?, ?, ?, ?, ?, ?)',
@@ -92,7 +107,31 @@ export class SqlitePolicyStore implements PolicyStore {
   }
 
   cached(accountId: string, key: string, nowMs: number): CachedResponse | null {
-    return this.s.cacheGet.get(accountId, key, nowMs - CACHE_TTL_MS) ?? null;
+    const id = `${accountId}\u0000${key}`;
+    const kept = this.memory.get(id);
+    if (kept !== undefined && kept.createdMs > nowMs - CACHE_TTL_MS) return { ...kept.response };
+    const row = this.s.cacheGet.get(accountId, key, nowMs - CACHE_TTL_MS);
+    if (row === undefined) return null;
+    const response = { status: row.status, contentType: row.contentType, body: row.body };
+    this.remember(id, response, row.createdMs);
+    return { ...response };
+  }
+
+  private remember(id: string, response: CachedResponse, createdMs: number): void {
+    const previous = this.memory.get(id);
+    if (previous !== undefined) {
+      this.memory.delete(id);
+      this.memoryChars -= previous.response.body.length;
+    }
+    // A body too large for a fair share of memory stays in the table only.
+    if (response.body.length > MEMORY_CACHE_CHARS / 16) return;
+    this.memory.set(id, { response, createdMs });
+    this.memoryChars += response.body.length;
+    for (const [oldest, entry] of this.memory) {
+      if (this.memoryChars <= MEMORY_CACHE_CHARS) break;
+      this.memory.delete(oldest);
+      this.memoryChars -= entry.response.body.length;
+    }
   }
 
   admit(req: AdmissionRequest): Admission {
@@ -101,6 +140,10 @@ export class SqlitePolicyStore implements PolicyStore {
 
   commit(reservation: Reservation, commit: Commit): void {
     this.commitTx.immediate(reservation, commit);
+    if (commit.cache) {
+      const { key, status, contentType, body } = commit.cache;
+      this.remember(`${reservation.accountId}\u0000${key}`, { status, contentType, body }, commit.nowMs);
+    }
   }
 
   release(reservation: Reservation): void {
@@ -139,6 +182,11 @@ export class SqlitePolicyStore implements PolicyStore {
   }
 
   sweep(nowMs: number): void {
+    for (const [id, entry] of this.memory) {
+      if (entry.createdMs > nowMs - CACHE_TTL_MS) continue;
+      this.memory.delete(id);
+      this.memoryChars -= entry.response.body.length;
+    }
     this.s.sweepCache.run(nowMs - CACHE_TTL_MS);
     this.s.sweepBurst.run(nowMs - BURST_EVENT_TTL_MS);
     this.s.sweepLookups.run(nowMs);
