@@ -21,6 +21,7 @@ import { AuthorityService } from './authority/authorityService.js';
 import { SitesService } from './sites/sitesService.js';
 import { buildWorld, type ProgressListener, type BuiltWorld } from './world/buildWorld.js';
 import { contentHashOf } from './world/contentHash.js';
+import { openSearch, type SearchEngine } from './search/index.js';
 
 export { researchStoreFile } from './researchStore.js';
 export type { ResearchStore } from './researchStore.js';
@@ -32,6 +33,7 @@ export type { AuthorityMetrics } from './authority/authorityService.js';
 export type { SiteOverview, SiteCompetitor } from './sites/sitesService.js';
 export type { RootHistory } from './sites/siteHistory.js';
 export { LinksService, AuthorityService, SitesService };
+export type { SearchEngine, KeywordItem, Serp, SerpItem, KeywordDetail, CompetitorKeywords, GapResult, SuggestedKeyword, ImportedKeyword } from './search/index.js';
 
 /** Facts about the loaded world. */
 export interface WorldMetadata {
@@ -52,6 +54,11 @@ export interface Engine {
   links: LinksService;
   authority: AuthorityService;
   sites: SitesService;
+  /**
+   * Keywords, SERPs and the rank index (engine/search), opened on first use: reading the
+   * corpus and indexing its text takes seconds on `small`.
+   */
+  search(): Promise<SearchEngine>;
   /** True when the store holds a completely built (or imported) world. */
   isBuilt(): boolean;
   metadata(): WorldMetadata;
@@ -76,11 +83,13 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine> {
   const links = new LinksService(store.raw, options.clock);
   const authority = new AuthorityService(store.raw);
   const sites = new SitesService(store.raw, links, authority);
+  let search: Promise<SearchEngine> | undefined;
   return {
     store,
     links,
     authority,
     sites,
+    search: () => (search ??= openSearch({ store, clock: options.clock })),
     isBuilt: () => readMeta(store).get('state') === 'ready',
     metadata: () => {
       const meta = readMeta(store);

@@ -196,3 +196,17 @@ test('keywords imported into the research store are found after a reload and get
   assert.equal(serp.serp_results, 100);
   assert.ok((await t.search.relatedKeywords('hiking boots', 2840, 1000, 1000)).keywords.some((k) => k.kw === 'trail hiking boots sale'));
 });
+
+test('the engine facade opens the search engine once, on first use', async () => {
+  const { openEngine } = await import('../../../src/engine/index.js');
+  const { copyTinyWorld } = await import('../../support/world.js');
+  const { FakeClock } = await import('../../../src/lib/clock.js');
+  const engine = await openEngine({ file: await copyTinyWorld(), clock: new FakeClock() });
+  try {
+    const search = await engine.search();
+    assert.equal(await engine.search(), search);
+    assert.equal(search.serp({ kw: 'hiking boots', locationId: 2840 }).serp_results, 100);
+  } finally {
+    await engine.close();
+  }
+});
