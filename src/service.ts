@@ -13,11 +13,15 @@ import { AccessPolicy } from './policy/accessPolicy.js';
 import { loadPlans } from './policy/plans.js';
 import { SqlitePolicyStore } from './policy/sqlitePolicyStore.js';
 import { openStateStore } from './store/database.js';
+import { openEngine, researchStoreFile } from './engine/index.js';
+import { openSearch } from './engine/search/index.js';
 
 export interface ServiceOptions {
   clock?: Clock;
   /** Keep the state store in memory (tests). */
   inMemory?: boolean;
+  /** The research store file; default `<data dir>/research.db`. */
+  researchFile?: string;
 }
 
 export async function createContext(config: Config, options: ServiceOptions = {}): Promise<QuarryContext> {
@@ -26,7 +30,16 @@ export async function createContext(config: Config, options: ServiceOptions = {}
   const state = await openStateStore(options.inMemory ? ':memory:' : path.join(config.dataDir, 'state.db'));
   const accounts = new Accounts(state.db, state.raw, () => Object.keys(plans));
   const policy = new AccessPolicy(new SqlitePolicyStore(state.raw), plans, clock);
-  return { config, clock, state, accounts, policy, plans, locations: loadLocations() };
+  const locations = loadLocations();
+  const engine = await openEngine({ file: options.researchFile ?? researchStoreFile(config.dataDir), clock });
+  const search = await openSearch({ store: engine.store, clock, locations });
+  return { config, clock, state, accounts, policy, plans, locations, engine, search };
+}
+
+/** Closes what createContext opened. */
+export async function closeContext(ctx: QuarryContext): Promise<void> {
+  await ctx.engine.close();
+  await ctx.state.close();
 }
 
 export const DEMO_EMAIL = 'demo@quarry.local';

@@ -9,6 +9,8 @@ import type { LocationRegistry } from '../locations/registry.js';
 import type { AccessPolicy, ExecutionContext, PaidOperation } from '../policy/accessPolicy.js';
 import type { ClientClass, Plan } from '../policy/plans.js';
 import type { StateStore } from '../store/database.js';
+import type { Engine } from '../engine/index.js';
+import type { SearchEngine } from '../engine/search/index.js';
 
 export interface QuarryContext {
   config: Config;
@@ -18,6 +20,10 @@ export interface QuarryContext {
   policy: AccessPolicy;
   plans: Record<string, Plan>;
   locations: LocationRegistry;
+  /** The research engine: link index, authority, site history over the research store. */
+  engine: Engine;
+  /** The research engine's search half: keywords, SERPs, rank index. */
+  search: SearchEngine;
 }
 
 export type RouteAuth = 'required' | 'optional' | 'none';

@@ -18,7 +18,7 @@ export function installPaidRoutes(app: FastifyInstance, policy: AccessPolicy): v
     if (!paid) return;
     const handler = route.handler;
     const method = Array.isArray(route.method) ? route.method.join(',') : route.method;
-    const operationId = `${method} ${route.url}`;
+    const operationId = paid.cacheAs ?? `${method} ${route.url}`;
     route.handler = async function paidHandler(this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
       const result = await policy.run(paid, {
         account: req.account!,

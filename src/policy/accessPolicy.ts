@@ -23,6 +23,8 @@ export interface CostContext {
 
 export interface PaidOperation<P = any, B = any> {
   pool: PoolName;
+  /** Name under which the request is cached; routes that are one operation (GET and POST of competitor keywords) share it. */
+  cacheAs?: string;
   /** Identical requests within 24 h are answered from cache (default true). */
   cacheable?: boolean;
   /** Units to reserve before execution (default 1). */
@@ -32,9 +34,16 @@ export interface PaidOperation<P = any, B = any> {
   /** One keyword import per cooldown for API-key clients. */
   cooldown?: 'keyword-import';
   /** History entries written with the charge. */
-  history?: (params: P, body: B) => HistoryWrite[];
+  history?: (params: P, body: B, at: CommitContext) => HistoryWrite[];
   /** Lookups recorded with the charge (they unlock or discount later requests). */
-  lookups?: (params: P, body: B) => LookupWrite[];
+  lookups?: (params: P, body: B, at: CommitContext) => LookupWrite[];
+}
+
+/** When and for whom a charge is committed. */
+export interface CommitContext {
+  account: Account;
+  /** Milliseconds since the epoch, from the injected clock. */
+  nowMs: number;
 }
 
 export interface ExecutionContext {
@@ -165,13 +174,14 @@ export class AccessPolicy {
       return { status: result.status, contentType: JSON_TYPE, body: null, fromCache: false };
     }
     const body = JSON.stringify(result.body);
+    const at: CommitContext = { account, nowMs: this.clock.now() };
     try {
       this.store.commit(reservation, {
-        nowMs: this.clock.now(),
+        nowMs: at.nowMs,
         cost: charged,
         cache: key !== null ? { key, status: result.status, contentType: JSON_TYPE, body } : undefined,
-        history: op.history?.(req.params, result.body),
-        lookups: op.lookups?.(req.params, result.body),
+        history: op.history?.(req.params, result.body, at),
+        lookups: op.lookups?.(req.params, result.body, at),
       });
     } catch (err) {
       this.store.release(reservation);

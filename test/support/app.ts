@@ -8,7 +8,10 @@ import { buildApp } from '../../src/http/app.js';
 import type { QuarryContext } from '../../src/http/context.js';
 import { FakeClock, unixSeconds } from '../../src/lib/clock.js';
 import type { ClientClass } from '../../src/policy/plans.js';
-import { createContext } from '../../src/service.js';
+import { closeContext, createContext } from '../../src/service.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { copyTinyWorld } from './world.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -36,7 +39,10 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
     QUARRY_PUBLIC_URL: 'http://quarry.test',
     ...options.env,
   });
-  const ctx = await createContext(config, { clock, inMemory: true });
+  // Each app works on its own copy of the shared tiny world: the engine records issued
+  // keyword ids and difficulty in it.
+  const researchFile = await copyTinyWorld();
+  const ctx = await createContext(config, { clock, inMemory: true, researchFile });
   const app = await buildApp(ctx, { clientClassOf: options.clientClassOf, extraRoutes: options.extraRoutes });
   await app.ready();
   return {
@@ -51,7 +57,8 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
     },
     async close() {
       await app.close();
-      await ctx.state.close();
+      await closeContext(ctx);
+      fs.rmSync(path.dirname(researchFile), { recursive: true, force: true });
     },
   };
 }

@@ -1,45 +1,20 @@
-/**
- * Keyword items as the API shows them (DESIGN.md §5), the narrow view of the research
- * engine that the keyword tool's free operations need, and their CSV form.
- */
+/** Keyword items as exports and lists show them (DESIGN.md §5), and their CSV form. */
+import type { KeywordItem } from '../../engine/search/index.js';
 import { languageById, ANY_LANGUAGE } from '../../locations/languages.js';
 import type { LocationRegistry } from '../../locations/registry.js';
 import { shortLocation } from '../shared/presenters.js';
 
-export interface KeywordItem {
-  _id: string;
-  kw: string;
-  /** Location id (0 = anywhere). */
-  lid: number;
-  sv: number;
-  /** Monthly search volume history: [year, month, searches], oldest first. */
-  msv: [number, number, number][];
-  cpc: number;
-  ppc: number;
-  seo: number | null;
-  seo_ts: number | null;
-  ts: number;
-  [extra: string]: unknown;
-}
-
-/** A keyword as the engine knows it: the API item plus its language. */
-export interface CatalogKeyword {
-  item: KeywordItem;
-  languageId: number;
-}
-
-export interface KeywordCatalog {
-  /** The keywords with these ids, in the order asked; unknown ids are left out. */
-  byIds(ids: readonly string[]): CatalogKeyword[];
-}
+/** A keyword as the engine resolves it: the API item plus the language it was looked up in. */
+export type KeywordWithLanguage = KeywordItem & { languageId: number };
 
 /** A keyword item with its `language` object and short `location`, as exports and lists show it. */
-export function presentKeyword(k: CatalogKeyword, locations: LocationRegistry) {
-  const loc = locations.get(k.item.lid);
+export function presentKeyword(k: KeywordWithLanguage, locations: LocationRegistry) {
+  const { languageId, ...item } = k;
+  const loc = locations.get(item.lid);
   return {
-    ...k.item,
-    language: languageById(k.languageId) ?? ANY_LANGUAGE,
-    location: loc ? shortLocation(loc) : { _id: k.item.lid, label: String(k.item.lid), code: '' },
+    ...item,
+    language: languageById(languageId) ?? ANY_LANGUAGE,
+    location: loc ? shortLocation(loc) : { _id: item.lid, label: String(item.lid), code: '' },
   };
 }
 

@@ -1,0 +1,130 @@
+/**
+ * Keywords a URL, domain or subdomain ranks for (GET and POST, one operation, parameters in
+ * the query string), the competitor domains of a recent lookup (free), and suggested
+ * keywords for a new rank tracking.
+ */
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { errors } from '../../http/errors.js';
+import { unixSeconds } from '../../lib/clock.js';
+import type { PaidOperation } from '../../policy/accessPolicy.js';
+import { CACHE_TTL_MS } from '../../policy/policyStore.js';
+import { MAX_COMPETITOR_KEYWORDS_ROWS } from '../../policy/plans.js';
+import { errorResponses, LocationId } from '../shared/schemas.js';
+import { requireLocation, requireTargetUrl } from '../shared/params.js';
+import { competitorLocation } from './competitorLocations.js';
+
+interface UrlLocation {
+  url: string;
+  location_id: number;
+}
+
+const UrlLocationQuery = Type.Object({
+  url: Type.String({ minLength: 1, maxLength: 2048 }),
+  location_id: LocationId,
+});
+
+/** Lookups of competitor keywords unlock competitor domains for the same url and location. */
+const COMPETITOR_LOOKUP = 'competitor-keywords';
+const lookupKey = (p: UrlLocation) => `${requireTargetUrl(p.url).key}\u0000${p.location_id}`;
+
+export async function competitorKeywordsRoutes(app: FastifyInstance): Promise<void> {
+  const { search, locations, policy, clock } = app.quarry;
+
+  const paid: PaidOperation<UrlLocation> = {
+    pool: 'related-keywords',
+    cacheAs: 'competitor-keywords',
+    history: (p, body, at) => [
+      { tool: 'keyword', entry: { t: 1, url: p.url.trim(), location: body.location, created: unixSeconds(at.nowMs) } },
+    ],
+    lookups: (p) => [{ kind: COMPETITOR_LOOKUP, key: lookupKey(p) }],
+  };
+
+  const handler = async (req: any, reply: any) => {
+    const q = req.query as UrlLocation;
+    const target = requireTargetUrl(q.url);
+    requireLocation(locations, q.location_id);
+    const location = competitorLocation(q.location_id, locations);
+    if (location === null) {
+      // Unsupported location: an empty 204, charged nothing.
+      reply.code(204);
+      return undefined;
+    }
+    const limit = Math.min(req.paid!.plan.competitorKeywordsRows, MAX_COMPETITOR_KEYWORDS_ROWS);
+    const result = await search.competitorKeywords(target.input, location, limit);
+    // Default order: by the domain's ranking position, worst to best.
+    const keywords = [...result.keywords].sort((a, b) => b.position - a.position);
+    return {
+      url_type: result.url_type,
+      location: result.location,
+      keywords,
+      totalCount: result.totalCount,
+      page: 1,
+      resultsSize: keywords.length,
+      originalItemsCount: result.totalCount,
+      isAllowedPagination: false,
+    };
+  };
+
+  const schema = {
+    tags: ['keyword-tool'],
+    summary: 'Keywords a URL, domain or subdomain ranks for (worst position first)',
+    querystring: UrlLocationQuery,
+    response: errorResponses(401, 422, 429),
+  };
+  app.get('/competitor-keywords', { config: { paid }, schema }, handler);
+  app.post('/competitor-keywords', { config: { paid }, schema }, handler);
+
+  app.get(
+    '/competitor-domain',
+    {
+      schema: {
+        tags: ['keyword-tool'],
+        summary: 'Competitor domains of a competitor-keywords lookup made in the last 24 hours (free)',
+        querystring: UrlLocationQuery,
+        response: { 200: Type.Array(Type.String()), ...errorResponses(401, 422) },
+      },
+    },
+    async (req) => {
+      const q = req.query as UrlLocation;
+      const target = requireTargetUrl(q.url);
+      requireLocation(locations, q.location_id);
+      const since = clock.now() - CACHE_TTL_MS;
+      if (!policy.store.hasLookup(req.account!.id, COMPETITOR_LOOKUP, lookupKey(q), since)) throw errors.noResult();
+      const location = competitorLocation(q.location_id, locations) ?? 0;
+      const domains = await search.competitorDomains(target.input, location);
+      return domains.map((d) => d.domain);
+    },
+  );
+
+  app.get(
+    '/suggested-keywords',
+    {
+      config: { paid: { pool: 'related-keywords' } satisfies PaidOperation<UrlLocation> },
+      schema: {
+        tags: ['keyword-tool'],
+        summary: 'Keywords to track for a URL, from its ranking keywords',
+        querystring: UrlLocationQuery,
+        response: errorResponses(401, 422, 429),
+      },
+    },
+    async (req) => {
+      const q = req.query as UrlLocation;
+      const target = requireTargetUrl(q.url);
+      requireLocation(locations, q.location_id);
+      const location = competitorLocation(q.location_id, locations) ?? 0;
+      const limit = Math.min(req.paid!.plan.competitorKeywordsRows, MAX_COMPETITOR_KEYWORDS_ROWS);
+      const keywords = await search.suggestedKeywords(target.input, location, limit);
+      return {
+        url_type: target.key === target.domain ? 'domain' : target.key.includes('/') ? 'url' : 'subdomain',
+        location: search.shortLocation(q.location_id),
+        keywords,
+        totalCount: keywords.length,
+        page: 1,
+        resultsSize: keywords.length,
+        originalItemsCount: keywords.length,
+        isAllowedPagination: false,
+      };
+    },
+  );
+}

@@ -1,0 +1,89 @@
+/**
+ * POST /keyword-tool/gap-analysis (pool `related-keywords`): keywords each competitor ranks
+ * for and the domain does not, one result per competitor. Each competitor is one lookup
+ * unless the same domain, competitor, location and page were asked within 24 hours; pages
+ * beyond 1 only on plans that allow it.
+ */
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { unixSeconds } from '../../lib/clock.js';
+import type { PaidOperation } from '../../policy/accessPolicy.js';
+import type { Plan } from '../../policy/plans.js';
+import { errorResponses, LocationId } from '../shared/schemas.js';
+import { requireLocation, requireTargetUrl } from '../shared/params.js';
+
+export const GAP_PAGE_SIZE = 100;
+const GAP_LOOKUP = 'gap';
+
+interface GapBody {
+  domain: string;
+  competitors: string[];
+  location_id: number;
+  page: number;
+}
+
+/** The page a plan gets: as asked where pagination is allowed, page 1 otherwise. */
+const effectivePage = (plan: Plan, page: number) => (plan.gapPagination ? page : 1);
+const normalised = (url: string) => url.trim().toLowerCase();
+const gapKey = (b: GapBody, competitor: string, page: number) =>
+  [normalised(b.domain), normalised(competitor), b.location_id, page].join('\u0000');
+
+export async function gapAnalysisRoutes(app: FastifyInstance): Promise<void> {
+  const { search, locations } = app.quarry;
+
+  const distinctCompetitors = (b: GapBody) => [...new Set(b.competitors.map(normalised))];
+
+  const paid: PaidOperation<GapBody> = {
+    pool: 'related-keywords',
+    cost: (b, ctx) => {
+      const page = effectivePage(ctx.plan, b.page);
+      return distinctCompetitors(b).filter((c) => !ctx.hasRecentLookup(GAP_LOOKUP, gapKey(b, c, page))).length;
+    },
+    lookups: (b, body) => distinctCompetitors(b).map((c) => ({ kind: GAP_LOOKUP, key: gapKey(b, c, body.page) })),
+    history: (b, body, at) => [
+      {
+        tool: 'keyword',
+        entry: { t: 2, domain: b.domain.trim(), competitors: b.competitors.map((c) => c.trim()), location: search.shortLocation(b.location_id), page: body.page, created: unixSeconds(at.nowMs) },
+      },
+    ],
+  };
+
+  app.post(
+    '/gap-analysis',
+    {
+      config: { paid },
+      schema: {
+        tags: ['keyword-tool'],
+        summary: 'Keywords competitors rank for and the domain does not',
+        body: Type.Object({
+          domain: Type.String({ minLength: 1, maxLength: 2048 }),
+          competitors: Type.Array(Type.String({ minLength: 1, maxLength: 2048 }), { minItems: 1, maxItems: 5 }),
+          location_id: LocationId,
+          page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 1 })),
+        }),
+        response: errorResponses(401, 422, 429),
+      },
+    },
+    async (req) => {
+      const b = req.body as GapBody;
+      const domain = requireTargetUrl(b.domain, 'domain');
+      b.competitors.forEach((c) => requireTargetUrl(c, 'competitors'));
+      requireLocation(locations, b.location_id);
+      const page = effectivePage(req.paid!.plan, b.page);
+      const results = [];
+      for (const competitor of b.competitors) {
+        const gap = await search.gap(domain.input, competitor.trim(), b.location_id, page, GAP_PAGE_SIZE);
+        // Ordered by the competitor's position, best first.
+        const keywords = [...gap.keywords].sort((x, y) => x.position - y.position);
+        results.push({ domain: gap.domain, totalCount: gap.totalCount, originalItemsCount: gap.totalCount, keywords });
+      }
+      return {
+        isAllowedPagination: req.paid!.plan.gapPagination,
+        page,
+        resultsSize: GAP_PAGE_SIZE,
+        mode: 'missing',
+        results,
+      };
+    },
+  );
+}

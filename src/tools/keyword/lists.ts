@@ -1,0 +1,166 @@
+/**
+ * Saved keyword lists: create (201), list all, detail (JSON or CSV), rename (204),
+ * delete (204), add and remove keywords (204). Another account's list is as unknown as a
+ * list that never existed (404).
+ */
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sendCsv, wantsCsv } from '../../http/csv.js';
+import { errors } from '../../http/errors.js';
+import { unixSeconds } from '../../lib/clock.js';
+import { KeywordLists, ListLimitError, MAX_KEYWORDS_PER_LIST } from '../../store/keywordLists.js';
+import { errorResponses } from '../shared/schemas.js';
+import { keywordCsvRow, parseCsvFields, presentKeyword } from './keywordItems.js';
+
+/** Keyword ids as clients send them; the limit leaves room for the 422 of the 10,001st. */
+const KeywordIds = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: MAX_KEYWORDS_PER_LIST * 2 });
+const ListName = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
+const ListParams = Type.Object({ list_id: Type.String({ minLength: 1, maxLength: 100 }) });
+
+const ListRecord = Type.Object({
+  _id: Type.String(),
+  name: Type.String(),
+  keyword_ids: Type.Array(Type.String()),
+  user_id: Type.String(),
+  creator: Type.String(),
+  created_at: Type.Integer(),
+  updated_at: Type.Integer(),
+});
+
+function limitError(err: unknown): never {
+  if (err instanceof ListLimitError) {
+    throw err.limit === 'keywords' ? errors.outOfLimit(err.message) : errors.listLimit(err.message);
+  }
+  throw err;
+}
+
+export async function listRoutes(app: FastifyInstance): Promise<void> {
+  const { clock, locations, state } = app.quarry;
+  const { search } = app.quarry;
+  const lists = new KeywordLists(state.db);
+  const now = () => unixSeconds(clock.now());
+  /** Keeps only ids the research store knows: a list cannot hold keywords it could never show. */
+  const known = (ids: readonly string[]) => search.keywordsById([...new Set(ids)]).map((k) => k._id);
+
+  app.get(
+    '/lists',
+    { schema: { tags: ['keyword-tool'], summary: 'All keyword lists of the account', response: { 200: Type.Array(ListRecord), ...errorResponses(401) } } },
+    async (req) => lists.all(req.account!.id),
+  );
+
+  app.post(
+    '/lists',
+    {
+      schema: {
+        tags: ['keyword-tool'],
+        summary: 'Create a keyword list',
+        body: Type.Object({ keyword_ids: KeywordIds, name: ListName }),
+        response: { 201: ListRecord, ...errorResponses(401, 422) },
+      },
+    },
+    async (req, reply) => {
+      const body = req.body as { keyword_ids: string[]; name: string };
+      if (new Set(body.keyword_ids).size > MAX_KEYWORDS_PER_LIST) limitError(new ListLimitError('keywords', `A list holds at most ${MAX_KEYWORDS_PER_LIST} keywords`));
+      const record = await lists.create(req.account!.id, body.name.trim(), known(body.keyword_ids), now()).catch(limitError);
+      return reply.code(201).send(record);
+    },
+  );
+
+  app.get(
+    '/lists/:list_id',
+    {
+      schema: {
+        tags: ['keyword-tool'],
+        summary: 'A keyword list with its keywords (CSV with a .csv suffix, ?ext=csv or Accept: text/csv)',
+        params: ListParams,
+        querystring: Type.Object({ fields: Type.Optional(Type.String({ maxLength: 200 })), ext: Type.Optional(Type.String({ maxLength: 10 })) }),
+        response: errorResponses(401, 404, 422),
+      },
+    },
+    async (req: FastifyRequest, reply) => {
+      let { list_id: listId } = req.params as { list_id: string };
+      const suffix = listId.toLowerCase().endsWith('.csv');
+      if (suffix) listId = listId.slice(0, -4);
+      const csv = wantsCsv(req, suffix);
+      const { fields } = req.query as { fields?: string };
+      const columns = csv ? parseCsvFields(fields) : null;
+      if (csv && columns === null) throw errors.invalidParameter('fields');
+      const list = await lists.get(req.account!.id, listId);
+      if (!list) throw errors.notFound('List not found');
+      const keywords = search.keywordsById(list.keyword_ids);
+      if (csv) return sendCsv(reply, `${list.name}.csv`, columns!, keywords.map((k) => keywordCsvRow(k, columns!)));
+      const { keyword_ids: _ids, ...meta } = list;
+      return { keywords: keywords.map((k) => presentKeyword(k, locations)), list: meta };
+    },
+  );
+
+  app.patch(
+    '/lists/:list_id',
+    {
+      schema: {
+        tags: ['keyword-tool'],
+        summary: 'Rename a keyword list',
+        params: ListParams,
+        body: Type.Object({ name: ListName }),
+        response: { 204: Type.Null(), ...errorResponses(401, 404, 422) },
+      },
+    },
+    async (req, reply) => {
+      const { list_id } = req.params as { list_id: string };
+      const { name } = req.body as { name: string };
+      if (!(await lists.rename(req.account!.id, list_id, name.trim(), now()))) throw errors.notFound('List not found');
+      return reply.code(204).send();
+    },
+  );
+
+  app.delete(
+    '/lists/:list_id',
+    {
+      schema: { tags: ['keyword-tool'], summary: 'Delete a keyword list (keyword data stays)', params: ListParams, response: { 204: Type.Null(), ...errorResponses(401, 404) } },
+    },
+    async (req, reply) => {
+      const { list_id } = req.params as { list_id: string };
+      if (!(await lists.delete(req.account!.id, list_id))) throw errors.notFound('List not found');
+      return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/lists/:list_id/keywords',
+    {
+      schema: {
+        tags: ['keyword-tool'],
+        summary: 'Add keywords to a list (existing ones are kept once)',
+        params: ListParams,
+        body: Type.Object({ keyword_ids: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: MAX_KEYWORDS_PER_LIST * 2 }) }),
+        response: { 204: Type.Null(), ...errorResponses(401, 404, 422) },
+      },
+    },
+    async (req, reply) => {
+      const { list_id } = req.params as { list_id: string };
+      const { keyword_ids } = req.body as { keyword_ids: string[] };
+      const ok = await lists.addKeywords(req.account!.id, list_id, known(keyword_ids), now()).catch(limitError);
+      if (!ok) throw errors.notFound('List not found');
+      return reply.code(204).send();
+    },
+  );
+
+  app.delete(
+    '/lists/:list_id/keywords',
+    {
+      schema: {
+        tags: ['keyword-tool'],
+        summary: 'Remove keywords from a list (absent ones are ignored)',
+        params: ListParams,
+        body: Type.Optional(Type.Object({ keyword_ids: Type.Optional(KeywordIds) })),
+        response: { 204: Type.Null(), ...errorResponses(401, 404, 422) },
+      },
+    },
+    async (req, reply) => {
+      const { list_id } = req.params as { list_id: string };
+      const keyword_ids = (req.body as { keyword_ids?: string[] } | undefined)?.keyword_ids ?? [];
+      if (!(await lists.removeKeywords(req.account!.id, list_id, keyword_ids, now()))) throw errors.notFound('List not found');
+      return reply.code(204).send();
+    },
+  );
+}
