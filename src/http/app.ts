@@ -33,7 +33,10 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
   const app: FastifyInstance = Fastify({
     logger,
     bodyLimit: ctx.config.bodyLimit,
-    trustProxy: ctx.config.trustProxy,
+    // One hop: trust the socket peer (our proxy) and take the address it appended, the
+    // rightmost; with `true` the leftmost, client-written entry would be the client IP and
+    // forged X-Forwarded-For values would walk around the gateway limit.
+    trustProxy: ctx.config.trustProxy ? (_address: string, hop: number) => hop === 0 : false,
     routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },
     // URLs the router cannot even decode never reach the error handler; without this they
     // would answer Fastify's own error shape instead of the contract's error object.

@@ -267,4 +267,16 @@ describe('gateway limit', () => {
     assert.equal((await from(proxy, undefined, { 'x-forwarded-for': '198.51.100.2' })).statusCode, 200);
     await g.close();
   });
+
+  test('behind a trusted proxy, entries the client forged before the proxy’s own are ignored', async () => {
+    g = await testApp({ env: { QUARRY_GATEWAY_RPS: '4', QUARRY_TRUST_PROXY: 'true' } });
+    // The proxy appends the address it saw (198.51.100.3); the client wrote the rest.
+    let admitted = 0;
+    for (let i = 0; i < 20; i++) {
+      const res = await from('10.0.0.8', undefined, { 'x-forwarded-for': `203.0.113.${i}, 198.51.100.3` });
+      if (res.statusCode === 200) admitted++;
+    }
+    assert.equal(admitted, 4);
+    await g.close();
+  });
 });
