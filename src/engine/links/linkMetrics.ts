@@ -60,8 +60,15 @@ export function computeLinkMetrics(g: LinkGraphInput, onStage: (stage: MetricsSt
   const graph = buildInEdgeCsr(g.pageCount, g.linkSource, g.linkTarget, (i) => g.linkDeleted[i] === 0 && g.linkNofollow[i] === 0 && g.linkType[i] !== 4);
   const pr = pageRank(graph, { damping, tolerance: 1e-7 * Math.max(1, g.pageCount / 1e4), maxIterations: 60 });
   onStage('trustrank');
+  // Seeds: homepages of trusted root domains; a trusted domain known only by inner pages
+  // (imports) seeds with all of them.
   const seeds: number[] = [];
-  for (let p = 0; p < g.pageCount; p++) if (g.pageIsHome[p] && g.rootTrusted[g.pageRoot[p]]) seeds.push(p);
+  const hasHome = new Uint8Array(g.rootCount);
+  for (let p = 0; p < g.pageCount; p++) if (g.pageIsHome[p]) hasHome[g.pageRoot[p]] = 1;
+  for (let p = 0; p < g.pageCount; p++) {
+    const r = g.pageRoot[p];
+    if (g.rootTrusted[r] && (g.pageIsHome[p] || !hasHome[r])) seeds.push(p);
+  }
   const tr = trustRank(graph, seeds, damping);
 
   const prFloor = (1 - damping) / Math.max(1, g.pageCount);
