@@ -65,7 +65,7 @@ export interface SnapshotSerp {
 export interface SnapshotOptions {
   /** Picture width; default 1280 (desktop) or 412 (mobile). */
   width?: number;
-  /** Items drawn at most (in page order); default 16. */
+  /** Items drawn at most (in page order); default 12. */
   maxItems?: number;
   /** Picture height at most, in pixels; default 4000. Blocks that would end below it are left out. */
   maxHeight?: number;
@@ -214,7 +214,7 @@ export function serpSnapshotSvg(serp: SnapshotSerp, opts: SnapshotOptions = {}):
   let drawn = 0;
 
   for (const item of items) {
-    if (drawn >= (opts.maxItems ?? 16)) break;
+    if (drawn >= (opts.maxItems ?? 12)) break;
     const box = item.size ?? null;
     const inSide = !mobile && (box ? box.l * scale >= main.x + main.width * 0.75 : item.type === 'KNO_GRAPH');
     const column = inSide ? side : main;
