@@ -26,6 +26,17 @@ export interface Bm25Options {
 /** Weights of the fields of a page: a title word counts three times a body word. */
 export const PAGE_FIELD_WEIGHTS = [3, 2, 1] as const;
 
+/** The arrays of an index (for storage). */
+export interface Bm25Parts {
+  terms: string[];
+  offsets: Int32Array;
+  postingDocs: Int32Array;
+  postingTf: Float32Array;
+  docLength: Float32Array;
+  k1: number;
+  b: number;
+}
+
 export interface ScoredDocs {
   /** Document numbers, best first. */
   docs: Int32Array;
@@ -286,6 +297,38 @@ export class Bm25Index {
 
   get size(): number {
     return this.docCount;
+  }
+
+  /** The index as plain arrays, to store it (see fromParts). */
+  toParts(): Bm25Parts {
+    const terms = new Array<string>(this.termIds.size);
+    for (const [term, id] of this.termIds) terms[id] = term;
+    return {
+      terms,
+      offsets: this.offsets,
+      postingDocs: this.postingDocs,
+      postingTf: this.postingTf,
+      docLength: this.docLength,
+      k1: this.k1,
+      b: this.b,
+    };
+  }
+
+  /** An index from stored parts (see toParts). */
+  static fromParts(parts: Bm25Parts): Bm25Index {
+    const index = new Bm25Index({ k1: parts.k1, b: parts.b });
+    parts.terms.forEach((term, id) => index.termIds.set(term, id));
+    index.offsets = parts.offsets;
+    index.postingDocs = parts.postingDocs;
+    index.postingTf = parts.postingTf;
+    index.docLength = parts.docLength;
+    index.docCount = parts.docLength.length;
+    let total = 0;
+    for (let i = 0; i < parts.docLength.length; i++) total += parts.docLength[i];
+    index.avgDocLength = index.docCount > 0 ? Math.max(total / index.docCount, 1) : 1;
+    index.accumulator = new Float64Array(index.docCount);
+    index.matchedIdf = new Float64Array(index.docCount);
+    return index;
   }
 
   /** Number of documents containing the term (its document frequency). */

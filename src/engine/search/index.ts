@@ -29,14 +29,9 @@ export interface OpenSearchOptions {
 /** Migrates the search tables, loads the corpus and builds the in-memory index. */
 export async function openSearch(options: OpenSearchOptions): Promise<SearchEngine> {
   await migrateSearchTables(options.store.db);
-  const { corpus, index } = loadSearchCorpus(options.store.raw);
-  return new SearchEngine({
-    corpus,
-    index,
-    clock: options.clock,
-    locations: options.locations ?? loadLocations(),
-    store: new SearchStore(options.store.raw),
-  });
+  const store = new SearchStore(options.store.raw);
+  const { corpus, index } = loadSearchCorpus(options.store.raw, store);
+  return new SearchEngine({ corpus, index, clock: options.clock, locations: options.locations ?? loadLocations(), store });
 }
 
 /** Makes keywords added to the research store since opening (imports) visible to the engine. */

@@ -5,7 +5,8 @@
  */
 import type SqliteDatabase from 'better-sqlite3';
 import { LEVEL } from '../researchSchema.js';
-import { Bm25Builder, PAGE_FIELD_WEIGHTS, type Bm25Index } from './bm25Index.js';
+import { Bm25Builder, Bm25Index, PAGE_FIELD_WEIGHTS } from './bm25Index.js';
+import type { SearchStore } from './searchStore.js';
 import type { CorpusKeyword, CorpusNiche, CorpusPage, SearchCorpus } from './searchCorpus.js';
 import { normaliseKeyword, tokenize } from './text.js';
 
@@ -45,8 +46,10 @@ export interface LoadedCorpus {
 /**
  * Reads the corpus and indexes page text in one pass over the pages; page bodies are
  * indexed and dropped (`body` is left empty), which keeps a small world's corpus lean.
+ * With a store, the built index is saved and later opens of the same pages load it
+ * instead of reading every body again (most of a small world's open time).
  */
-export function loadSearchCorpus(raw: SqliteDatabase.Database): LoadedCorpus {
+export function loadSearchCorpus(raw: SqliteDatabase.Database, store?: SearchStore): LoadedCorpus {
   // Tables are read one by one and joined in memory: faster than SQLite's join plan here.
   const hosts = new Map<number, string>();
   for (const r of raw.prepare('SELECT id, host FROM hosts').all() as { id: number; host: string }[]) hosts.set(r.id, r.host);
@@ -64,11 +67,14 @@ export function loadSearchCorpus(raw: SqliteDatabase.Database): LoadedCorpus {
     .all() as MetricRow[];
   for (const m of metricRows) (m.level === LEVEL.url ? pageMetrics : rootMetrics).set(m.entity_id, m);
 
-  const builder = new Bm25Builder(PAGE_FIELD_WEIGHTS, { preTokenized: [false, false, true] });
+  const fingerprint = pagesFingerprint(raw);
+  const storedIndex = store?.textIndex(fingerprint);
+  const builder = storedIndex ? undefined : new Bm25Builder(PAGE_FIELD_WEIGHTS, { preTokenized: [false, false, true] });
   const pages: CorpusPage[] = [];
   const pageRows = raw
     .prepare(
-      `SELECT id, url, host_id, root_domain_id, title, description, body, niche_id, language_id, kind, is_homepage, published, shares
+      `SELECT id, url, host_id, root_domain_id, title, description, ${builder ? 'body' : "'' AS body"}, niche_id, language_id, kind,
+              is_homepage, published, shares
          FROM pages ORDER BY id`,
     )
     .iterate() as Iterable<PageRow>;
@@ -76,7 +82,7 @@ export function loadSearchCorpus(raw: SqliteDatabase.Database): LoadedCorpus {
     const root = roots.get(r.root_domain_id);
     const pm = pageMetrics.get(r.id);
     const rm = rootMetrics.get(r.root_domain_id);
-    builder.add([r.title, r.description, r.body]);
+    builder?.add([r.title, r.description, r.body]);
     pages.push({
       id: r.id,
       url: r.url,
@@ -130,7 +136,14 @@ export function loadSearchCorpus(raw: SqliteDatabase.Database): LoadedCorpus {
   }
 
   const metricsTs = metricsTimestamp(raw);
-  return { corpus: { pages, niches, brands, metricsTs, ...loadKeywordData(raw) }, index: builder.finish() };
+  let index: Bm25Index;
+  if (builder) {
+    index = builder.finish();
+    store?.saveTextIndex(fingerprint, index.toParts());
+  } else {
+    index = Bm25Index.fromParts(storedIndex!);
+  }
+  return { corpus: { pages, niches, brands, metricsTs, ...loadKeywordData(raw) }, index };
 }
 
 export type KeywordData = Pick<SearchCorpus, 'keywords' | 'marketShare' | 'storedHistory'>;
@@ -194,6 +207,16 @@ export function loadKeywordData(raw: SqliteDatabase.Database): KeywordData {
         ? (storedHistory.all(keywordId, locationId) as { year: number; month: number; searches: number }[]).map((r) => [r.year, r.month, r.searches])
         : [],
   };
+}
+
+/**
+ * Identifies the page set a stored text index was built from: the world's content hash
+ * and the pages' count and largest id (imports add pages with new ids).
+ */
+function pagesFingerprint(raw: SqliteDatabase.Database): string {
+  const hash = raw.prepare(`SELECT value FROM world_meta WHERE key = 'content_hash'`).get() as { value: string } | undefined;
+  const pages = raw.prepare('SELECT COUNT(*) AS n, MAX(id) AS max FROM pages').get() as { n: number; max: number | null };
+  return `v1|${hash?.value ?? ''}|${pages.n}|${pages.max ?? 0}`;
 }
 
 /** The world's build time (`as_of_ms` in world_meta) in Unix seconds: when the metrics were computed. */

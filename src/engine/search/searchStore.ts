@@ -9,6 +9,7 @@
  */
 import type SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, sql, type Migration } from 'kysely';
+import type { Bm25Parts } from './bm25Index.js';
 
 export const searchMigrations: Record<string, Migration> = {
   '0001_search_tables': {
@@ -32,6 +33,15 @@ export const searchMigrations: Record<string, Migration> = {
 };
 
 /** Runs the search tables' migrations on a research store. */
+/** The stored BM25 index of the pages (see loadSearchCorpus.ts), one row per array. */
+searchMigrations['0002_search_text_index'] = {
+  async up(db: Kysely<any>) {
+    await sql`CREATE TABLE search_text_index (
+      part TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, data BLOB NOT NULL
+    )`.execute(db);
+  },
+};
+
 export async function migrateSearchTables(db: Kysely<any>): Promise<void> {
   const migrator = new Migrator({
     db,
@@ -62,6 +72,25 @@ export interface RankRow {
   keywordId: number;
   position: number;
   pageId: number;
+}
+
+const TEXT_INDEX_PARTS = ['terms', 'offsets', 'postingDocs', 'postingTf', 'docLength', 'params'] as const;
+
+function bytesOf(array: Int32Array | Float32Array): Buffer {
+  return Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+}
+
+/** A typed array over a copy of the blob (blobs are not aligned for typed-array views). */
+function int32Of(blob: Buffer): Int32Array {
+  const copy = new Uint8Array(blob.byteLength);
+  copy.set(blob);
+  return new Int32Array(copy.buffer);
+}
+
+function float32Of(blob: Buffer): Float32Array {
+  const copy = new Uint8Array(blob.byteLength);
+  copy.set(blob);
+  return new Float32Array(copy.buffer);
 }
 
 export class SearchStore {
@@ -112,6 +141,35 @@ export class SearchStore {
     return this.raw
       .prepare('SELECT keyword_id AS keywordId, position, page_id AS pageId FROM search_rank_positions WHERE location_id = ? ORDER BY keyword_id, position')
       .all(locationId) as RankRow[];
+  }
+
+  /** The stored text index when it was built for this fingerprint of the pages. */
+  textIndex(fingerprint: string): Bm25Parts | undefined {
+    const rows = this.raw.prepare('SELECT part, fingerprint, data FROM search_text_index').all() as { part: string; fingerprint: string; data: Buffer }[];
+    const parts = new Map(rows.filter((r) => r.fingerprint === fingerprint).map((r) => [r.part, r.data]));
+    if (!TEXT_INDEX_PARTS.every((p) => parts.has(p))) return undefined;
+    const params = JSON.parse(parts.get('params')!.toString('utf8')) as { k1: number; b: number };
+    return {
+      terms: JSON.parse(parts.get('terms')!.toString('utf8')) as string[],
+      offsets: int32Of(parts.get('offsets')!),
+      postingDocs: int32Of(parts.get('postingDocs')!),
+      postingTf: float32Of(parts.get('postingTf')!),
+      docLength: float32Of(parts.get('docLength')!),
+      k1: params.k1,
+      b: params.b,
+    };
+  }
+
+  saveTextIndex(fingerprint: string, parts: Bm25Parts): void {
+    const insert = this.raw.prepare('INSERT OR REPLACE INTO search_text_index (part, fingerprint, data) VALUES (?, ?, ?)');
+    this.raw.transaction(() => {
+      insert.run('terms', fingerprint, Buffer.from(JSON.stringify(parts.terms), 'utf8'));
+      insert.run('offsets', fingerprint, bytesOf(parts.offsets));
+      insert.run('postingDocs', fingerprint, bytesOf(parts.postingDocs));
+      insert.run('postingTf', fingerprint, bytesOf(parts.postingTf));
+      insert.run('docLength', fingerprint, bytesOf(parts.docLength));
+      insert.run('params', fingerprint, Buffer.from(JSON.stringify({ k1: parts.k1, b: parts.b }), 'utf8'));
+    })();
   }
 
   /** Replaces a location's rank index in one transaction. */

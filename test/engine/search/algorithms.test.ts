@@ -127,3 +127,10 @@ test('snapshot ids carry the date, the hundred-result mark and the .sch mark fro
     'https://www.google.de/search?q=laufschuhe&gl=de&hl=de&num=100',
   );
 });
+
+test('a BM25 index rebuilt from its parts answers the same', () => {
+  const docs = [['espresso machine', 'best espresso', 'espresso crema grind'], ['coffee grinder', 'burr', 'coffee grind'], ['tent', 'camping tent', 'camp trail']];
+  const index = Bm25Index.build(docs.length, (i) => docs[i], [3, 2, 1], { preTokenized: [false, false, true] });
+  const copy = Bm25Index.fromParts(index.toParts());
+  for (const q of [['espresso'], ['coffee', 'grind'], ['camp', 'tent'], ['nothing']]) assert.deepEqual(copy.search(q, 5), index.search(q, 5));
+});

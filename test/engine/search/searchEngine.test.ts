@@ -201,12 +201,26 @@ test('the engine facade opens the search engine once, on first use', async () =>
   const { openEngine } = await import('../../../src/engine/index.js');
   const { copyTinyWorld } = await import('../../support/world.js');
   const { FakeClock } = await import('../../../src/lib/clock.js');
-  const engine = await openEngine({ file: await copyTinyWorld(), clock: new FakeClock() });
+  const file = await copyTinyWorld();
+  const engine = await openEngine({ file, clock: new FakeClock() });
   try {
     const search = await engine.search();
     assert.equal(await engine.search(), search);
     assert.equal(search.serp({ kw: 'hiking boots', locationId: 2840 }).serp_results, 100);
   } finally {
     await engine.close();
+    const { rmSync } = await import('node:fs');
+    const { dirname } = await import('node:path');
+    rmSync(dirname(file), { recursive: true, force: true });
+  }
+});
+
+test('a second open loads the stored text index and ranks the same', async () => {
+  const { openSearch } = await import('../../../src/engine/search/index.js');
+  const again = await openSearch({ store: t.store, clock: t.clock });
+  const count = (t.store.raw.prepare('SELECT COUNT(*) AS n FROM search_text_index').get() as { n: number }).n;
+  assert.equal(count, 6);
+  for (const kw of ['hiking boots', 'what is cold brew', 'summitpeak backpack']) {
+    assert.deepEqual(again.serp({ kw, locationId: 2840 }), t.search.serp({ kw, locationId: 2840 }));
   }
 });
