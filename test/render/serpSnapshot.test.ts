@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { Serp } from '../../src/engine/search/serpTypes.js';
 import { renderSerpSnapshot, serpSnapshotSvg, SNAPSHOT_TITLE_COLOR, SNAPSHOT_WIDTH, type SnapshotItem, type SnapshotSerp } from '../../src/render/serpSnapshot.js';
 import { decodePng, distinctColours, pixelsNear } from './pngInspection.js';
 import { entitySerp, plumberSerp } from './serpFixture.js';
@@ -36,7 +37,14 @@ function hostileSerp(platform: 1 | 2): SnapshotSerp {
   };
 }
 
+/** The SERP tool passes its stored Serp as it is: this only compiles while a Serp is a SnapshotSerp. */
+const storedSerpIsASnapshotSerp = (serp: Serp): SnapshotSerp => serp;
+
 describe('SERP snapshot', () => {
+  it('accepts the engine Serp object as it is stored', () => {
+    assert.equal(typeof storedSerpIsASnapshotSerp, 'function');
+  });
+
   for (const [name, platform, width] of [['desktop', 1, SNAPSHOT_WIDTH.desktop], ['mobile', 2, SNAPSHOT_WIDTH.mobile]] as const) {
     it(`renders the ${name} fixture as a ${width} px wide, non-blank PNG with blue titles`, () => {
       const img = decodePng(renderSerpSnapshot(plumberSerp(platform)));
