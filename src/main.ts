@@ -8,7 +8,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { unixSeconds } from './lib/clock.js';
 import { PlanFileError } from './policy/plans.js';
 import { POOLS } from './policy/pools.js';
-import { createContext } from './service.js';
+import { openStateContext, type StateContext } from './service.js';
 import { AccountError } from './accounts/accounts.js';
 
 function config(): Config {
@@ -16,8 +16,8 @@ function config(): Config {
 }
 
 /** Runs a CLI action with the service's stores, turning operator mistakes into one clear line. */
-async function withContext(fn: (ctx: Awaited<ReturnType<typeof createContext>>) => Promise<void>): Promise<void> {
-  const ctx = await createContext(config());
+async function withContext(fn: (ctx: StateContext) => Promise<void>): Promise<void> {
+  const ctx = await openStateContext(config());
   try {
     await fn(ctx);
   } finally {

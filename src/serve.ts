@@ -1,13 +1,29 @@
 /** `quarry serve`: the long-running service. */
 import type { Config } from './config.js';
 import { buildApp } from './http/app.js';
-import { createContext, DEMO_KEY_FILE, ensureDemoAccount } from './service.js';
+import { closeContext, createContext, DEMO_KEY_FILE, ensureDemoAccount } from './service.js';
+import { ensureWorld, isWorldReady, researchStoreFile } from './engine/index.js';
+import { systemClock } from './lib/clock.js';
+import { progressBars } from './lib/progress.js';
 import path from 'node:path';
 
 /** How often expired cache entries, burst events and lookups are swept. */
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
 
 export async function serve(config: Config): Promise<void> {
+  // The research engine needs a world: on the first start, build the sandbox web before
+  // the service reports ready.
+  if (!isWorldReady(researchStoreFile(config.dataDir))) {
+    process.stderr.write(`Building the sandbox web (size ${config.worldSize}, seed ${config.worldSeed}) — first start only…\n`);
+    const started = Date.now();
+    const progress = progressBars();
+    try {
+      await ensureWorld({ dataDir: config.dataDir, size: config.worldSize, seed: config.worldSeed, clock: systemClock, onProgress: progress.listener });
+    } finally {
+      progress.stop();
+    }
+    process.stderr.write(`Sandbox web ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  }
   const ctx = await createContext(config);
   const demoKey = await ensureDemoAccount(ctx);
   const app = await buildApp(ctx, { logger: { level: config.logLevel } });
@@ -22,7 +38,7 @@ export async function serve(config: Config): Promise<void> {
     app.log.info({ signal }, 'shutting down');
     clearInterval(sweep);
     await app.close();
-    await ctx.state.close();
+    await closeContext(ctx);
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

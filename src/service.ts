@@ -24,16 +24,25 @@ export interface ServiceOptions {
   researchFile?: string;
 }
 
-export async function createContext(config: Config, options: ServiceOptions = {}): Promise<QuarryContext> {
+/** The part of the service that holds accounts and their usage (all the operator CLI needs). */
+export type StateContext = Pick<QuarryContext, 'config' | 'clock' | 'state' | 'accounts' | 'policy' | 'plans'>;
+
+export async function openStateContext(config: Config, options: ServiceOptions = {}): Promise<StateContext> {
   const clock = options.clock ?? systemClock;
   const plans = loadPlans(config.plansFile);
   const state = await openStateStore(options.inMemory ? ':memory:' : path.join(config.dataDir, 'state.db'));
   const accounts = new Accounts(state.db, state.raw, () => Object.keys(plans));
   const policy = new AccessPolicy(new SqlitePolicyStore(state.raw), plans, clock);
+  return { config, clock, state, accounts, policy, plans };
+}
+
+/** Everything the HTTP service needs: the state context plus locations and the research engine. */
+export async function createContext(config: Config, options: ServiceOptions = {}): Promise<QuarryContext> {
+  const base = await openStateContext(config, options);
   const locations = loadLocations();
-  const engine = await openEngine({ file: options.researchFile ?? researchStoreFile(config.dataDir), clock });
-  const search = await openSearch({ store: engine.store, clock, locations });
-  return { config, clock, state, accounts, policy, plans, locations, engine, search };
+  const engine = await openEngine({ file: options.researchFile ?? researchStoreFile(config.dataDir), clock: base.clock });
+  const search = await openSearch({ store: engine.store, clock: base.clock, locations });
+  return { ...base, locations, engine, search };
 }
 
 /** Closes what createContext opened. */
@@ -50,7 +59,7 @@ export const DEMO_KEY_FILE = 'demo-key.txt';
  * and its key, written to <data dir>/demo-key.txt with mode 0600. Returns the key when it
  * was created now (it is shown once), otherwise null.
  */
-export async function ensureDemoAccount(ctx: QuarryContext): Promise<string | null> {
+export async function ensureDemoAccount(ctx: StateContext): Promise<string | null> {
   if ((await ctx.accounts.count()) > 0) return null;
   const now = unixSeconds(ctx.clock.now());
   const account = await ctx.accounts.create(DEMO_EMAIL, 'premium', now);
