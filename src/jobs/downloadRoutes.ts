@@ -37,33 +37,44 @@ function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
 export async function downloadRoutes(app: FastifyInstance, options: DownloadRoutesOptions): Promise<void> {
   const { queue, signer, dir, clock } = options;
 
-  app.get<{ Params: { jobId: string } }>('/downloads/:jobId', { schema: { hide: true } }, async (req, reply) => {
-    const now = clock.now();
-    const check = signer.verify(req.url, now);
-    if (check.status === 'bad-signature' || check.path !== downloadPath(req.params.jobId)) return sendError(reply, notFound());
-    const job = queue.byId(req.params.jobId);
-    if (!job || job.kind !== EXPORT_JOB_KIND) return sendError(reply, notFound());
-    if (check.status === 'expired' || job.state === 'expired') return sendError(reply, expired());
-    const expiresMs = exportExpiresMs(job);
-    if (expiresMs === null) return sendError(reply, notFound());
-    if (now >= expiresMs) return sendError(reply, expired());
+  // HEAD is declared rather than derived from GET, whose derived form would read the
+  // whole file only to discard it.
+  app.route<{ Params: { jobId: string } }>({
+    method: ['GET', 'HEAD'],
+    url: '/downloads/:jobId',
+    schema: { hide: true },
+    handler: async (req, reply) => {
+      const now = clock.now();
+      const check = signer.verify(req.url, now);
+      if (check.status === 'bad-signature' || check.path !== downloadPath(req.params.jobId)) return sendError(reply, notFound());
+      const job = queue.byId(req.params.jobId);
+      if (!job || job.kind !== EXPORT_JOB_KIND) return sendError(reply, notFound());
+      if (check.status === 'expired' || job.state === 'expired') return sendError(reply, expired());
+      const expiresMs = exportExpiresMs(job);
+      if (expiresMs === null) return sendError(reply, notFound());
+      if (now >= expiresMs) return sendError(reply, expired());
 
-    const fileName = exportFileName(job.id);
-    let handle: fs.promises.FileHandle;
-    try {
-      handle = await fs.promises.open(path.join(dir, fileName), 'r');
-    } catch (err) {
-      // The sweep removed the file a moment before it marked the job expired.
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return sendError(reply, expired());
-      throw err;
-    }
-    const { size } = await handle.stat();
-    return reply
-      .code(200)
-      .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="backlinks-${job.id}.csv"`)
-      .header('content-length', String(size))
-      .header('cache-control', 'private, no-store')
-      .send(handle.createReadStream());
+      const fileName = exportFileName(job.id);
+      let handle: fs.promises.FileHandle;
+      try {
+        handle = await fs.promises.open(path.join(dir, fileName), 'r');
+      } catch (err) {
+        // The sweep removed the file a moment before it marked the job expired.
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return sendError(reply, expired());
+        throw err;
+      }
+      const { size } = await handle.stat();
+      reply
+        .code(200)
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="backlinks-${job.id}.csv"`)
+        .header('content-length', String(size))
+        .header('cache-control', 'private, no-store');
+      if (req.method === 'HEAD') {
+        await handle.close();
+        return reply.send();
+      }
+      return reply.send(handle.createReadStream());
+    },
   });
 }

@@ -121,6 +121,10 @@ describe('backlink export jobs', () => {
     const records = parse(res.body, { columns: true }) as Record<string, string>[];
     assert.equal(records.length, 120);
     assert.equal(records[119].anchor, 'anchor 119');
+    const head = await app.inject({ method: 'HEAD', url: url.replace('http://quarry.test', '') });
+    assert.equal(head.statusCode, 200);
+    assert.equal(head.headers['content-length'], String(done.result && (done.result as { bytes: number }).bytes));
+    assert.equal(head.body, '');
   });
 
   it('expires 60 days after completion: the sweep removes the file, state 600, the link answers 410', async () => {
