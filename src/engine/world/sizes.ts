@@ -17,5 +17,5 @@ export interface WorldSizeSpec {
 export const WORLD_SIZE_SPECS: Record<WorldSize, WorldSizeSpec> = {
   tiny: { keywords: 2_500, rootDomains: 420, giantPages: 800, giantShare: 0.12, meanExternalLinks: 5.5, medianPages: 12 },
   small: { keywords: 55_000, rootDomains: 21_000, giantPages: 12_000, giantShare: 0.68, meanExternalLinks: 9.5, medianPages: 4 },
-  large: { keywords: 80_000, rootDomains: 220_000, giantPages: 150_000, giantShare: 0.25, meanExternalLinks: 11, medianPages: 8 },
+  large: { keywords: 80_000, rootDomains: 220_000, giantPages: 150_000, giantShare: 0.25, meanExternalLinks: 9.5, medianPages: 4 },
 };
