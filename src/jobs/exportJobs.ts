@@ -92,6 +92,40 @@ export function exportDownloadUrl(job: Job, signer: UrlSigner, nowMs: number): s
   return signer.sign(downloadPath(job.id), Math.ceil(expiresMs / 1000));
 }
 
+/** The job-machinery fields of the API's export job object (the link tool adds request, stats, cost). */
+export interface ExportJobStatus {
+  state: ExportStateCode;
+  /** Why the export failed; empty unless state is 500. */
+  error: string;
+  createdAt: number;
+  /** Unix seconds; null until completed or failed. */
+  completedAt: number | null;
+  /** Rows written so far, and the rows expected once collecting is done. */
+  progress: { done: number; total: number | null };
+  /** Only while downloadable (completed, less than 60 days ago). */
+  downloadURL?: string;
+}
+
+/**
+ * How an export job looks to its owner right now.
+ *
+ * @example
+ * const status = exportJobStatus(job, signer, clock.now()); // { state: 300, progress: { done: 5000, total: 12000 }, ... }
+ */
+export function exportJobStatus(job: Job, signer: UrlSigner, nowMs: number): ExportJobStatus {
+  const state = exportState(job);
+  const status: ExportJobStatus = {
+    state,
+    error: state === ExportState.Failed ? (job.error ?? 'export failed') : '',
+    createdAt: unixSeconds(job.createdMs),
+    completedAt: job.completedMs === null ? null : unixSeconds(job.completedMs),
+    progress: job.progress,
+  };
+  const downloadURL = exportDownloadUrl(job, signer, nowMs);
+  if (downloadURL !== undefined) status.downloadURL = downloadURL;
+  return status;
+}
+
 /** The rows of one export, found during the `collecting` stage. */
 export interface ExportRows {
   /** How many rows will be written (progress total). */

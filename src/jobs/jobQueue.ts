@@ -132,6 +132,8 @@ export class JobQueue {
   enqueue<P>(kind: string, accountId: string, payload: P, options: EnqueueOptions = {}): Job<P> {
     const now = this.clock.now();
     const key = options.idempotencyKey ?? null;
+    const maxAttempts = options.maxAttempts ?? 3;
+    if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new RangeError(`maxAttempts must be a positive integer, got ${maxAttempts}`);
     return this.immediate(() => {
       if (key !== null) {
         const existing = this.raw
@@ -146,7 +148,7 @@ export class JobQueue {
              progress_done, created_ms, run_after_ms)
            VALUES (?, ?, ?, ?, ?, 'queued', 0, ?, 0, ?, ?)`,
         )
-        .run(id, kind, accountId, key, JSON.stringify(payload), options.maxAttempts ?? 3, now, options.runAfterMs ?? now);
+        .run(id, kind, accountId, key, JSON.stringify(payload), maxAttempts, now, options.runAfterMs ?? now);
       const job = this.row(id)!;
       options.onCreated?.(job);
       return job as Job<P>;

@@ -11,7 +11,7 @@ import { UrlSigner } from '../../src/lib/signedUrl.js';
 import { downloadRoutes } from '../../src/jobs/downloadRoutes.js';
 import type { CsvRow } from '../../src/jobs/exportFiles.js';
 import {
-  EXPORT_JOB_KIND, EXPORT_RETENTION_MS, exportDownloadUrl, exportFileName, exportJobHandler, ExportState, exportState,
+  EXPORT_JOB_KIND, EXPORT_RETENTION_MS, exportDownloadUrl, exportFileName, exportJobStatus, exportJobHandler, ExportState, exportState,
   sweepExports,
 } from '../../src/jobs/exportJobs.js';
 import { type Job, JobQueue } from '../../src/jobs/jobQueue.js';
@@ -113,6 +113,14 @@ describe('backlink export jobs', () => {
     assert.equal(refunds.length, 0);
 
     const url = exportDownloadUrl(done, signer, clock.now())!;
+    assert.deepEqual(exportJobStatus(done, signer, clock.now()), {
+      state: 400,
+      error: '',
+      createdAt: clock.now() / 1000,
+      completedAt: clock.now() / 1000,
+      progress: { done: 120, total: 120 },
+      downloadURL: url,
+    });
     assert.match(url, new RegExp(`^http://quarry\\.test/downloads/${job.id}\\?expires=${(done.completedMs! + 60 * DAY) / 1000}&sig=`));
     const res = await app.inject({ method: 'GET', url: url.replace('http://quarry.test', '') });
     assert.equal(res.statusCode, 200);
@@ -192,6 +200,8 @@ describe('backlink export jobs', () => {
     const failed = current(job);
     assert.equal(exportState(failed), ExportState.Failed);
     assert.equal(failed.error, 'link index unavailable');
+    assert.equal(exportJobStatus(failed, signer, clock.now()).error, 'link index unavailable');
+    assert.equal(exportJobStatus(failed, signer, clock.now()).downloadURL, undefined);
     assert.equal(refunds.length, 1);
     assert.equal(refunds[0].id, job.id);
     assert.deepEqual(refunds[0].payload, { limit: 100, cost: 100 });
