@@ -160,7 +160,7 @@ function peopleAlsoAsk(item: SnapshotItem, f: BlockFrame): DrawnBlock {
 
 /** A street map drawn with shapes: blocks, a park, a river, streets and lettered pins. */
 function mapPlaceholder(x: number, y: number, w: number, h: number, seed: string, pins: number): string {
-  const clipId = `map${Math.abs(Math.round(x * 7 + y * 13))}`;
+  const clipId = `map${hashString32(`${seed}|${x}|${y}`).toString(36)}`;
   let g = rect(x, y, w, h, { fill: COLORS.mapLand });
   g += rect(x + w * 0.08, y + h * 0.12, w * 0.22, h * 0.3, { rx: 6, fill: COLORS.mapPark });
   g += rect(x + w * 0.62, y + h * 0.58, w * 0.25, h * 0.3, { rx: 6, fill: COLORS.mapPark });
