@@ -230,9 +230,9 @@ export function renderRankReport(input: RankReportInput): RankReportEmail {
   const avg = summary.averagePosition === null ? '–' : String(summary.averagePosition);
   const avgNote =
     summary.averagePosition !== null && summary.averagePositionAtStart !== null
-      ? `${signed(round1(summary.averagePositionAtStart - summary.averagePosition))} vs start`
+      ? `was ${summary.averagePositionAtStart} at the start`
       : 'of ranking keywords';
-  const visNote = `${signed(round1(summary.visibility - summary.visibilityAtStart))} pts vs start`;
+  const visNote = `${signed(round1(summary.visibility - summary.visibilityAtStart))} points since the start`;
 
   const tableRows = rows
     .map((r) => {
