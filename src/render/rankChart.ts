@@ -89,7 +89,7 @@ export function rankChartSvg(series: readonly (readonly RankPoint[])[], opts: Ra
     svg += text(lx + 20, top + 12, label, { size: 12, fill: '#3c4043' });
     lx += w;
   });
-  top += shown.length > 0 ? legendRow + 10 : 6;
+  top += shown.length > 0 ? legendRow + 16 : 6;
 
   const plot = { l: 48, r: width - 20, t: top, b: height - 32 };
   const plotH = Math.max(10, plot.b - plot.t);
