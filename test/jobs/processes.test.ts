@@ -77,7 +77,7 @@ describe('worker processes on one state store', () => {
       maxAttempts,
       onCreated: (job) => store.raw.prepare(`INSERT INTO fixture_ledger (job_id, entry, pid) VALUES (?, 'charge', ?)`).run(job.id, process.pid),
     });
-  const workerOptions = { stateFile: '', dataDir: '', leaseMs: 1_500, pauseEvery: 100, pauseMs: 5 };
+  const workerOptions = { stateFile: '', dataDir: '', leaseMs: 1_500, pauseEvery: 100, pauseMs: 8 };
   const exportFiles = () => (fs.existsSync(exportsDir(dataDir)) ? fs.readdirSync(exportsDir(dataDir)) : []);
 
   it('never hands one job to two processes', async () => {
