@@ -23,6 +23,9 @@ export interface Bm25Options {
   preTokenized?: readonly boolean[];
 }
 
+/** A term in more than this share of documents is "common" (see Bm25Index.search). */
+const COMMON_TERM_SHARE = 0.05;
+
 /** Weights of the fields of a page: a title word counts three times a body word. */
 export const PAGE_FIELD_WEIGHTS = [3, 2, 1] as const;
 
@@ -359,19 +362,47 @@ export class Bm25Index {
       const t = this.termIds.get(token);
       if (t !== undefined) queryTf.set(t, (queryTf.get(t) ?? 0) + 1);
     }
-    for (const [t, qtf] of queryTf) {
+    // Rarer terms first. A very common term ("how", "to", "best") is then scored only on
+    // the documents the rarer terms found (when those are already `limit` or more), by
+    // binary search in its sorted postings, instead of walking postings that cover a large
+    // part of the collection; documents holding only common terms are then not candidates
+    // (they would answer little of the query).
+    const terms = [...queryTf.keys()].sort((x, y) => this.offsets[x + 1] - this.offsets[x] - (this.offsets[y + 1] - this.offsets[y]));
+    const commonDf = Math.max(1, Math.floor(this.docCount * COMMON_TERM_SHARE));
+    for (const t of terms) {
+      const qtf = queryTf.get(t)!;
       const start = this.offsets[t];
       const end = this.offsets[t + 1];
       const n = end - start;
       const idf = Math.log(1 + (this.docCount - n + 0.5) / (n + 0.5)) * qtf;
       totalIdf += idf;
-      for (let i = start; i < end; i++) {
-        const doc = this.postingDocs[i];
-        const tf = this.postingTf[i];
+      const add = (doc: number, tf: number) => {
         const norm = k1 * (1 - b + (b * this.docLength[doc]) / this.avgDocLength);
-        if (acc[doc] === 0) touched.push(doc);
         acc[doc] += (idf * (tf * (k1 + 1))) / (tf + norm);
         matched[doc] += idf;
+      };
+      if (n > commonDf && touched.length >= limit && touched.length * 16 < n) {
+        for (let j = 0; j < touched.length; j++) {
+          const doc = touched.data[j];
+          let lo = start;
+          let hi = end - 1;
+          while (lo <= hi) {
+            const mid = (lo + hi) >> 1;
+            const d = this.postingDocs[mid];
+            if (d === doc) {
+              add(doc, this.postingTf[mid]);
+              break;
+            }
+            if (d < doc) lo = mid + 1;
+            else hi = mid - 1;
+          }
+        }
+        continue;
+      }
+      for (let i = start; i < end; i++) {
+        const doc = this.postingDocs[i];
+        if (acc[doc] === 0) touched.push(doc);
+        add(doc, this.postingTf[i]);
       }
     }
     const count = touched.length;
