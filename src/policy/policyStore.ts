@@ -81,6 +81,8 @@ export interface PoolState {
  */
 export interface PolicyStore {
   cached(accountId: string, key: string, nowMs: number): CachedResponse | null;
+  /** Drops a cache entry, so that the next identical request executes again. */
+  forget(accountId: string, key: string): void;
   admit(req: AdmissionRequest): Admission;
   commit(reservation: Reservation, commit: Commit): void;
   release(reservation: Reservation): void;

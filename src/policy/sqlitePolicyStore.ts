@@ -60,6 +60,7 @@ export class SqlitePolicyStore implements PolicyStore {
       cachePut: db.prepare(
         'INSERT OR REPLACE INTO request_cache (account_id, cache_key, status, content_type, body, created_ms) VALUES (?, ?, ?, ?, ?, ?)',
       ),
+      cacheDelete: db.prepare('DELETE FROM request_cache WHERE account_id = ? AND cache_key = ?'),
       cooldownGet: db.prepare<[string, string], { last_ms: number }>('SELECT last_ms FROM cooldowns WHERE account_id = ? AND name = ?'),
       cooldownPut: db.prepare('INSERT OR REPLACE INTO cooldowns (account_id, name, last_ms) VALUES (?, ?, ?)'),
       cooldownDelete: db.prepare('DELETE FROM cooldowns WHERE account_id = ? AND name = ?'),
@@ -132,6 +133,16 @@ export class SqlitePolicyStore implements PolicyStore {
       this.memory.delete(oldest);
       this.memoryChars -= entry.response.body.length;
     }
+  }
+
+  forget(accountId: string, key: string): void {
+    const id = `${accountId}\u0000${key}`;
+    const kept = this.memory.get(id);
+    if (kept !== undefined) {
+      this.memory.delete(id);
+      this.memoryChars -= kept.response.body.length;
+    }
+    this.s.cacheDelete.run(accountId, key);
   }
 
   admit(req: AdmissionRequest): Admission {

@@ -2,8 +2,12 @@
 import type { FastifyInstance } from 'fastify';
 import { keywordToolRoutes } from './keyword/routes.js';
 import { sharedRoutes } from './shared/routes.js';
+import { serpToolRoutes } from './serp/routes.js';
+import { siteToolRoutes } from './site/siteProfile.js';
 
 export async function toolRoutes(app: FastifyInstance): Promise<void> {
   await app.register(keywordToolRoutes, { prefix: '/keyword-tool' });
+  await app.register(serpToolRoutes, { prefix: '/serp-tool' });
+  await app.register(siteToolRoutes, { prefix: '/site-tool' });
   await app.register(sharedRoutes, { prefix: '/shared' });
 }

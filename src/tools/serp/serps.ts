@@ -1,0 +1,166 @@
+/**
+ * The SERP tool's SERPs: GET /serp-tool/serps (pool `serps`, cached), GET /serps/reset
+ * (re-fetches `serp_count` pages, charged per page, never cached) and the free snapshot of
+ * a SERP this account looked up, rendered as a PNG.
+ */
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Serp } from '../../engine/search/index.js';
+import { parseSnapshotId } from '../../engine/search/index.js';
+import { errors } from '../../http/errors.js';
+import { DAY, unixSeconds } from '../../lib/clock.js';
+import type { PaidOperation } from '../../policy/accessPolicy.js';
+import { cacheKey } from '../../policy/canonical.js';
+import type { LookupWrite } from '../../policy/policyStore.js';
+import { renderSerpSnapshot } from '../../render/serpSnapshot.js';
+import { errorResponses, LocationId } from '../shared/schemas.js';
+import { requireLocation } from '../shared/params.js';
+import { KeywordText } from '../keyword/schemas.js';
+import { DEFAULT_SERP_LOCATION, PlatformId } from '../keyword/keywordSerps.js';
+
+interface SerpParams {
+  kw: string;
+  location_id: number;
+  platform_id: 1 | 2;
+}
+
+/** Name of the SERP lookup in the request cache; reset drops that entry. */
+const SERPS_OPERATION = 'serp-tool/serps';
+/** How long a looked-up SERP can be opened as a snapshot. */
+const SNAPSHOT_LIFETIME_MS = 90 * DAY;
+const SERP_LOOKUP = 'serp';
+const SNAPSHOT_LOOKUP = 'serp-snapshot';
+
+interface StoredQuery {
+  kw: string;
+  location_id: number;
+  platform_id: 1 | 2;
+  page: number;
+  date?: string;
+}
+
+/** Lookups that let this account open the snapshot of a SERP it was shown. */
+function snapshotLookups(serp: Serp): LookupWrite[] {
+  const query: StoredQuery = { kw: serp.kw, location_id: serp.location_id, platform_id: serp.platform_id, page: serp.page };
+  const out: LookupWrite[] = [{ kind: SERP_LOOKUP, key: serp._id, data: query, ttlMs: SNAPSHOT_LIFETIME_MS }];
+  const parsed = serp.serp_snapshot_id ? parseSnapshotId(serp.serp_snapshot_id) : undefined;
+  if (serp.serp_snapshot_id && parsed) {
+    out.push({ kind: SNAPSHOT_LOOKUP, key: serp.serp_snapshot_id, data: { ...query, date: parsed.date }, ttlMs: SNAPSHOT_LIFETIME_MS });
+  }
+  return out;
+}
+
+const SerpQuery = {
+  kw: KeywordText,
+  location_id: LocationId,
+  platform_id: Type.Optional(PlatformId),
+};
+
+export async function serpRoutes(app: FastifyInstance): Promise<void> {
+  const { search, locations, policy, clock } = app.quarry;
+  const locationOf = (id: number) => (id === 0 ? DEFAULT_SERP_LOCATION : id);
+
+  const lookup: PaidOperation<SerpParams, Serp> = {
+    pool: 'serps',
+    cacheAs: SERPS_OPERATION,
+    history: (_p, serp, at) => [
+      {
+        tool: 'serp',
+        entry: {
+          _id: serp._id,
+          t: 0,
+          created: unixSeconds(at.nowMs),
+          kw: serp.kw,
+          platform_id: serp.platform_id,
+          location: serp.location,
+          rank: serp.rank ?? null,
+          rank_ts: serp.rank_updated_at ?? null,
+        },
+      },
+    ],
+    lookups: (_p, serp) => snapshotLookups(serp),
+  };
+
+  app.get(
+    '/serps',
+    {
+      config: { paid: lookup },
+      schema: {
+        tags: ['serp-tool'],
+        summary: 'A SERP with features and per-result metrics (location 0 means 2840)',
+        querystring: Type.Object(SerpQuery),
+        response: errorResponses(401, 422, 429),
+      },
+    },
+    async (req) => {
+      const q = req.query as SerpParams;
+      const locationId = locationOf(q.location_id);
+      requireLocation(locations, locationId);
+      return search.serp({ kw: q.kw, locationId, platform: q.platform_id, page: 0 });
+    },
+  );
+
+  const reset: PaidOperation<SerpParams & { serp_count: number }, (Serp | null)[]> = {
+    pool: 'serps',
+    cacheable: false,
+    // One SERP credit per page, charged also for a page that fails to re-parse.
+    cost: (p) => p.serp_count,
+    lookups: (_p, serps) => serps.flatMap((s) => (s ? snapshotLookups(s) : [])),
+  };
+
+  app.get(
+    '/serps/reset',
+    {
+      config: { paid: reset },
+      schema: {
+        tags: ['serp-tool'],
+        summary: 'Re-fetch a SERP (serp_count pages, one SERP credit each); never served from cache',
+        querystring: Type.Object({ ...SerpQuery, serp_count: Type.Optional(Type.Integer({ minimum: 1, maximum: 10, default: 1 })) }),
+        response: errorResponses(401, 422, 429),
+      },
+    },
+    async (req) => {
+      const q = req.query as SerpParams & { serp_count: number };
+      const locationId = locationOf(q.location_id);
+      requireLocation(locations, locationId);
+      const pages: (Serp | null)[] = [];
+      for (let page = 0; page < q.serp_count; page++) {
+        const serp = search.serp({ kw: q.kw, locationId, platform: q.platform_id, page });
+        // A page past the last result did not parse: it is answered as null and still charged.
+        pages.push(serp.serp_results > 0 || page === 0 ? serp : null);
+      }
+      // The next GET /serp-tool/serps answers the fresh SERP, not the cached one.
+      const accountId = req.account!.id;
+      for (const location_id of new Set([q.location_id, locationId, 0].filter((l) => locationOf(l) === locationId))) {
+        policy.store.forget(accountId, cacheKey(SERPS_OPERATION, { kw: q.kw, location_id, platform_id: q.platform_id }));
+      }
+      return pages;
+    },
+  );
+
+  app.get(
+    '/serps/:serp_id/snapshot',
+    {
+      schema: {
+        tags: ['serp-tool'],
+        summary: 'A PNG snapshot of a SERP this account looked up (serp_snapshot_id of GET /serp-tool/serps)',
+        params: Type.Object({ serp_id: Type.String({ minLength: 1, maxLength: 200 }) }),
+        response: { 200: Type.Object({ image: Type.String({ description: 'base64 PNG' }) }), ...errorResponses(401, 404) },
+      },
+    },
+    async (req) => {
+      const { serp_id } = req.params as { serp_id: string };
+      const parsed = parseSnapshotId(serp_id);
+      if (!parsed) throw errors.notFound('SERP snapshot not found');
+      const accountId = req.account!.id;
+      const now = clock.now();
+      if (policy.store.lookupData(accountId, SERP_LOOKUP, parsed.id, 0, now) === undefined) throw errors.notFound('Serp not found');
+      const stored = policy.store.lookupData(accountId, SNAPSHOT_LOOKUP, serp_id, 0, now) as StoredQuery | undefined;
+      if (!stored?.date) throw errors.notFound('SERP snapshot not found');
+      const serp = search.serp({ kw: stored.kw, locationId: stored.location_id, platform: stored.platform_id, page: stored.page, date: stored.date });
+      const location = locations.get(serp.location_id);
+      const png = renderSerpSnapshot({ ...serp, engine_domain: location?.engineDomain ?? null });
+      return { image: png.toString('base64') };
+    },
+  );
+}
