@@ -231,7 +231,11 @@ export function serpSnapshotSvg(serp: SnapshotSerp, opts: SnapshotOptions = {}):
     const block = drawBlock(item, frame);
     if (block.height <= 0) continue;
     const height = block.height + 2 * pad;
-    if (top + height > limit && drawn > 0) break;
+    if (top + height > limit && drawn > 0) {
+      // A side panel too tall to fit is left out; the main column goes on as far as it fits.
+      if (inSide) continue;
+      break;
+    }
     if (mobile) body += rect(x, top, w, height, { rx: 12, fill: COLORS.card, stroke: '#e8eaed' });
     body += block.svg;
     cursor[key] = top + height + typography.blockGap;
