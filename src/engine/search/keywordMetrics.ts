@@ -92,7 +92,9 @@ export class KeywordMetrics {
     if (market === 0) return 1;
     const stored = keyword.id >= 0 ? this.corpus.marketShare(keyword.id, market) : undefined;
     if (stored !== undefined) return stored;
-    if (keyword.id < 0) {
+    // A derived keyword, or one imported for the whole world, has no stored markets: it
+    // takes the typical shares of its language's markets.
+    if (keyword.id < 0 || !this.corpus.hasMarkets(keyword.id)) {
       const code = languageById(keyword.languageId)?.code;
       const markets = code === 'en' || code === 'de' || code === 'fr' ? MARKETS[code] : [];
       const typical = markets.find((m) => m.locationId === market)?.share;

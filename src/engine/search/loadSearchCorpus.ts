@@ -146,7 +146,7 @@ export function loadSearchCorpus(raw: SqliteDatabase.Database, store?: SearchSto
   return { corpus: { pages, niches, brands, metricsTs, ...loadKeywordData(raw) }, index };
 }
 
-export type KeywordData = Pick<SearchCorpus, 'keywords' | 'marketShare' | 'storedHistory'>;
+export type KeywordData = Pick<SearchCorpus, 'keywords' | 'marketShare' | 'hasMarkets' | 'storedHistory'>;
 
 /**
  * Keywords with their markets and stored histories: sandbox keywords and the ones
@@ -202,6 +202,7 @@ export function loadKeywordData(raw: SqliteDatabase.Database): KeywordData {
   return {
     keywords,
     marketShare: (keywordId, locationId) => markets.get(keywordId)?.get(locationId),
+    hasMarkets: (keywordId) => markets.has(keywordId),
     storedHistory: (keywordId, locationId) =>
       hasStoredHistory.has(`${keywordId}|${locationId}`)
         ? (storedHistory.all(keywordId, locationId) as { year: number; month: number; searches: number }[]).map((r) => [r.year, r.month, r.searches])

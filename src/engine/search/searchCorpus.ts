@@ -75,6 +75,8 @@ export interface SearchCorpus {
   brands: ReadonlyMap<string, number>;
   /** Share of a keyword's global volume in a country (keyword id → location id → share). */
   marketShare(keywordId: number, locationId: number): number | undefined;
+  /** Whether any market share is stored for the keyword (global imports have none). */
+  hasMarkets(keywordId: number): boolean;
   /**
    * Stored (imported) monthly searches [year, month, searches] of a keyword in a location
    * (0 = global), oldest first; empty when none are stored (the history is then derived).

@@ -142,7 +142,7 @@ export class SearchEngine {
    * related keywords see them at once. Rank indexes are reloaded from the store on next
    * use; `buildRankIndex` re-ranks a market to include the new keywords.
    */
-  reloadKeywords(data: Pick<SearchCorpus, 'keywords' | 'marketShare' | 'storedHistory'>): void {
+  reloadKeywords(data: Pick<SearchCorpus, 'keywords' | 'marketShare' | 'hasMarkets' | 'storedHistory'>): void {
     this.corpus = { ...this.corpus, ...data };
     this.catalog = new KeywordCatalog(this.corpus);
     this.metrics = new KeywordMetrics(this.corpus, this.catalog, (id) => this.marketOf(id));
