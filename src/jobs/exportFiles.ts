@@ -124,6 +124,9 @@ export async function writeCsvExport(options: CsvExportOptions): Promise<CsvExpo
   const stringifier = stringify({ header: true, columns: options.columns, cast: { boolean: (v) => (v ? 'true' : 'false') } });
   const out = fs.createWriteStream(tempPath, { flags: 'wx', highWaterMark: 256 * 1024 });
   const written = pipeline(stringifier, out, { signal: options.signal });
+  // An abort rejects `written` at once, maybe while this function awaits the source; it
+  // is awaited (and its error handled) below, so it must not count as unhandled meanwhile.
+  written.catch(() => undefined);
   // Writes one row; resolves only once the stringifier has room again (backpressure).
   const push = (row: CsvRow): Promise<void> | undefined => {
     rows++;

@@ -97,3 +97,32 @@ describe('export files', () => {
     }
   });
 });
+
+describe('export files, aborted while the source is pending', () => {
+  it('rejects with the abort reason and raises no unhandled rejection', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-exports-'));
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const controller = new AbortController();
+      async function* stalls(): AsyncGenerator<CsvRow> {
+        yield ['a', 'b', 'c', false, 1];
+        // The abort arrives while the writer waits here for the next row.
+        controller.abort(new Error('worker stopping'));
+        await new Promise((r) => setTimeout(r, 20));
+        yield ['d', 'e', 'f', false, 2];
+      }
+      await assert.rejects(
+        writeCsvExport({ dir, fileName: 'job.csv', attemptTag: '1', columns: COLUMNS, rows: stalls(), signal: controller.signal }),
+        /worker stopping/,
+      );
+      await new Promise((r) => setTimeout(r, 10));
+      assert.deepEqual(unhandled, []);
+      assert.deepEqual(fs.readdirSync(dir), []);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
