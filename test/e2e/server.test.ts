@@ -51,9 +51,9 @@ async function startServer(dataDir: string): Promise<Server> {
       }
     };
     child.stdout!.on('data', onData);
-    child.once('exit', (code) => {
+    child.once('exit', (code, signal) => {
       clearTimeout(timer);
-      reject(new Error(`server exited with ${code} before listening:\n${out}`));
+      reject(new Error(`server exited (code ${code}, signal ${signal}) before listening:\n${out}`));
     });
   });
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;
