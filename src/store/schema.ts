@@ -105,6 +105,8 @@ export interface StateDatabase {
   kv: KvTable;
   keyword_lists: KeywordListsTable;
   keyword_list_items: KeywordListItemsTable;
+  favourite_lists: FavouriteListsTable;
+  favourite_links: FavouriteLinksTable;
   jobs: JobsTable;
 }
 
@@ -158,4 +160,19 @@ export interface JobsTable {
   run_after_ms: number;
   lease_owner: string | null;
   lease_expires_ms: number | null;
+}
+
+/** Favourite-link lists: one per account and target root domain (link tool). */
+export interface FavouriteListsTable {
+  id: string;
+  account_id: string;
+  domain: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface FavouriteLinksTable {
+  list_id: string;
+  link_id: string;
+  added_at: number;
 }

@@ -6,9 +6,11 @@ import type { Migration } from 'kysely';
 import { foundationMigrations } from './0001_foundation.js';
 import { jobMigrations } from './0002_jobs.js';
 import { keywordListMigrations } from './0003_keyword_lists.js';
+import { favouriteMigrations } from './0004_link_favourites.js';
 
 export const stateMigrations: Record<string, Migration> = {
   ...foundationMigrations,
   ...jobMigrations,
   ...keywordListMigrations,
+  ...favouriteMigrations,
 };

@@ -1,0 +1,67 @@
+/**
+ * Favourite-link lists: one list per account and target root domain, holding backlink ids.
+ * Another account's list is as unknown as one that never existed.
+ */
+import type { Kysely } from 'kysely';
+import { newId } from '../lib/ids.js';
+import type { StateDatabase } from './schema.js';
+
+export interface FavouriteList {
+  _id: string;
+  domain: string;
+  user_id: string;
+  link_ids: string[];
+  created_at: number;
+  updated_at: number;
+}
+
+export class Favourites {
+  constructor(private readonly db: Kysely<StateDatabase>) {}
+
+  /** Marks a link of `domain` as favourite or not; returns the account's list of that domain. */
+  async set(accountId: string, domain: string, linkId: string, favourite: boolean, nowSec: number): Promise<FavouriteList> {
+    const listId = await this.db.transaction().execute(async (trx) => {
+      let list = await trx.selectFrom('favourite_lists').select('id').where('account_id', '=', accountId).where('domain', '=', domain).executeTakeFirst();
+      if (!list) {
+        list = { id: newId() };
+        await trx.insertInto('favourite_lists').values({ id: list.id, account_id: accountId, domain, created_at: nowSec, updated_at: nowSec }).execute();
+      }
+      if (favourite) {
+        await trx.insertInto('favourite_links').values({ list_id: list.id, link_id: linkId, added_at: nowSec }).onConflict((oc) => oc.doNothing()).execute();
+      } else {
+        await trx.deleteFrom('favourite_links').where('list_id', '=', list.id).where('link_id', '=', linkId).execute();
+      }
+      await trx.updateTable('favourite_lists').set({ updated_at: nowSec }).where('id', '=', list.id).execute();
+      return list.id;
+    });
+    return (await this.get(accountId, listId))!;
+  }
+
+  /** The account's lists, most recently updated first. */
+  async all(accountId: string): Promise<FavouriteList[]> {
+    const lists = await this.db.selectFrom('favourite_lists').selectAll().where('account_id', '=', accountId).orderBy('updated_at', 'desc').orderBy('id', 'desc').execute();
+    const out: FavouriteList[] = [];
+    for (const l of lists) out.push(await this.withLinks(l));
+    return out;
+  }
+
+  async get(accountId: string, listId: string): Promise<FavouriteList | undefined> {
+    const list = await this.db.selectFrom('favourite_lists').selectAll().where('id', '=', listId).where('account_id', '=', accountId).executeTakeFirst();
+    return list ? this.withLinks(list) : undefined;
+  }
+
+  async delete(accountId: string, listId: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const owned = await trx.selectFrom('favourite_lists').select('id').where('id', '=', listId).where('account_id', '=', accountId).executeTakeFirst();
+      if (!owned) return false;
+      await trx.deleteFrom('favourite_links').where('list_id', '=', listId).execute();
+      await trx.deleteFrom('favourite_lists').where('id', '=', listId).execute();
+      return true;
+    });
+  }
+
+  private async withLinks(l: { id: string; domain: string; account_id: string; created_at: number; updated_at: number }): Promise<FavouriteList> {
+    const links = await this.db.selectFrom('favourite_links').select('link_id').where('list_id', '=', l.id).orderBy('added_at').orderBy('link_id').execute();
+    return { _id: l.id, domain: l.domain, user_id: l.account_id, link_ids: links.map((x) => x.link_id), created_at: l.created_at, updated_at: l.updated_at };
+  }
+}
