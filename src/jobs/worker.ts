@@ -190,12 +190,16 @@ export class Worker {
     const controller = new AbortController();
     const entry: Running = { job, controller, done: Promise.resolve() };
     this.running.set(job.id, entry);
-    entry.done = this.execute(job, controller).finally(() => {
-      this.running.delete(job.id);
-      if (this.running.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
-      // A slot is free: look for the next job now rather than after a full poll interval.
-      if (this.started && !this.stopping) this.schedule(0);
-    });
+    entry.done = this.execute(job, controller)
+      // Recording the outcome can fail too (the store busy for longer than its timeout);
+      // the lease then runs out and the job is re-run, so the process must not die of it.
+      .catch((err: unknown) => this.log.error({ job: job.id, err }, 'could not record the job outcome'))
+      .finally(() => {
+        this.running.delete(job.id);
+        if (this.running.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+        // A slot is free: look for the next job now rather than after a full poll interval.
+        if (this.started && !this.stopping) this.schedule(0);
+      });
   }
 
   private async execute(job: Job, controller: AbortController): Promise<void> {
@@ -206,7 +210,15 @@ export class Worker {
     const heartbeat = () => {
       if (!controller.signal.aborted && !this.queue.heartbeat(job.id, this.id)) lost();
     };
-    const timer = setInterval(heartbeat, this.heartbeatIntervalMs);
+    const timedHeartbeat = () => {
+      try {
+        heartbeat();
+      } catch (err) {
+        // A missed beat is survivable: the next one extends the lease, or finds it lost.
+        this.log.warn({ job: job.id, err }, 'heartbeat failed');
+      }
+    };
+    const timer = setInterval(timedHeartbeat, this.heartbeatIntervalMs);
     const ctx: JobContext = {
       job,
       signal: controller.signal,
@@ -220,18 +232,25 @@ export class Worker {
       heartbeat,
     };
     this.log.info({ job: job.id, kind: job.kind, attempt: job.attempts }, 'job started');
+    let outcome: { ok: true; result: unknown } | { ok: false; error: unknown };
     try {
-      const result = await handler.run(ctx);
-      if (controller.signal.aborted) return;
-      if (this.queue.complete(job.id, this.id, result)) this.log.info({ job: job.id }, 'job completed');
-      else this.log.warn({ job: job.id }, 'job finished after its lease was lost; result dropped');
-    } catch (err) {
-      if (controller.signal.aborted) return;
-      const message = err instanceof Error ? err.message : String(err);
-      const outcome = this.queue.fail(job.id, this.id, message, !(err instanceof PermanentJobError));
-      this.log.warn({ job: job.id, err: message, outcome }, 'job failed');
+      outcome = { ok: true, result: await handler.run(ctx) };
+    } catch (error) {
+      outcome = { ok: false, error };
     } finally {
       clearInterval(timer);
     }
+    // Another worker owns the job now, or this one is shutting down and released it.
+    if (controller.signal.aborted) return;
+    // Errors from here on are the store's, not the handler's: they propagate to launch().
+    if (outcome.ok) {
+      if (this.queue.complete(job.id, this.id, outcome.result)) this.log.info({ job: job.id }, 'job completed');
+      else this.log.warn({ job: job.id }, 'job finished after its lease was lost; result dropped');
+      return;
+    }
+    const { error } = outcome;
+    const message = error instanceof Error ? error.message : String(error);
+    const result = this.queue.fail(job.id, this.id, message, !(error instanceof PermanentJobError));
+    this.log.warn({ job: job.id, err: message, outcome: result }, 'job failed');
   }
 }

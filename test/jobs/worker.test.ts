@@ -189,4 +189,24 @@ describe('worker', () => {
     // Another worker takes it at once, without waiting for a lease to run out.
     assert.equal(queue.claim('next', ['stuck'])?.id, job.id);
   });
+
+  it('survives a store that cannot record the outcome: the lease runs out and the job runs again', async () => {
+    class BusyQueue extends JobQueue {
+      override complete(): boolean {
+        throw new Error('SQLITE_BUSY: database is locked');
+      }
+    }
+    const busy = new BusyQueue(store, clock, { leaseMs: 30 * SECOND });
+    const logged: string[] = [];
+    const w = new Worker(busy, { logger: { info() {}, warn() {}, error: (_o, msg) => logged.push(msg) } });
+    workers.push(w);
+    w.register('echo', { run: async () => 'ok' });
+    const job = busy.enqueue('echo', ACCOUNT, {});
+    w.poll();
+    await w.idle();
+    assert.deepEqual(logged, ['could not record the job outcome']);
+    assert.equal(busy.byId(job.id)?.state, 'running');
+    clock.advance(30 * SECOND);
+    assert.equal(queue.claim('healthy', ['echo'])?.attempts, 2);
+  });
 });
