@@ -17,7 +17,10 @@ export function installPaidRoutes(app: FastifyInstance, policy: AccessPolicy): v
     const paid = route.config?.paid as PaidOperation | undefined;
     if (!paid) return;
     const handler = route.handler;
-    const method = Array.isArray(route.method) ? route.method.join(',') : route.method;
+    // Fastify adds a HEAD route for every GET; it is the same operation and must share the
+    // GET's cache entry, or a HEAD and a GET of one request would be charged twice.
+    const methods = (Array.isArray(route.method) ? route.method : [route.method]).map((m) => (m === 'HEAD' ? 'GET' : m));
+    const method = methods.join(',');
     const operationId = paid.cacheAs ?? `${method} ${route.url}`;
     route.handler = async function paidHandler(this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
       const result = await policy.run(paid, {

@@ -65,6 +65,19 @@ describe('GET /keyword-tool/trends', () => {
     assert.equal((await pool()).remaining, 499);
   });
 
+  test('HEAD is the same operation as GET: one charge, one cache entry', async () => {
+    ({ key } = await t.account('premium'));
+    const head = await t.app.inject({ method: 'HEAD', url: '/v3/keyword-tool/trends?kw=lamps', headers: { 'x-access-token': key } });
+    assert.equal(head.statusCode, 200);
+    assert.equal(head.body, '');
+    const get = await trends('lamps');
+    assert.equal(get.headers['x-cache'], 'HIT');
+    assert.deepEqual(get.json().data, []);
+    const again = await t.app.inject({ method: 'HEAD', url: '/v3/keyword-tool/trends?kw=lamps', headers: { 'x-access-token': key } });
+    assert.equal(again.headers['x-cache'], 'HIT');
+    assert.equal((await pool()).remaining, 499);
+  });
+
   test('keyword text is compared after trimming and collapsing whitespace', async () => {
     ({ key } = await t.account('premium'));
     const first = await trends('blue  widgets');
