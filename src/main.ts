@@ -10,6 +10,8 @@ import { PlanFileError } from './policy/plans.js';
 import { POOLS } from './policy/pools.js';
 import { openStateContext, type StateContext } from './service.js';
 import { AccountError } from './accounts/accounts.js';
+import { workerCommand } from './jobs/workerCommand.js';
+import { jobHandlers } from './workers.js';
 
 function config(): Config {
   return loadConfig();
@@ -35,6 +37,8 @@ program
     const { serve } = await import('./serve.js');
     await serve(config());
   });
+
+program.addCommand(workerCommand((ctx) => jobHandlers(ctx)));
 
 const accounts = program.command('accounts').description('manage accounts');
 accounts

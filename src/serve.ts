@@ -5,6 +5,8 @@ import { closeContext, createContext, DEMO_KEY_FILE, ensureDemoAccount } from '.
 import { ensureWorld, isWorldReady, researchStoreFile } from './engine/index.js';
 import { systemClock } from './lib/clock.js';
 import { progressBars } from './lib/progress.js';
+import { startEmbeddedWorker } from './jobs/workerCommand.js';
+import { jobHandlers } from './workers.js';
 import path from 'node:path';
 
 /** How often expired cache entries, burst events and lookups are swept. */
@@ -30,6 +32,8 @@ export async function serve(config: Config): Promise<void> {
 
   const sweep = setInterval(() => ctx.policy.store.sweep(ctx.clock.now()), SWEEP_EVERY_MS);
   sweep.unref();
+  // The embedded worker runs backlink exports; `quarry worker` can run more of them elsewhere.
+  const worker = startEmbeddedWorker(ctx, { handlers: jobHandlers(ctx), queue: ctx.jobs, logger: app.log });
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -37,6 +41,7 @@ export async function serve(config: Config): Promise<void> {
     closing = true;
     app.log.info({ signal }, 'shutting down');
     clearInterval(sweep);
+    await worker.stop();
     await app.close();
     await closeContext(ctx);
     process.exit(0);

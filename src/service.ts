@@ -15,6 +15,8 @@ import { SqlitePolicyStore } from './policy/sqlitePolicyStore.js';
 import { openStateStore } from './store/database.js';
 import { openEngine, researchStoreFile } from './engine/index.js';
 import { openSearch } from './engine/search/index.js';
+import { JobQueue } from './jobs/jobQueue.js';
+import { loadSigningSecret, UrlSigner } from './lib/signedUrl.js';
 
 export interface ServiceOptions {
   clock?: Clock;
@@ -42,7 +44,9 @@ export async function createContext(config: Config, options: ServiceOptions = {}
   const locations = loadLocations();
   const engine = await openEngine({ file: options.researchFile ?? researchStoreFile(config.dataDir), clock: base.clock });
   const search = await openSearch({ store: engine.store, clock: base.clock, locations });
-  return { ...base, locations, engine, search };
+  const jobs = new JobQueue(base.state, base.clock);
+  const signer = new UrlSigner(loadSigningSecret(config), config.publicUrl);
+  return { ...base, locations, engine, search, jobs, signer };
 }
 
 /** Closes what createContext opened. */

@@ -12,6 +12,8 @@ import { installPaidRoutes } from './paidRoutes.js';
 import { compileValidator, validationError } from './validation.js';
 import { registerOpenApi } from './openapi.js';
 import { toolRoutes } from '../tools/routes.js';
+import { downloadRoutes } from '../jobs/downloadRoutes.js';
+import { exportsDir } from '../jobs/exportJobs.js';
 
 export interface AppOptions {
   /** Pino logger options, or false for none (tests). */
@@ -108,6 +110,8 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
 
   await registerOpenApi(app, ctx);
   installPaidRoutes(app, ctx.policy);
+  // Export downloads: outside /v3 and without a key; the signed URL is the authorisation.
+  await app.register(downloadRoutes, { queue: ctx.jobs, signer: ctx.signer, dir: exportsDir(ctx.config.dataDir), clock: ctx.clock });
 
   await app.register(
     async (v3) => {

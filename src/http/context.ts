@@ -11,6 +11,8 @@ import type { ClientClass, Plan } from '../policy/plans.js';
 import type { StateStore } from '../store/database.js';
 import type { Engine } from '../engine/index.js';
 import type { SearchEngine } from '../engine/search/index.js';
+import type { JobQueue } from '../jobs/jobQueue.js';
+import type { UrlSigner } from '../lib/signedUrl.js';
 
 export interface QuarryContext {
   config: Config;
@@ -24,6 +26,10 @@ export interface QuarryContext {
   engine: Engine;
   /** The research engine's search half: keywords, SERPs, rank index. */
   search: SearchEngine;
+  /** The durable job queue (backlink exports). */
+  jobs: JobQueue;
+  /** Signs download URLs that work without an API key. */
+  signer: UrlSigner;
 }
 
 export type RouteAuth = 'required' | 'optional' | 'none';

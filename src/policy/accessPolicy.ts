@@ -19,6 +19,8 @@ export interface CostContext {
   plan: Plan;
   /** Whether this account made a lookup of this kind and key in the last 24 hours. */
   hasRecentLookup(kind: string, key: string): boolean;
+  /** The data of this account's unexpired lookup of this kind and key, if any. */
+  lookupData(kind: string, key: string): unknown | undefined;
 }
 
 export interface PaidOperation<P = any, B = any> {
@@ -130,6 +132,7 @@ export class AccessPolicy {
           account,
           plan,
           hasRecentLookup: (kind, k) => this.store.hasLookup(account.id, kind, k, nowMs - CACHE_TTL_MS),
+          lookupData: (kind, k) => this.store.lookupData(account.id, kind, k, 0, nowMs),
         })
       : 1;
     const admission = this.store.admit({

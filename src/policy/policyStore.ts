@@ -86,6 +86,11 @@ export interface PolicyStore {
   admit(req: AdmissionRequest): Admission;
   commit(reservation: Reservation, commit: Commit): void;
   release(reservation: Reservation): void;
+  /**
+   * Gives back units charged at `chargedAtMs` (a failed export), when the pool's period
+   * that held the charge is still running; a later period is already full again.
+   */
+  refund(accountId: string, pool: PoolName, units: number, chargedAtMs: number, nowMs: number): void;
   poolState(accountId: string, pool: PoolName, period: PoolPeriod, limit: number, nowMs: number): PoolState;
   /** Whether the account made a lookup of this kind and key at or after `sinceMs`. */
   hasLookup(accountId: string, kind: string, key: string, sinceMs: number): boolean;

@@ -161,6 +161,12 @@ export class SqlitePolicyStore implements PolicyStore {
     this.releaseTx.immediate(reservation);
   }
 
+  refund(accountId: string, pool: PoolName, units: number, chargedAtMs: number, nowMs: number): void {
+    if (units <= 0) return;
+    const usage = this.currentUsage(accountId, pool, nowMs);
+    if (usage && usage.period_start_ms <= chargedAtMs) this.s.usageAdd.run(-units, accountId, pool);
+  }
+
   poolState(accountId: string, pool: PoolName, period: PoolPeriod, limit: number, nowMs: number): PoolState {
     const usage = this.currentUsage(accountId, pool, nowMs);
     const used = usage?.used ?? 0;

@@ -3,9 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import { historyRoute } from '../shared/history.js';
 import { backlinkRoutes } from './backlinks.js';
 import { favouriteRoutes } from './favourites.js';
+import { exportRoutes } from './exports.js';
 
 export async function linkToolRoutes(app: FastifyInstance): Promise<void> {
   await app.register(backlinkRoutes);
   await app.register(favouriteRoutes);
+  await app.register(exportRoutes);
   historyRoute(app, '/requests', 'link', 'link-tool');
 }

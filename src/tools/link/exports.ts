@@ -1,0 +1,223 @@
+/**
+ * Backlink exports: suggest (free; records what may be exported for 24 h), create (pool
+ * `links`: min(suggested cost, limit), charged once with the request), list (newest first,
+ * with state, stats and progress). A worker writes the CSV (jobs/exportJobs.ts); a job that
+ * fails for good is refunded.
+ */
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { BacklinkFilter, Engine, ResolvedTarget, TargetType } from '../../engine/index.js';
+import { errors } from '../../http/errors.js';
+import type { QuarryContext } from '../../http/context.js';
+import { unixSeconds } from '../../lib/clock.js';
+import type { UrlSigner } from '../../lib/signedUrl.js';
+import type { PaidOperation } from '../../policy/accessPolicy.js';
+import { EXPORT_JOB_KIND, exportJobHandler, exportJobStatus, exportsDir, ExportState, type ExportResult } from '../../jobs/exportJobs.js';
+import type { Job } from '../../jobs/jobQueue.js';
+import type { JobHandler } from '../../jobs/worker.js';
+import { errorResponses } from '../shared/schemas.js';
+
+const SUGGESTION_LOOKUP = 'export-suggestion';
+
+interface Suggestion {
+  url: string;
+  type: TargetType;
+  backLinks: number;
+  cost: number;
+}
+
+/** What an export job carries from creation to the worker. */
+export interface ExportPayload {
+  request: { url: string; type: TargetType; limit: number; filter: BacklinkFilter };
+  cost: number;
+  costPrediction: number;
+  chargedAtMs: number;
+  /** Links of the target matching the filter when the export was created, and of those still live. */
+  matching: number;
+  live: number;
+  unfiltered: number;
+}
+
+/** The columns of an export CSV: the fields of a backlink as GET /link-tool/links shows it. */
+export const EXPORT_COLUMNS = [
+  '_id', 'domainId', 'source', 'target', 'title', 'type', 'anchor', 'alt', 'first_seen', 'last_seen', 'last_crawl',
+  'deleted', 'reason_lost', 'source_cf', 'source_tf', 'target_cf', 'target_tf', 'no_follow', 'image', 'redirect',
+  'frame', 'lang', 'internal_links', 'external_links', 'ls',
+] as const;
+
+const suggestionKey = (url: string) => url.trim().toLowerCase();
+
+const Filter = Type.Object(
+  {
+    targetAnchorText: Type.Optional(Type.String({ maxLength: 500 })),
+    targetHrefText: Type.Optional(Type.String({ maxLength: 2048 })),
+    linkType: Type.Optional(Type.Union(['text', 'image', 'redirect', 'frame', 'mention'].map((t) => Type.Literal(t)))),
+    noFollow: Type.Optional(Type.Boolean()),
+    liveLinks: Type.Optional(Type.Boolean()),
+    minCitationFlow: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+    maxCitationFlow: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+    minTrustFlow: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+    maxTrustFlow: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+    minTopRank: Type.Optional(Type.Integer({ minimum: 0 })),
+    maxTopRank: Type.Optional(Type.Integer({ minimum: 0 })),
+    minLinkStrength: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
+    maxLinkStrength: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
+    flagTextLink: Type.Optional(Type.Boolean()),
+    flagImageLink: Type.Optional(Type.Boolean()),
+    flagFrameLink: Type.Optional(Type.Boolean()),
+    flagRedirectLink: Type.Optional(Type.Boolean()),
+    flagMentionLink: Type.Optional(Type.Boolean()),
+    linksPerDomain: Type.Optional(Type.Integer({ minimum: 0, maximum: 1 })),
+  },
+  { additionalProperties: false },
+);
+
+/** The spec's export job object. */
+export function presentExportJob(job: Job<ExportPayload, ExportResult>, signer: UrlSigner, nowMs: number) {
+  const status = exportJobStatus(job, signer, nowMs);
+  const p = job.payload;
+  const written = job.result?.rows ?? 0;
+  // Enrichment reads the local link index: no remote calls are made, so rpcCalls stay 0.
+  const enrichment = { requests: written, rpcCalls: 0, rpcGoodResult: 0, goodResult: written, successRate: written > 0 ? 1 : 0 };
+  return {
+    _id: job.id,
+    creator: job.accountId,
+    jobName: `${p.request.type} ${p.request.url}`,
+    state: status.state,
+    error: status.error,
+    request: p.request,
+    stats: {
+      fresh: p.live,
+      historic: p.matching - p.live,
+      duplicates: 0,
+      filtered: p.unfiltered - p.matching,
+      topRank: enrichment,
+      fb: enrichment,
+    },
+    progress: status.progress,
+    backLinks: status.state === ExportState.Completed ? written : Math.min(p.matching, p.request.limit),
+    cost: p.cost,
+    costPrediction: p.costPrediction,
+    createdAt: status.createdAt,
+    completedAt: status.completedAt,
+    ...(status.downloadURL ? { downloadURL: status.downloadURL } : {}),
+  };
+}
+
+function resolveExport(engine: Engine, url: string, type: TargetType): ResolvedTarget {
+  const target = engine.links.resolve(url, type);
+  if (!target) throw errors.invalidParameter('url');
+  return target;
+}
+
+export async function exportRoutes(app: FastifyInstance): Promise<void> {
+  const { engine, jobs, signer, clock } = app.quarry;
+
+  app.post(
+    '/exports/suggest',
+    {
+      schema: {
+        tags: ['link-tool'],
+        summary: 'Export targets for a URL (root domain, subdomain, exact URL, protocol variants) with backlink counts and cost',
+        body: Type.Object({ url: Type.String({ minLength: 1, maxLength: 2048 }) }),
+        response: errorResponses(401, 422),
+      },
+    },
+    async (req) => {
+      const { url } = req.body as { url: string };
+      const found = engine.links.exportSuggestions(url.trim());
+      if (!found) throw errors.invalidParameter('url');
+      const suggestions = found.suggestions.map((s) => ({ ...s, cost: s.backLinks, state: 'available' as const }));
+      app.quarry.policy.store.recordLookups(
+        req.account!.id,
+        suggestions.map((s) => ({ kind: SUGGESTION_LOOKUP, key: suggestionKey(s.url), data: { url: s.url, type: s.type, backLinks: s.backLinks, cost: s.cost } satisfies Suggestion })),
+        clock.now(),
+      );
+      return { suggestedType: found.suggestedType, suggestions };
+    },
+  );
+
+  interface CreateBody {
+    url: string;
+    limit?: number;
+    filter?: BacklinkFilter;
+  }
+  const suggestionFor = (lookup: (kind: string, key: string) => unknown, url: string): Suggestion => {
+    const s = lookup(SUGGESTION_LOOKUP, suggestionKey(url)) as Suggestion | undefined;
+    // Exports need a suggestion for the same url within 24 hours (link-tool rule 3).
+    if (!s) throw errors.invalidParameter('url');
+    return s;
+  };
+  const create: PaidOperation<CreateBody> = {
+    pool: 'links',
+    cost: (b, ctx) => {
+      const s = suggestionFor(ctx.lookupData, b.url);
+      return b.limit === undefined ? s.cost : Math.min(s.cost, b.limit);
+    },
+  };
+
+  app.post(
+    '/exports',
+    {
+      config: { paid: create },
+      schema: {
+        tags: ['link-tool'],
+        summary: 'Create a backlink CSV export (needs a suggestion for the url; charged min(suggested cost, limit))',
+        body: Type.Object({
+          url: Type.String({ minLength: 1, maxLength: 2048 }),
+          limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
+          filter: Type.Optional(Filter),
+        }),
+        response: errorResponses(401, 422, 429),
+      },
+    },
+    async (req) => {
+      const b = req.body as CreateBody;
+      const accountId = req.account!.id;
+      const suggestion = suggestionFor((kind, key) => app.quarry.policy.store.lookupData(accountId, kind, key, 0, clock.now()), b.url);
+      const target = resolveExport(engine, suggestion.url, suggestion.type);
+      const filter: BacklinkFilter = { ...(b.filter ?? {}) } as BacklinkFilter;
+      const cost = req.paid!.reserved;
+      const matching = engine.links.countBacklinks(target, filter);
+      const payload: ExportPayload = {
+        request: { url: suggestion.url, type: suggestion.type, limit: cost, filter },
+        cost,
+        costPrediction: suggestion.cost,
+        chargedAtMs: req.paid!.nowMs,
+        matching,
+        live: filter.liveLinks === false ? 0 : engine.links.countBacklinks(target, { ...filter, liveLinks: true }),
+        unfiltered: engine.links.countBacklinks(target, {}),
+      };
+      const job = jobs.enqueue(EXPORT_JOB_KIND, accountId, payload);
+      return presentExportJob(job as Job<ExportPayload, ExportResult>, signer, clock.now());
+    },
+  );
+
+  app.get(
+    '/exports',
+    { schema: { tags: ['link-tool'], summary: 'Export jobs, newest first, with state, progress and downloadURL', response: errorResponses(401) } },
+    async (req) => {
+      const list = await jobs.list(req.account!.id, { kind: EXPORT_JOB_KIND });
+      const now = clock.now();
+      return list.map((job) => presentExportJob(job as Job<ExportPayload, ExportResult>, signer, now));
+    },
+  );
+}
+
+/** The worker's handler of backlink exports: streams the matching links into the CSV. */
+export function exportHandler(ctx: Pick<QuarryContext, 'engine' | 'config' | 'policy' | 'clock'>): JobHandler<ExportPayload, ExportResult> {
+  return exportJobHandler<ExportPayload>({
+    dir: exportsDir(ctx.config.dataDir),
+    columns: [...EXPORT_COLUMNS],
+    collect(payload) {
+      const target = resolveExport(ctx.engine, payload.request.url, payload.request.type);
+      const limit = payload.request.limit;
+      // Link dates are judged as of the export's creation, so a re-run writes the same rows.
+      const total = Math.min(limit, ctx.engine.links.countBacklinks(target, payload.request.filter, payload.chargedAtMs));
+      return { total, rows: ctx.engine.links.streamBacklinks(target, payload.request.filter, limit, payload.chargedAtMs) as Iterable<Record<string, unknown>> };
+    },
+    refund(job) {
+      ctx.policy.store.refund(job.accountId, 'links', job.payload.cost, job.payload.chargedAtMs, ctx.clock.now());
+    },
+  });
+}
