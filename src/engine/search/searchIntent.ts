@@ -51,6 +51,11 @@ export interface IntentContext {
    * cue-less head term with a high CPC ("running shoes") reads as commercial.
    */
   cpc?: number;
+  /**
+   * Intent hints stored with the keyword by the generator or importer (informational,
+   * commercial, transactional, navigational, local, question); they add to the cues.
+   */
+  hints?: readonly string[];
 }
 
 /** CPC (USD) above which a cue-less keyword is taken as commercial. */
@@ -59,19 +64,22 @@ const COMMERCIAL_CPC = 1.5;
 /** Intent signals of a keyword. */
 export function intentSignals(keyword: string, context: IntentContext = {}): IntentSignals {
   const isEntity = context.isEntity ?? (() => false);
+  const hint = new Set(context.hints ?? []);
   const tokens = tokenize(keyword);
   const text = ` ${tokens.join(' ')} `;
   const has = (set: ReadonlySet<string>) => tokens.some((t) => set.has(t));
-  const question = tokens.length > 1 && QUESTION_WORDS.has(tokens[0]);
+  const question = (tokens.length > 1 && QUESTION_WORDS.has(tokens[0])) || hint.has('question');
   const howTo = HOW_TO.some((cue) => text.includes(` ${cue} `));
-  const local = text.includes(' near me ') || has(LOCAL);
+  const local = text.includes(' near me ') || has(LOCAL) || hint.has('local');
   const news = has(NEWS) || tokens.some((t) => /^20\d\d$/.test(t));
-  const commercial = has(COMMERCIAL) || (!question && !howTo && (context.cpc ?? 0) >= COMMERCIAL_CPC);
-  const transactional = has(TRANSACTIONAL);
+  const commercial = has(COMMERCIAL) || hint.has('commercial') || (!question && !howTo && (context.cpc ?? 0) >= COMMERCIAL_CPC);
+  const transactional = has(TRANSACTIONAL) || hint.has('transactional');
   const entity = tokens.some(isEntity);
-  const navigational = has(NAVIGATIONAL) || (entity && tokens.length <= 2);
+  const navigational = has(NAVIGATIONAL) || (entity && tokens.length <= 2) || hint.has('navigational');
   const labels: IntentLabel[] = [];
-  if (question || howTo || news || (!commercial && !transactional && !navigational && !local)) labels.push('informational');
+  if (question || howTo || news || hint.has('informational') || (!commercial && !transactional && !navigational && !local)) {
+    labels.push('informational');
+  }
   if (navigational) labels.push('navigational');
   if (commercial) labels.push('commercial');
   if (transactional) labels.push('transactional');

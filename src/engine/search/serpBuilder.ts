@@ -42,6 +42,8 @@ export interface SerpRequest {
   /** Unix seconds: `created_at`. */
   createdAt: number;
   cpc: number;
+  /** Intent hints stored with the keyword. */
+  intentHints?: readonly string[];
   /** Extra tokens (the keyword's head and niche) used when few pages match the keyword. */
   fallbackTokens: readonly string[];
   similarQueries: readonly QueryRef[];
@@ -80,8 +82,8 @@ export class SerpBuilder {
     });
   }
 
-  signalsFor(keyword: string, cpc: number): IntentSignals {
-    return intentSignals(keyword, { isEntity: (t) => this.corpus.brands.has(t), cpc });
+  signalsFor(keyword: string, cpc: number, hints?: readonly string[]): IntentSignals {
+    return intentSignals(keyword, { isEntity: (t) => this.corpus.brands.has(t), cpc, hints });
   }
 
   /** Root domain a keyword names (its first brand token), if any. */
@@ -95,7 +97,7 @@ export class SerpBuilder {
 
   /** Organic ranking only (rank index, related keywords): the best `limit` pages. */
   organic(
-    req: Pick<SerpRequest, 'keyword' | 'languageId' | 'location' | 'tld' | 'platform' | 'date' | 'cpc' | 'fallbackTokens'>,
+    req: Pick<SerpRequest, 'keyword' | 'languageId' | 'location' | 'tld' | 'platform' | 'date' | 'cpc' | 'fallbackTokens' | 'intentHints'>,
     limit: number,
     candidates?: number,
   ): RankedPage[] {
@@ -107,7 +109,7 @@ export class SerpBuilder {
         tld: req.tld,
         platform: req.platform,
         date: req.date,
-        signals: this.signalsFor(req.keyword, req.cpc),
+        signals: this.signalsFor(req.keyword, req.cpc, req.intentHints),
         entityRootId: this.entityRoot(req.keyword),
         fallbackTokens: req.fallbackTokens,
       },
@@ -118,7 +120,7 @@ export class SerpBuilder {
 
   build(req: SerpRequest): BuiltSerp {
     const pages = this.corpus.pages;
-    const signals = this.signalsFor(req.keyword, req.cpc);
+    const signals = this.signalsFor(req.keyword, req.cpc, req.intentHints);
     const ranked = this.organic(req, ORGANIC_PER_PAGE * (req.page + 1));
     const shown = ranked.slice(req.page * ORGANIC_PER_PAGE, (req.page + 1) * ORGANIC_PER_PAGE);
     const topTen = ranked.slice(0, 10).map((r) => r.page);
