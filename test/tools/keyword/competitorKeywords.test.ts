@@ -1,0 +1,187 @@
+/**
+ * Competitor keywords (rule 2), competitor domains (rule 3) and suggested keywords (rule 4).
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { testApp, type TestApp } from '../../support/app.js';
+import { DAY, HOUR } from '../../../src/lib/clock.js';
+import { newClient, pace, q, type KeywordClient } from './helpers.js';
+
+let t: TestApp;
+/** A domain of the tiny world with a few hundred ranking keywords in the United States. */
+const DOMAIN = 'fabriclife.io';
+/** A wiki-like domain that ranks for more than 1,000 keywords. */
+const BIG_DOMAIN = 'openpedia.org';
+
+const competitor = (c: KeywordClient, url: string, location: number | string, method: 'GET' | 'POST' = 'GET') =>
+  method === 'GET' ? c.get(`/competitor-keywords?${q({ url, location_id: location })}`) : c.post(`/competitor-keywords?${q({ url, location_id: location })}`);
+const domains = (c: KeywordClient, url: string, location: number) => c.get(`/competitor-domain?${q({ url, location_id: location })}`);
+
+const NO_RESULT = { error: { type: 'Error', message: 'No result' } };
+
+describe('competitor keywords, competitor domains, suggested keywords', () => {
+  before(async () => {
+    t = await testApp();
+  });
+  after(async () => t.close());
+
+  test('competitor keywords: keyword items with position and url, worst position first', async () => {
+    const c = await newClient(t);
+    const res = await competitor(c, DOMAIN, 2840);
+    assert.equal(res.statusCode, 200);
+    const body = res.json();
+    assert.equal(body.url_type, 'domain');
+    assert.deepEqual(body.location, { _id: 2840, label: 'United States', code: 'us' });
+    assert.ok(body.keywords.length > 50);
+    assert.ok(body.keywords.length <= 700);
+    assert.equal(body.totalCount, body.keywords.length);
+    for (let i = 1; i < body.keywords.length; i++) {
+      assert.ok(body.keywords[i - 1].position >= body.keywords[i].position, `position ${i} is no worse than the one before`);
+    }
+    assert.ok(body.keywords[0].position > body.keywords.at(-1).position);
+    for (const k of body.keywords) {
+      assert.match(k._id, /^[0-9a-f]{32}$/);
+      assert.ok(Number.isInteger(k.position) && k.position >= 1);
+      assert.match(k.url, /fabriclife\.io/);
+      assert.equal(k.lid, 2840);
+    }
+    assert.equal((await c.pool()).remaining, 499);
+  });
+
+  test('at most the plan rows: entry 200, custom 1,000 (the ceiling)', async () => {
+    const entry = await newClient(t, 'entry');
+    const small = (await competitor(entry, DOMAIN, 2840)).json();
+    assert.equal(small.keywords.length, 200);
+    const custom = await newClient(t, 'custom');
+    const big = (await competitor(custom, BIG_DOMAIN, 2840)).json();
+    assert.equal(big.keywords.length, 1000);
+    assert.ok(big.totalCount > 1000);
+  });
+
+  test('location 0 (anywhere) and a listed country work; a city is treated as its country', async () => {
+    const c = await newClient(t);
+    const anywhere = await competitor(c, DOMAIN, 0);
+    assert.equal(anywhere.statusCode, 200);
+    assert.equal(anywhere.json().location._id, 0);
+    pace(t);
+    const country = await competitor(c, DOMAIN, 2840);
+    pace(t);
+    // 1023191 is New York, New York, United States.
+    const city = await competitor(c, DOMAIN, 1023191);
+    assert.equal(city.statusCode, 200);
+    assert.deepEqual(city.json().location, country.json().location);
+    assert.deepEqual(
+      city.json().keywords.map((k: { kw: string; position: number }) => [k.kw, k.position]),
+      country.json().keywords.map((k: { kw: string; position: number }) => [k.kw, k.position]),
+    );
+    pace(t);
+    const uk = await competitor(c, 'soleguide.co.uk', 2826);
+    assert.equal(uk.statusCode, 200);
+    assert.deepEqual(uk.json().location, { _id: 2826, label: 'United Kingdom', code: 'gb' });
+  });
+
+  test('an unlisted country (2004 Afghanistan) → 204 with an empty body, nothing charged', async () => {
+    const c = await newClient(t);
+    for (const method of ['GET', 'POST'] as const) {
+      const res = await competitor(c, DOMAIN, 2004, method);
+      assert.equal(res.statusCode, 204, method);
+      assert.equal(res.body, '', method);
+    }
+    assert.equal((await c.pool()).remaining, 500);
+    assert.equal((await c.pool()).reset, null, 'no period started');
+    // Nothing recorded either: no history entry, competitor domains still locked.
+    assert.deepEqual((await c.get('/requests')).json(), []);
+    assert.deepEqual((await domains(c, DOMAIN, 2004)).json(), NO_RESULT);
+    // Nor took the burst: three lookups are admitted straight after.
+    for (const url of ['a.fabriclife.io', 'b.fabriclife.io', 'c.fabriclife.io']) assert.equal((await competitor(c, url, 2840)).statusCode, 200);
+  });
+
+  test('GET then POST of the same query is one cache entry and one charge', async () => {
+    const c = await newClient(t);
+    const get = await competitor(c, DOMAIN, 2840, 'GET');
+    const post = await competitor(c, DOMAIN, 2840, 'POST');
+    assert.equal(post.statusCode, 200);
+    assert.equal(post.headers['x-cache'], 'HIT');
+    assert.equal(post.body, get.body);
+    assert.equal((await c.pool()).remaining, 499);
+    assert.equal((await c.get('/requests')).json().length, 1);
+  });
+
+  test('POST takes its parameters from the query string only', async () => {
+    const c = await newClient(t);
+    const res = await c.post('/competitor-keywords', { url: DOMAIN, location_id: 2840 });
+    assert.equal(res.statusCode, 422);
+    assert.equal(res.json().error.type, 'InvalidInput');
+    assert.equal((await c.pool()).remaining, 500);
+  });
+
+  test('competitor domains: 422 No result without a lookup; works right after one; refused again at 24 h + 1 ms; free', async () => {
+    const c = await newClient(t);
+    const refused = await domains(c, DOMAIN, 2840);
+    assert.equal(refused.statusCode, 422);
+    assert.equal(refused.body, JSON.stringify(NO_RESULT));
+    const start = t.clock.now();
+    await competitor(c, DOMAIN, 2840);
+    const poolAfterLookup = await c.pool();
+    const ok = await domains(c, DOMAIN, 2840);
+    assert.equal(ok.statusCode, 200);
+    const list = ok.json();
+    assert.ok(Array.isArray(list) && list.length > 0);
+    for (const d of list) assert.equal(typeof d, 'string');
+    assert.ok(!list.includes(DOMAIN), 'a domain is not its own competitor');
+    // Another location or url is not unlocked by this lookup.
+    assert.deepEqual((await domains(c, DOMAIN, 2826)).json(), NO_RESULT);
+    assert.deepEqual((await domains(c, 'geartalk.org', 2840)).json(), NO_RESULT);
+    t.clock.set(start + DAY - 1);
+    assert.equal((await domains(c, DOMAIN, 2840)).statusCode, 200);
+    t.clock.set(start + DAY + 1);
+    const expired = await domains(c, DOMAIN, 2840);
+    assert.equal(expired.statusCode, 422);
+    assert.deepEqual(expired.json(), NO_RESULT);
+    // Free: many calls, no charge, no burst.
+    t.clock.set(start + HOUR);
+    for (let i = 0; i < 6; i++) await domains(c, DOMAIN, 2840);
+    assert.equal((await c.pool()).remaining, poolAfterLookup.remaining);
+  });
+
+  test('competitor domains: a POST lookup unlocks them too; another account\'s lookup does not', async () => {
+    const c = await newClient(t);
+    const other = await newClient(t);
+    await competitor(c, 'geartalk.org', 2840, 'POST');
+    assert.equal((await domains(c, 'geartalk.org', 2840)).statusCode, 200);
+    assert.deepEqual((await domains(other, 'geartalk.org', 2840)).json(), NO_RESULT);
+  });
+
+  test('suggested keywords: {_id, position, kw, sv, lid} items, one lookup, ids exportable', async () => {
+    const c = await newClient(t);
+    const res = await c.get(`/suggested-keywords?${q({ url: DOMAIN, location_id: 2840 })}`);
+    assert.equal(res.statusCode, 200);
+    const body = res.json();
+    assert.equal(body.url_type, 'domain');
+    assert.deepEqual(body.location, { _id: 2840, label: 'United States', code: 'us' });
+    assert.ok(body.keywords.length > 0 && body.keywords.length <= 700);
+    for (const k of body.keywords) {
+      assert.deepEqual(Object.keys(k).sort(), ['_id', 'kw', 'lid', 'position', 'sv']);
+      assert.match(k._id, /^[0-9a-f]{32}$/);
+      assert.equal(k.lid, 2840);
+    }
+    assert.equal((await c.pool()).remaining, 499);
+    const again = await c.get(`/suggested-keywords?${q({ url: DOMAIN, location_id: 2840 })}`);
+    assert.equal(again.headers['x-cache'], 'HIT');
+    const ids = body.keywords.map((k: { _id: string }) => k._id);
+    const exported = (await c.post('/keywords', { keyword_ids: ids })).json();
+    assert.deepEqual(exported.map((k: { _id: string }) => k._id), ids);
+    assert.deepEqual(exported.map((k: { kw: string }) => k.kw), body.keywords.map((k: { kw: string }) => k.kw));
+  });
+
+  test('suggested keywords: at most the plan rows; a bad url or location → 422', async () => {
+    const c = await newClient(t, 'entry');
+    const body = (await c.get(`/suggested-keywords?${q({ url: BIG_DOMAIN, location_id: 2840 })}`)).json();
+    assert.ok(body.keywords.length <= 200);
+    for (const params of [{ url: 'not a url', location_id: 2840 }, { url: DOMAIN, location_id: 999_999_999 }, { url: DOMAIN }, { location_id: 2840 }]) {
+      const res = await c.get(`/suggested-keywords?${q(params)}`);
+      assert.equal(res.statusCode, 422, JSON.stringify(params));
+      assert.equal(res.json().error.type, 'InvalidInput');
+    }
+  });
+});
