@@ -1,13 +1,14 @@
 /**
  * The rank index of one location: for every keyword of that market, the pages at
- * positions 1–RANK_DEPTH of its organic results on the index's date, inverted by root
- * domain, host and page. It answers "which keywords does this domain rank for" without
- * re-ranking the keyword set, and gives every keyword's top 10 for SERP-overlap
- * similarity (related keywords).
+ * positions 1–RANK_DEPTH of its organic results on the index's date, inverted by page
+ * (and through pages by host and root domain). It answers "which keywords does this
+ * domain rank for" without re-ranking the keyword set, and gives every keyword's top 10
+ * for SERP-overlap similarity (related keywords).
  *
- * Stored in the research store (search_rank_positions) because ranking a small world's
- * ~30k market keywords takes tens of seconds, too long for every start; loading the
- * stored rows takes well under a second.
+ * Rows live in typed arrays (compressed sparse rows by keyword and by page): a small
+ * world's ~2.7M rows take ~30 MB. The index is stored in the research store as blobs
+ * (searchStore.ts) because ranking a small world's ~40k market keywords takes minutes,
+ * while loading the stored arrays takes a fraction of a second.
  */
 import type { SearchCorpus } from './searchCorpus.js';
 
@@ -22,50 +23,87 @@ export interface RankEntry {
   page: number;
 }
 
+/** Rows of an index as parallel arrays, sorted by keyword then position. */
+export interface RankRows {
+  keyword: Int32Array;
+  position: Uint8Array;
+  page: Int32Array;
+}
+
+/** Pages of each host and root domain, shared by the rank indexes of all locations. */
+export class PageGroups {
+  readonly byRoot = new Map<number, number[]>();
+  readonly byHost = new Map<string, number[]>();
+
+  constructor(corpus: SearchCorpus) {
+    corpus.pages.forEach((p, i) => {
+      push(this.byRoot, p.rootId, i);
+      push(this.byHost, p.host.replace(/^www\./, ''), i);
+    });
+  }
+}
+
 export class RankIndex {
-  /** Rows sorted by keyword then position. */
-  private readonly keywordOf: Int32Array;
-  private readonly positionOf: Uint8Array;
-  private readonly pageOf: Int32Array;
+  private readonly rowsByKeyword: RankRows;
   /** CSR over catalogue indexes: rows of keyword k are [keywordStart[k], keywordStart[k + 1]). */
   private readonly keywordStart: Int32Array;
-  private readonly byRoot = new Map<number, number[]>();
-  private readonly byHost = new Map<string, number[]>();
-  private readonly byPage = new Map<number, number[]>();
+  /** CSR over corpus pages: rows of page p are pageRows[pageStart[p] .. pageStart[p + 1]). */
+  private readonly pageStart: Int32Array;
+  private readonly pageRows: Int32Array;
 
   constructor(
     readonly locationId: number,
     readonly date: string,
-    corpus: SearchCorpus,
+    private readonly groups: PageGroups,
     keywordCount: number,
-    entries: readonly RankEntry[],
+    pageCount: number,
+    rows: RankRows,
   ) {
-    const sorted = [...entries].sort((a, b) => a.keyword - b.keyword || a.position - b.position);
-    const n = sorted.length;
-    this.keywordOf = new Int32Array(n);
-    this.positionOf = new Uint8Array(n);
-    this.pageOf = new Int32Array(n);
+    this.rowsByKeyword = rows;
+    const n = rows.keyword.length;
     this.keywordStart = new Int32Array(keywordCount + 1);
+    this.pageStart = new Int32Array(pageCount + 1);
     for (let i = 0; i < n; i++) {
-      const e = sorted[i];
-      this.keywordOf[i] = e.keyword;
-      this.positionOf[i] = e.position;
-      this.pageOf[i] = e.page;
-      this.keywordStart[e.keyword + 1]++;
-      const p = corpus.pages[e.page];
-      push(this.byRoot, p.rootId, i);
-      push(this.byHost, p.host, i);
-      push(this.byPage, e.page, i);
+      this.keywordStart[rows.keyword[i] + 1]++;
+      this.pageStart[rows.page[i] + 1]++;
     }
     for (let k = 0; k < keywordCount; k++) this.keywordStart[k + 1] += this.keywordStart[k];
+    for (let p = 0; p < pageCount; p++) this.pageStart[p + 1] += this.pageStart[p];
+    this.pageRows = new Int32Array(n);
+    const cursor = this.pageStart.slice(0, pageCount);
+    for (let i = 0; i < n; i++) this.pageRows[cursor[rows.page[i]]++] = i;
+  }
+
+  /** Index from entries in any order. */
+  static fromEntries(
+    locationId: number,
+    date: string,
+    groups: PageGroups,
+    keywordCount: number,
+    pageCount: number,
+    entries: readonly RankEntry[],
+  ): RankIndex {
+    const sorted = [...entries].sort((a, b) => a.keyword - b.keyword || a.position - b.position);
+    const rows: RankRows = {
+      keyword: Int32Array.from(sorted, (e) => e.keyword),
+      position: Uint8Array.from(sorted, (e) => e.position),
+      page: Int32Array.from(sorted, (e) => e.page),
+    };
+    return new RankIndex(locationId, date, groups, keywordCount, pageCount, rows);
   }
 
   get rows(): number {
-    return this.keywordOf.length;
+    return this.rowsByKeyword.keyword.length;
+  }
+
+  /** The rows (keyword, position, page), sorted by keyword then position. */
+  allRows(): RankRows {
+    return this.rowsByKeyword;
   }
 
   entry(row: number): RankEntry {
-    return { keyword: this.keywordOf[row], position: this.positionOf[row], page: this.pageOf[row] };
+    const r = this.rowsByKeyword;
+    return { keyword: r.keyword[row], position: r.position[row], page: r.page[row] };
   }
 
   /** Whether the keyword was ranked for this index. */
@@ -76,21 +114,28 @@ export class RankIndex {
   /** Corpus pages of a keyword's top `n` positions, best first. */
   top(keyword: number, n = 10): number[] {
     const out: number[] = [];
-    for (let r = this.keywordStart[keyword]; r < this.keywordStart[keyword + 1] && this.positionOf[r] <= n; r++) out.push(this.pageOf[r]);
+    const r = this.rowsByKeyword;
+    for (let i = this.keywordStart[keyword]; i < this.keywordStart[keyword + 1] && r.position[i] <= n; i++) out.push(r.page[i]);
     return out;
   }
 
-  /** Rows of a root domain, a host or a page. */
-  rowsOfRoot(rootId: number): readonly number[] {
-    return this.byRoot.get(rootId) ?? [];
+  rowsOfPage(page: number): number[] {
+    return Array.from(this.pageRows.subarray(this.pageStart[page], this.pageStart[page + 1]));
   }
 
-  rowsOfHost(host: string): readonly number[] {
-    return this.byHost.get(host) ?? [];
+  rowsOfPages(pages: readonly number[]): number[] {
+    const out: number[] = [];
+    for (const p of pages) for (let i = this.pageStart[p]; i < this.pageStart[p + 1]; i++) out.push(this.pageRows[i]);
+    return out;
   }
 
-  rowsOfPage(page: number): readonly number[] {
-    return this.byPage.get(page) ?? [];
+  /** Rows of a root domain or a host (without `www.`). */
+  rowsOfRoot(rootId: number): number[] {
+    return this.rowsOfPages(this.groups.byRoot.get(rootId) ?? []);
+  }
+
+  rowsOfHost(host: string): number[] {
+    return this.rowsOfPages(this.groups.byHost.get(host.replace(/^www\./, '')) ?? []);
   }
 
   /**
@@ -98,11 +143,12 @@ export class RankIndex {
    * for a keyword (host crowding allows two) counts once, at its better position.
    */
   bestPerKeyword(rows: readonly number[]): Map<number, number> {
+    const r = this.rowsByKeyword;
     const best = new Map<number, number>();
-    for (const r of rows) {
-      const k = this.keywordOf[r];
+    for (const row of rows) {
+      const k = r.keyword[row];
       const current = best.get(k);
-      if (current === undefined || this.positionOf[r] < this.positionOf[current]) best.set(k, r);
+      if (current === undefined || r.position[row] < r.position[current]) best.set(k, row);
     }
     return best;
   }

@@ -20,7 +20,7 @@ import { keywordDifficulty } from './keywordDifficulty.js';
 import { keywordId } from './keywordIds.js';
 import { KeywordMetrics, type KeywordItem } from './keywordMetrics.js';
 import { OrganicRanker } from './organicRanking.js';
-import { RANK_DEPTH, RankIndex, type RankEntry } from './rankIndex.js';
+import { PageGroups, RANK_DEPTH, RankIndex, type RankEntry, type RankRows } from './rankIndex.js';
 import { relatedCandidates } from './relatedKeywords.js';
 import type { CorpusKeyword, CorpusPage, SearchCorpus } from './searchCorpus.js';
 import type { IntentLabel } from './searchIntent.js';
@@ -438,21 +438,36 @@ export class SearchEngine {
   }
 
   private async loadOrBuildRankIndex(market: number): Promise<RankIndex> {
-    const stored = this.store?.rankBuild(market);
+    const stored = this.store?.rankIndex(market);
     if (!stored) return this.buildRankIndex(market);
-    const byId = new Map<number, number>();
-    this.corpus.keywords.forEach((k, i) => byId.set(k.id, i));
-    const pageById = new Map<number, number>();
-    this.corpus.pages.forEach((p, i) => pageById.set(p.id, i));
-    const entries: RankEntry[] = [];
-    for (const row of this.store!.rankRows(market)) {
-      const keyword = byId.get(row.keywordId);
-      const page = pageById.get(row.pageId);
-      if (keyword !== undefined && page !== undefined) entries.push({ keyword, position: row.position, page });
+    // Research-store ids → catalogue and corpus indexes (ids are dense small integers).
+    const keywordIndex = denseIndex(this.corpus.keywords.map((k) => k.id));
+    const pageIndex = denseIndex(this.corpus.pages.map((p) => p.id));
+    const n = stored.keywordIds.length;
+    const rows: RankRows = { keyword: new Int32Array(n), position: new Uint8Array(n), page: new Int32Array(n) };
+    let kept = 0;
+    for (let i = 0; i < n; i++) {
+      const keyword = stored.keywordIds[i] < keywordIndex.length ? keywordIndex[stored.keywordIds[i]] : -1;
+      const page = stored.pageIds[i] < pageIndex.length ? pageIndex[stored.pageIds[i]] : -1;
+      if (keyword < 0 || page < 0) continue;
+      rows.keyword[kept] = keyword;
+      rows.position[kept] = stored.positions[i];
+      rows.page[kept] = page;
+      kept++;
     }
-    const index = new RankIndex(market, stored.date, this.corpus, this.catalog.size, entries);
+    const index = new RankIndex(market, stored.date, this.pageGroups(), this.catalog.size, this.corpus.pages.length, {
+      keyword: rows.keyword.subarray(0, kept),
+      position: rows.position.subarray(0, kept),
+      page: rows.page.subarray(0, kept),
+    });
     this.rankIndexes.set(market, index);
     return index;
+  }
+
+  private groups: PageGroups | undefined;
+
+  private pageGroups(): PageGroups {
+    return (this.groups ??= new PageGroups(this.corpus));
   }
 
   /**
@@ -473,10 +488,13 @@ export class SearchEngine {
       keywords++;
       this.organicPages(k, market, RANK_DEPTH).forEach((page, p) => entries.push({ keyword: i, position: p + 1, page }));
     }
-    const index = new RankIndex(market, date, this.corpus, this.catalog.size, entries);
+    const index = RankIndex.fromEntries(market, date, this.pageGroups(), this.catalog.size, this.corpus.pages.length, entries);
+    const rows = index.allRows();
     this.store?.saveRankIndex(
       { locationId: market, date, builtAt: Math.floor(this.clock.now() / 1000), keywords },
-      entries.map((e) => ({ keywordId: this.corpus.keywords[e.keyword].id, position: e.position, pageId: this.corpus.pages[e.page].id })),
+      Int32Array.from(rows.keyword, (k) => this.corpus.keywords[k].id),
+      rows.position,
+      Int32Array.from(rows.page, (p) => this.corpus.pages[p].id),
     );
     this.rankIndexes.set(market, index);
     return index;
@@ -571,6 +589,17 @@ export class SearchEngine {
   page(index: number): CorpusPage {
     return this.corpus.pages[index];
   }
+}
+
+/** An array mapping each id to its position in `ids` (−1 for ids not present). */
+function denseIndex(ids: readonly number[]): Int32Array {
+  let max = 0;
+  for (const id of ids) if (id > max) max = id;
+  const index = new Int32Array(max + 1).fill(-1);
+  ids.forEach((id, i) => {
+    if (id >= 0) index[id] = i;
+  });
+  return index;
 }
 
 /** Lookup key of a URL: host and path without scheme, `www.` or trailing slash. */

@@ -42,6 +42,21 @@ searchMigrations['0002_search_text_index'] = {
   },
 };
 
+/**
+ * The rank index as blobs, one row per location: parallel arrays of research-store
+ * keyword ids, positions and page ids (loading 2.7M rows as rows took seconds).
+ */
+searchMigrations['0003_search_rank_blobs'] = {
+  async up(db: Kysely<any>) {
+    await sql`DROP TABLE search_rank_positions`.execute(db);
+    await sql`DROP TABLE search_rank_builds`.execute(db);
+    await sql`CREATE TABLE search_rank_index (
+      location_id INTEGER PRIMARY KEY, date TEXT NOT NULL, built_at INTEGER NOT NULL, keywords INTEGER NOT NULL,
+      keyword_ids BLOB NOT NULL, positions BLOB NOT NULL, page_ids BLOB NOT NULL
+    )`.execute(db);
+  },
+};
+
 export async function migrateSearchTables(db: Kysely<any>): Promise<void> {
   const migrator = new Migrator({
     db,
@@ -66,12 +81,6 @@ export interface RankBuild {
   date: string;
   builtAt: number;
   keywords: number;
-}
-
-export interface RankRow {
-  keywordId: number;
-  position: number;
-  pageId: number;
 }
 
 const TEXT_INDEX_PARTS = ['terms', 'offsets', 'postingDocs', 'postingTf', 'docLength', 'params'] as const;
@@ -131,18 +140,6 @@ export class SearchStore {
     return this.selectDifficulty.get(kw, locationId) as { seo: number; ts: number } | undefined;
   }
 
-  rankBuild(locationId: number): RankBuild | undefined {
-    return this.raw
-      .prepare('SELECT location_id AS locationId, date, built_at AS builtAt, keywords FROM search_rank_builds WHERE location_id = ?')
-      .get(locationId) as RankBuild | undefined;
-  }
-
-  rankRows(locationId: number): RankRow[] {
-    return this.raw
-      .prepare('SELECT keyword_id AS keywordId, position, page_id AS pageId FROM search_rank_positions WHERE location_id = ? ORDER BY keyword_id, position')
-      .all(locationId) as RankRow[];
-  }
-
   /** The stored text index when it was built for this fingerprint of the pages. */
   textIndex(fingerprint: string): Bm25Parts | undefined {
     const rows = this.raw.prepare('SELECT part, fingerprint, data FROM search_text_index').all() as { part: string; fingerprint: string; data: Buffer }[];
@@ -172,15 +169,25 @@ export class SearchStore {
     })();
   }
 
-  /** Replaces a location's rank index in one transaction. */
-  saveRankIndex(build: RankBuild, rows: Iterable<RankRow>): void {
-    const insert = this.raw.prepare('INSERT INTO search_rank_positions (location_id, keyword_id, position, page_id) VALUES (?, ?, ?, ?)');
-    this.raw.transaction(() => {
-      this.raw.prepare('DELETE FROM search_rank_positions WHERE location_id = ?').run(build.locationId);
-      for (const r of rows) insert.run(build.locationId, r.keywordId, r.position, r.pageId);
-      this.raw
-        .prepare('INSERT OR REPLACE INTO search_rank_builds (location_id, date, built_at, keywords) VALUES (?, ?, ?, ?)')
-        .run(build.locationId, build.date, build.builtAt, build.keywords);
-    })();
+  /** A location's stored rank index: build facts and rows of research-store ids. */
+  rankIndex(locationId: number): (RankBuild & { keywordIds: Int32Array; positions: Uint8Array; pageIds: Int32Array }) | undefined {
+    const row = this.raw
+      .prepare(
+        `SELECT location_id AS locationId, date, built_at AS builtAt, keywords, keyword_ids AS keywordIds, positions, page_ids AS pageIds
+           FROM search_rank_index WHERE location_id = ?`,
+      )
+      .get(locationId) as (RankBuild & { keywordIds: Buffer; positions: Buffer; pageIds: Buffer }) | undefined;
+    if (!row) return undefined;
+    return { ...row, keywordIds: int32Of(row.keywordIds), positions: new Uint8Array(row.positions), pageIds: int32Of(row.pageIds) };
+  }
+
+  /** Replaces a location's rank index. */
+  saveRankIndex(build: RankBuild, keywordIds: Int32Array, positions: Uint8Array, pageIds: Int32Array): void {
+    this.raw
+      .prepare(
+        `INSERT OR REPLACE INTO search_rank_index (location_id, date, built_at, keywords, keyword_ids, positions, page_ids)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(build.locationId, build.date, build.builtAt, build.keywords, bytesOf(keywordIds), Buffer.from(positions), bytesOf(pageIds));
   }
 }

@@ -215,7 +215,7 @@ test('the engine facade opens the search engine once, on first use', async () =>
   }
 });
 
-test('a second open loads the stored text index and ranks the same', async () => {
+test('a second open loads the stored text index and rank index and ranks the same', async () => {
   const { openSearch } = await import('../../../src/engine/search/index.js');
   const again = await openSearch({ store: t.store, clock: t.clock });
   const count = (t.store.raw.prepare('SELECT COUNT(*) AS n FROM search_text_index').get() as { n: number }).n;
@@ -223,4 +223,10 @@ test('a second open loads the stored text index and ranks the same', async () =>
   for (const kw of ['hiking boots', 'what is cold brew', 'summitpeak backpack']) {
     assert.deepEqual(again.serp({ kw, locationId: 2840 }), t.search.serp({ kw, locationId: 2840 }));
   }
+  const built = await t.search.rankIndex(2840);
+  const loaded = await again.rankIndex(2840);
+  assert.equal(loaded.rows, built.rows);
+  assert.deepEqual(loaded.allRows(), built.allRows());
+  const domain = t.search.serp({ kw: 'tent', locationId: 2840 }).items.find((i) => i.type === 'ORGANIC')!.domain!;
+  assert.deepEqual(await again.competitorKeywords(domain, 2840, 100), await t.search.competitorKeywords(domain, 2840, 100));
 });
