@@ -12,6 +12,7 @@ import { openStateContext, type StateContext } from './service.js';
 import { AccountError } from './accounts/accounts.js';
 import { workerCommand } from './jobs/workerCommand.js';
 import { jobHandlers } from './workers.js';
+import { importCommand, worldCommand } from './engine/world/commands.js';
 
 function config(): Config {
   return loadConfig();
@@ -39,6 +40,8 @@ program
   });
 
 program.addCommand(workerCommand((ctx) => jobHandlers(ctx)));
+program.addCommand(worldCommand());
+program.addCommand(importCommand());
 
 const accounts = program.command('accounts').description('manage accounts');
 accounts
