@@ -48,12 +48,29 @@ searchMigrations['0002_search_text_index'] = {
  */
 searchMigrations['0003_search_rank_blobs'] = {
   async up(db: Kysely<any>) {
-    await sql`DROP TABLE search_rank_positions`.execute(db);
-    await sql`DROP TABLE search_rank_builds`.execute(db);
     await sql`CREATE TABLE search_rank_index (
       location_id INTEGER PRIMARY KEY, date TEXT NOT NULL, built_at INTEGER NOT NULL, keywords INTEGER NOT NULL,
       keyword_ids BLOB NOT NULL, positions BLOB NOT NULL, page_ids BLOB NOT NULL
     )`.execute(db);
+    // Carry over indexes built before (a small world's takes minutes to rebuild).
+    const builds = await sql<RankBuild>`SELECT location_id AS "locationId", date, built_at AS "builtAt", keywords FROM search_rank_builds`.execute(db);
+    for (const build of builds.rows) {
+      const rows = await sql<{ k: number; p: number; g: number }>`SELECT keyword_id AS k, position AS p, page_id AS g
+        FROM search_rank_positions WHERE location_id = ${build.locationId} ORDER BY keyword_id, position`.execute(db);
+      const n = rows.rows.length;
+      const keywordIds = new Int32Array(n);
+      const positions = new Uint8Array(n);
+      const pageIds = new Int32Array(n);
+      rows.rows.forEach((r, i) => {
+        keywordIds[i] = r.k;
+        positions[i] = r.p;
+        pageIds[i] = r.g;
+      });
+      await sql`INSERT INTO search_rank_index (location_id, date, built_at, keywords, keyword_ids, positions, page_ids)
+        VALUES (${build.locationId}, ${build.date}, ${build.builtAt}, ${build.keywords}, ${bytesOf(keywordIds)}, ${Buffer.from(positions)}, ${bytesOf(pageIds)})`.execute(db);
+    }
+    await sql`DROP TABLE search_rank_positions`.execute(db);
+    await sql`DROP TABLE search_rank_builds`.execute(db);
   },
 };
 
