@@ -31,7 +31,7 @@ export async function relatedKeywordsRoutes(app: FastifyInstance): Promise<void>
           entry: {
             _id: body._id,
             t: 0,
-            kw: p.kw.trim(),
+            kw: p.kw.trim().replace(/\s+/g, ' '),
             language: p.language_id,
             rank: seed?.seo ?? null,
             rank_ts: seed?.seo_ts ?? null,
