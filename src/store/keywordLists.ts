@@ -3,7 +3,7 @@
  * Keyword data lives in the research store; a list holds only keyword ids, so deleting a
  * list never touches keyword data.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { newId } from '../lib/ids.js';
 import type { StateDatabase } from './schema.js';
 
@@ -66,7 +66,8 @@ export class KeywordLists {
       .selectAll()
       .where('account_id', '=', accountId)
       .orderBy('created_at')
-      .orderBy('id')
+      // Ids are random: within one second, rowid keeps the order of creation.
+      .orderBy(sql`rowid`)
       .execute();
     if (lists.length === 0) return [];
     const items = await this.db
