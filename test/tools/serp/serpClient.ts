@@ -1,0 +1,50 @@
+/**
+ * HTTP helpers for the SERP- and site-tool tests: a client per API key, the pool state
+ * from GET /keyword-tool/limits, the contract's pacing, and the exact error object.
+ */
+import assert from 'node:assert/strict';
+import type { LightMyRequestResponse } from 'fastify';
+import type { TestApp } from '../../support/app.js';
+import { SECOND } from '../../../src/lib/clock.js';
+
+export type Res = LightMyRequestResponse;
+export type PoolState = { limit: number; remaining: number; reset: number | null };
+
+export interface ToolClient {
+  id: string;
+  key: string;
+  /** GET /v3<path>. */
+  get(path: string): Promise<Res>;
+  pool(name: string): Promise<PoolState>;
+  /** Every pool, to show that a free operation changed none. */
+  pools(): Promise<Record<string, PoolState>>;
+}
+
+export async function newClient(t: TestApp, plan = 'premium'): Promise<ToolClient> {
+  const { id, key } = await t.account(plan);
+  const get = (path: string) => t.app.inject({ method: 'GET', url: `/v3${path}`, headers: { 'x-access-token': key } });
+  const pools = async () => (await get('/keyword-tool/limits')).json().resources as Record<string, PoolState>;
+  return { id, key, get, pools, pool: async (name) => (await pools())[name] };
+}
+
+/** The contract's pacing: 11 s between paid requests keeps three in any 30-second window. */
+export function pace(t: TestApp): void {
+  t.clock.advance(11 * SECOND);
+}
+
+export const qs = (params: Record<string, string | number>) =>
+  Object.entries(params)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
+    .join('&');
+
+/** Asserts the exact JSON error of the contract (no extra members, JSON content type). */
+export function assertError(res: Res, status: number, type: string, message: string): void {
+  assert.equal(res.statusCode, status, `${status} expected, got ${res.statusCode}: ${res.body.slice(0, 200)}`);
+  assert.match(String(res.headers['content-type']), /application\/json/);
+  assert.deepEqual(res.json(), { error: { type, message } });
+}
+
+/** `Parameter <name> is invalid` (422 InvalidInput). */
+export function assertInvalid(res: Res, name: string): void {
+  assertError(res, 422, 'InvalidInput', `Parameter ${name} is invalid`);
+}
