@@ -144,7 +144,8 @@ export async function serpRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['serp-tool'],
         summary: 'A PNG snapshot of a SERP this account looked up (serp_snapshot_id of GET /serp-tool/serps)',
-        params: Type.Object({ serp_id: Type.String({ minLength: 1, maxLength: 200 }) }),
+        // Any string: a malformed id (empty, oversized) is the contract's 404, not a 422.
+        params: Type.Object({ serp_id: Type.String() }),
         response: { 200: Type.Object({ image: Type.String({ description: 'base64 PNG' }) }), ...errorResponses(401, 404) },
       },
     },
