@@ -14,7 +14,7 @@ import type { UrlSigner } from '../../lib/signedUrl.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';
 import { EXPORT_JOB_KIND, exportJobHandler, exportJobStatus, exportsDir, ExportState, type ExportResult } from '../../jobs/exportJobs.js';
 import type { Job } from '../../jobs/jobQueue.js';
-import type { JobHandler } from '../../jobs/worker.js';
+import { PermanentJobError, type JobHandler } from '../../jobs/worker.js';
 import { errorResponses } from '../shared/schemas.js';
 
 const SUGGESTION_LOOKUP = 'export-suggestion';
@@ -210,7 +210,9 @@ export function exportHandler(ctx: Pick<QuarryContext, 'engine' | 'config' | 'po
     dir: exportsDir(ctx.config.dataDir),
     columns: [...EXPORT_COLUMNS],
     collect(payload) {
-      const target = resolveExport(ctx.engine, payload.request.url, payload.request.type);
+      // A target that does not resolve will not resolve on a retry either: fail for good (and refund) at once.
+      const target = ctx.engine.links.resolve(payload.request.url, payload.request.type);
+      if (!target) throw new PermanentJobError(`export target ${JSON.stringify(payload.request.url)} cannot be resolved`);
       const limit = payload.request.limit;
       // Link dates are judged as of the export's creation, so a re-run writes the same rows.
       const total = Math.min(limit, ctx.engine.links.countBacklinks(target, payload.request.filter, payload.chargedAtMs));
