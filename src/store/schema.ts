@@ -108,6 +108,11 @@ export interface StateDatabase {
   favourite_lists: FavouriteListsTable;
   favourite_links: FavouriteLinksTable;
   jobs: JobsTable;
+  rank_trackings: RankTrackingsTable;
+  rank_tracked_keywords: RankTrackedKeywordsTable;
+  rank_checks: RankChecksTable;
+  rank_reports: RankReportsTable;
+  rank_report_deliveries: RankReportDeliveriesTable;
 }
 
 export type Timestamp = ColumnType<number, number, number>;
@@ -175,4 +180,79 @@ export interface FavouriteLinksTable {
   list_id: string;
   link_id: string;
   added_at: number;
+}
+
+/** Rank trackings: a domain's positions for a location and platform (rank tool). */
+export interface RankTrackingsTable {
+  id: string;
+  account_id: string;
+  /** Host without a leading `www.`; its subdomains rank for it too. */
+  domain: string;
+  location_id: number;
+  platform_id: number;
+  created_at: number;
+  /** 0 or 1: deleted trackings stay listable with `is_with_deleted`. */
+  is_deleted: number;
+  deleted_at: number | null;
+  reports_active: number;
+  share_token: string;
+}
+
+export interface RankTrackedKeywordsTable {
+  id: string;
+  tracking_id: string;
+  account_id: string;
+  kw: string;
+  location_id: number;
+  platform_id: number;
+  /** Monthly search volume when the keyword was added (estimated visits, reports). */
+  sv: number | null;
+  created_at: number;
+  /** YYYY-MM-DD (UTC) of creation: the first day that gets a check. */
+  first_day: string;
+  /** The last day up to which every day has a check; null before the first check. */
+  checked_through: string | null;
+}
+
+/** One position check per tracked keyword and UTC day. */
+export interface RankChecksTable {
+  keyword_id: string;
+  day: string;
+  tracking_id: string;
+  /** 1–100, or null when the domain is not in the top 100. */
+  position: number | null;
+  url: string | null;
+  /** JSON: size, screenCoverage, visPart, positionToFold of the ranking item. */
+  visual: string | null;
+  /** JSON array of the SERP feature types present. */
+  features: string;
+  serp_snapshot_id: string | null;
+  checked_ms: number;
+}
+
+export interface RankReportsTable {
+  id: string;
+  account_id: string;
+  tracking_id: string;
+  /** 0 weekly, 1 monthly, 2 rank-change alert. */
+  type: number;
+  /** JSON array of addresses. */
+  emails: string;
+  name: string | null;
+  /** JSON object. */
+  triggers: string;
+  created_at: number;
+}
+
+/** The periods a report was claimed and sent for: the primary key makes sending once-only. */
+export interface RankReportDeliveriesTable {
+  report_id: string;
+  /** YYYY-MM-DD: first day of the period. */
+  period_start: string;
+  status: 'sending' | 'sent' | 'failed';
+  attempts: number;
+  claimed_ms: number;
+  sent_ms: number | null;
+  message_id: string | null;
+  error: string | null;
 }

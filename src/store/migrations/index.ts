@@ -7,10 +7,12 @@ import { foundationMigrations } from './0001_foundation.js';
 import { jobMigrations } from './0002_jobs.js';
 import { keywordListMigrations } from './0003_keyword_lists.js';
 import { favouriteMigrations } from './0004_link_favourites.js';
+import { rankTrackingMigrations } from './0006_rank_tracking.js';
 
 export const stateMigrations: Record<string, Migration> = {
   ...foundationMigrations,
   ...jobMigrations,
   ...keywordListMigrations,
   ...favouriteMigrations,
+  ...rankTrackingMigrations,
 };

@@ -1,0 +1,197 @@
+/**
+ * Weekly and monthly rank reports by email. A weekly period runs Monday 00:00 UTC to the
+ * next Monday, a monthly one from the 1st 00:00 UTC to the next 1st; when a period has
+ * ended, each active report of a live tracking is sent once for it.
+ *
+ * Once-only: the claim of (report, period) is a row under a primary key, inserted in one
+ * statement, so two runs (or two processes) cannot both claim it. The claim counts as
+ * sent: a crash between claiming and sending loses that one mail rather than sending it
+ * twice. A delivery the mail server refused is marked failed and retried by later runs.
+ *
+ * Without QUARRY_SMTP_URL the raw message is written to `<dataDir>/outbox/*.eml`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import nodemailer, { type Transporter } from 'nodemailer';
+import { sql } from 'kysely';
+import type { QuarryContext } from '../http/context.js';
+import { DAY, MINUTE } from '../lib/clock.js';
+import { renderRankReport, type RankReportKeyword } from '../render/rankReportEmail.js';
+import { utcDay, type ReportRow, type TrackingRow } from '../store/rankTracking.js';
+
+type ReportsContext = Pick<QuarryContext, 'config' | 'state' | 'locations'>;
+
+/** A failed delivery is retried no sooner than this, and at most MAX_ATTEMPTS times. */
+const RETRY_AFTER_MS = 15 * MINUTE;
+const MAX_ATTEMPTS = 5;
+
+export interface ReportPeriod {
+  /** First day, `YYYY-MM-DD`. */
+  start: string;
+  /** Last day, inclusive. */
+  end: string;
+  /** When the period ended (exclusive end), ms. */
+  endMs: number;
+}
+
+/** The latest period of a weekly (0) or monthly (1) report that has ended by `nowMs`. */
+export function lastEndedPeriod(type: 0 | 1, nowMs: number): ReportPeriod {
+  const d = new Date(nowMs);
+  let endMs: number;
+  let startMs: number;
+  if (type === 0) {
+    const midnight = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+    const sinceMonday = (d.getUTCDay() + 6) % 7;
+    endMs = midnight - sinceMonday * DAY;
+    startMs = endMs - 7 * DAY;
+  } else {
+    endMs = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+    startMs = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 1, 1);
+  }
+  return { start: utcDay(startMs), end: utcDay(endMs - DAY), endMs };
+}
+
+export interface ReportRunResult {
+  sent: number;
+  failed: number;
+}
+
+export class RankReports {
+  private transport: Transporter | null = null;
+  private running: Promise<ReportRunResult> | null = null;
+
+  constructor(private readonly ctx: ReportsContext) {}
+
+  /** Sends every report whose period ended and that was not sent for it yet. */
+  runDueReports(nowMs: number): Promise<ReportRunResult> {
+    if (this.running) return this.running;
+    this.running = this.run(nowMs).finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private async run(nowMs: number): Promise<ReportRunResult> {
+    const db = this.ctx.state.db;
+    const due = await db
+      .selectFrom('rank_reports as r')
+      .innerJoin('rank_trackings as t', 't.id', 'r.tracking_id')
+      .selectAll('r')
+      .select(['t.domain', 't.location_id', 't.platform_id', 't.account_id as t_account', 't.created_at as t_created', 't.share_token'])
+      .where('t.is_deleted', '=', 0)
+      .where('t.reports_active', '=', 1)
+      .where('r.type', 'in', [0, 1])
+      .orderBy('r.created_at')
+      .execute();
+    const result: ReportRunResult = { sent: 0, failed: 0 };
+    for (const r of due) {
+      const period = lastEndedPeriod(r.type as 0 | 1, nowMs);
+      // A report is owed for the periods that end after it was created.
+      if (period.endMs <= r.created_at * 1000) continue;
+      if (!(await this.claim(r.id, period.start, nowMs))) continue;
+      const tracking: TrackingRow = {
+        id: r.tracking_id,
+        account_id: r.t_account,
+        domain: r.domain,
+        location_id: r.location_id,
+        platform_id: r.platform_id,
+        created_at: r.t_created,
+        is_deleted: 0,
+        deleted_at: null,
+        reports_active: 1,
+        share_token: r.share_token,
+      };
+      try {
+        const messageId = await this.send(r, tracking, period);
+        await db
+          .updateTable('rank_report_deliveries')
+          .set({ status: 'sent', sent_ms: nowMs, message_id: messageId, error: null })
+          .where('report_id', '=', r.id)
+          .where('period_start', '=', period.start)
+          .execute();
+        result.sent++;
+      } catch (err) {
+        await db
+          .updateTable('rank_report_deliveries')
+          .set({ status: 'failed', error: String((err as Error)?.message ?? err).slice(0, 500) })
+          .where('report_id', '=', r.id)
+          .where('period_start', '=', period.start)
+          .execute();
+        result.failed++;
+      }
+    }
+    return result;
+  }
+
+  /** Takes (report, period) for this run: new, or failed long enough ago and not given up on. */
+  private async claim(reportId: string, periodStart: string, nowMs: number): Promise<boolean> {
+    const res = await sql`
+      INSERT INTO rank_report_deliveries (report_id, period_start, status, attempts, claimed_ms)
+      VALUES (${reportId}, ${periodStart}, 'sending', 1, ${nowMs})
+      ON CONFLICT (report_id, period_start) DO UPDATE SET status = 'sending', attempts = attempts + 1, claimed_ms = excluded.claimed_ms
+      WHERE status = 'failed' AND attempts < ${MAX_ATTEMPTS} AND claimed_ms <= ${nowMs - RETRY_AFTER_MS}`.execute(this.ctx.state.db);
+    return Number(res.numAffectedRows ?? 0) === 1;
+  }
+
+  private async send(report: ReportRow, tracking: TrackingRow, period: ReportPeriod): Promise<string> {
+    const keywords = await this.keywordHistories(tracking.id, period);
+    const loc = this.ctx.locations.get(tracking.location_id);
+    const mail = renderRankReport({
+      type: report.type as 0 | 1,
+      name: report.name,
+      tracking: { domain: tracking.domain, location: { label: loc?.label ?? String(tracking.location_id), code: loc?.code ?? '' }, platform_id: tracking.platform_id },
+      period: { start: period.start, end: period.end },
+      keywords,
+      trackingUrl: `${this.ctx.config.publicUrl}/v3/rank-tool/trackings/${tracking.id}/detail`,
+      dataLabel: 'Sandbox data',
+    });
+    const message = { from: this.fromAddress(), to: JSON.parse(report.emails) as string[], ...mail };
+    if (this.ctx.config.smtpUrl) {
+      const info = await this.smtp().sendMail(message);
+      return String(info.messageId ?? '');
+    }
+    const outbox = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+    const info = await outbox.sendMail(message);
+    const dir = path.join(this.ctx.config.dataDir, 'outbox');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, `${period.start}-${report.id}.eml`), info.message as Buffer);
+    return String(info.messageId ?? '');
+  }
+
+  private smtp(): Transporter {
+    this.transport ??= nodemailer.createTransport(this.ctx.config.smtpUrl!);
+    return this.transport;
+  }
+
+  private fromAddress(): string {
+    const host = new URL(this.ctx.config.publicUrl).hostname;
+    return `Quarry rank reports <reports@${host.includes('.') ? host : `${host}.localdomain`}>`;
+  }
+
+  private async keywordHistories(trackingId: string, period: ReportPeriod): Promise<RankReportKeyword[]> {
+    const db = this.ctx.state.db;
+    const keywords = await db.selectFrom('rank_tracked_keywords').select(['id', 'kw', 'sv']).where('tracking_id', '=', trackingId).execute();
+    const checks = await db
+      .selectFrom('rank_checks')
+      .select(['keyword_id', 'day', 'position', 'url'])
+      .where('tracking_id', '=', trackingId)
+      .where('day', '>=', period.start)
+      .where('day', '<=', period.end)
+      .orderBy('keyword_id')
+      .orderBy('day')
+      .execute();
+    const byKeyword = new Map<string, { history: { date: string; position: number | null }[]; url: string | null }>();
+    for (const c of checks) {
+      let k = byKeyword.get(c.keyword_id);
+      if (!k) byKeyword.set(c.keyword_id, (k = { history: [], url: null }));
+      k.history.push({ date: c.day, position: c.position });
+      k.url = c.url;
+    }
+    return keywords.map((k) => ({ kw: k.kw, sv: k.sv, url: byKeyword.get(k.id)?.url ?? null, history: byKeyword.get(k.id)?.history ?? [] }));
+  }
+
+  async close(): Promise<void> {
+    this.transport?.close();
+    this.transport = null;
+  }
+}

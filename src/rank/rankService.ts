@@ -1,0 +1,87 @@
+/**
+ * The rank tool's services of one running Quarry: the store, the daily position checks and
+ * the email reports, shared by the routes and the scheduler (one instance per context, so
+ * that a route's background checks and the scheduler's runs join instead of doubling).
+ *
+ * @example
+ * const scheduler = startRankScheduler(ctx, { logger: app.log });
+ * // ... on shutdown
+ * await scheduler.stop();
+ */
+import type { QuarryContext } from '../http/context.js';
+import { RankTrackingStore } from '../store/rankTracking.js';
+import { PositionChecks } from './positionChecks.js';
+import { RankReports } from './rankReports.js';
+
+export interface RankServices {
+  store: RankTrackingStore;
+  checks: PositionChecks;
+  reports: RankReports;
+}
+
+export type RankContext = Pick<QuarryContext, 'config' | 'clock' | 'state' | 'search' | 'locations' | 'accounts'>;
+
+const services = new WeakMap<object, RankServices>();
+
+export function rankServices(ctx: RankContext): RankServices {
+  let s = services.get(ctx);
+  if (!s) {
+    const store = new RankTrackingStore(ctx.state.db);
+    s = { store, checks: new PositionChecks(ctx.state.db, ctx.search), reports: new RankReports(ctx) };
+    services.set(ctx, s);
+  }
+  return s;
+}
+
+/** How often the scheduler looks for due checks and reports; each run does only what is due. */
+export const RANK_SCHEDULER_EVERY_MS = 60_000;
+
+export interface RankScheduler {
+  /** Runs one round now (checks, then reports) and resolves when it is done. */
+  tick(): Promise<void>;
+  /** Stops the timer and waits for a round under way. */
+  stop(): Promise<void>;
+}
+
+interface Logger {
+  error(obj: object, msg: string): void;
+}
+
+/**
+ * Starts the periodic rank round in `quarry serve`: every `everyMs` the checks due up to
+ * today, then the reports whose period ended. The first round runs at once, so days missed
+ * while the service was down are caught up on start.
+ */
+export function startRankScheduler(ctx: RankContext, options: { everyMs?: number; logger?: Logger } = {}): RankScheduler {
+  const { checks, reports } = rankServices(ctx);
+  let current: Promise<void> | null = null;
+  let stopped = false;
+  const tick = (): Promise<void> => {
+    if (current) return current;
+    current = (async () => {
+      try {
+        await checks.runDueChecks(ctx.clock.now());
+        await reports.runDueReports(ctx.clock.now());
+      } catch (err) {
+        options.logger?.error({ err }, 'rank scheduler round failed');
+      }
+    })().finally(() => {
+      current = null;
+    });
+    return current;
+  };
+  const timer = setInterval(() => {
+    if (!stopped) void tick();
+  }, options.everyMs ?? RANK_SCHEDULER_EVERY_MS);
+  timer.unref();
+  void tick();
+  return {
+    tick,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      if (current) await current;
+      await checks.idle();
+    },
+  };
+}
