@@ -211,7 +211,11 @@ export class SearchEngine {
     const lang = this.languageFor(locationId, languageId);
     const seed = this.metrics.keywordFor(seedText, lang._id);
     const market = this.marketOf(locationId);
-    const index = await this.rankIndex(market);
+    // SERP overlap reads the market's rank index when it is loaded or stored; a market not
+    // ranked yet borrows the default engine's rather than making the lookup wait for a build.
+    const own = market === 0 ? DEFAULT_SERP_LOCATION : market;
+    const index =
+      this.rankIndexes.get(own) ?? (this.store === undefined || this.store.hasRankIndex(own) ? await this.rankIndex(own) : await this.rankIndex(DEFAULT_SERP_LOCATION));
     const seedIdx = this.catalog.find(seed.kw, lang._id);
     const seedTop = seedIdx !== undefined && index.covers(seedIdx) ? index.top(seedIdx) : this.organicPages(seed, market, 10);
     const ranked = relatedCandidates({

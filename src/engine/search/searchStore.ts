@@ -186,6 +186,10 @@ export class SearchStore {
     })();
   }
 
+  hasRankIndex(locationId: number): boolean {
+    return this.raw.prepare('SELECT 1 FROM search_rank_index WHERE location_id = ?').get(locationId) !== undefined;
+  }
+
   /** A location's stored rank index: build facts and rows of research-store ids. */
   rankIndex(locationId: number): (RankBuild & { keywordIds: Int32Array; positions: Uint8Array; pageIds: Int32Array }) | undefined {
     const row = this.raw
