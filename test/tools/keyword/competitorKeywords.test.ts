@@ -178,7 +178,8 @@ describe('competitor keywords, competitor domains, suggested keywords', () => {
     const c = await newClient(t, 'entry');
     const body = (await c.get(`/suggested-keywords?${q({ url: BIG_DOMAIN, location_id: 2840 })}`)).json();
     assert.ok(body.keywords.length <= 200);
-    for (const params of [{ url: 'not a url', location_id: 2840 }, { url: DOMAIN, location_id: 999_999_999 }, { url: DOMAIN }, { location_id: 2840 }]) {
+    const cases: Record<string, string | number>[] = [{ url: 'not a url', location_id: 2840 }, { url: DOMAIN, location_id: 999_999_999 }, { url: DOMAIN }, { location_id: 2840 }];
+    for (const params of cases) {
       const res = await c.get(`/suggested-keywords?${q(params)}`);
       assert.equal(res.statusCode, 422, JSON.stringify(params));
       assert.equal(res.json().error.type, 'InvalidInput');

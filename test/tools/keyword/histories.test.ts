@@ -99,7 +99,7 @@ describe('keyword-tool histories and kd url metrics', () => {
     const c = await newClient(t);
     const urls = Array.from({ length: 102 }, (_, i) => t.ctx.search.page(i * 3).url);
     assert.equal(new Set(urls).size, 102);
-    const answers = [];
+    const answers: { lps: number }[] = [];
     for (const url of urls) {
       const res = await c.get(`/kd/url-metrics?${q({ url })}`);
       assert.equal(res.statusCode, 200, url);
