@@ -38,7 +38,8 @@ export async function siteToolRoutes(app: FastifyInstance): Promise<void> {
   /** The url of a dependent profile, once checked against the account's recent overviews. */
   const profiledUrl = (req: FastifyRequest): string => {
     const target = requireTargetUrl((req.query as { url: string }).url);
-    if (!policy.store.hasLookup(req.account!.id, OVERVIEW_LOOKUP, target.key, clock.now() - CACHE_TTL_MS)) throw errors.notInHistory();
+    // Within the last 24 hours, like the request cache: an overview exactly 24 h ago no longer counts.
+    if (!policy.store.hasLookup(req.account!.id, OVERVIEW_LOOKUP, target.key, clock.now() - CACHE_TTL_MS + 1)) throw errors.notInHistory();
     return target.input;
   };
 

@@ -16,15 +16,17 @@ export interface ToolClient {
   /** GET /v3<path>. */
   get(path: string): Promise<Res>;
   pool(name: string): Promise<PoolState>;
-  /** Every pool, to show that a free operation changed none. */
-  pools(): Promise<Record<string, PoolState>>;
+  /** Limit and remaining of every pool (not `reset`, which moves with the clock): a free operation changes none. */
+  pools(): Promise<Record<string, Omit<PoolState, 'reset'>>>;
 }
 
 export async function newClient(t: TestApp, plan = 'premium'): Promise<ToolClient> {
   const { id, key } = await t.account(plan);
   const get = (path: string) => t.app.inject({ method: 'GET', url: `/v3${path}`, headers: { 'x-access-token': key } });
-  const pools = async () => (await get('/keyword-tool/limits')).json().resources as Record<string, PoolState>;
-  return { id, key, get, pools, pool: async (name) => (await pools())[name] };
+  const resources = async () => (await get('/keyword-tool/limits')).json().resources as Record<string, PoolState>;
+  const pools = async () =>
+    Object.fromEntries(Object.entries(await resources()).map(([name, p]) => [name, { limit: p.limit, remaining: p.remaining }]));
+  return { id, key, get, pools, pool: async (name) => (await resources())[name] };
 }
 
 /** The contract's pacing: 11 s between paid requests keeps three in any 30-second window. */
