@@ -65,6 +65,9 @@ export interface BuiltSerp {
  */
 const WEB_SCALE = 25_000;
 
+/** Least relevance (0–1, see organicRanking.ts) of a page shown in a pack. */
+const PACK_MIN_RELEVANCE = 0.4;
+
 export class SerpBuilder {
   /** Root domain id → index of its homepage (or first page). */
   private readonly homepages = new Map<number, number>();
@@ -127,10 +130,12 @@ export class SerpBuilder {
     const entityRoot = this.entityRoot(req.keyword);
     const seed = hashString32(`${req.keyword}|${req.location._id}|${req.platform}|${req.date}|packs`);
 
+    // Packs (ads, shopping, places, videos, ...) show pages that answer the query well.
+    const relevant = ranked.filter((r) => r.relevance >= PACK_MIN_RELEVANCE);
     const bySiteKind = (kinds: readonly string[], n: number, salt: number): CorpusPage[] => {
       const out: CorpusPage[] = [];
       const domains = new Set<string>();
-      for (const r of ranked) {
+      for (const r of relevant) {
         const p = pages[r.page];
         if (!kinds.includes(p.siteKind) || domains.has(p.domain)) continue;
         domains.add(p.domain);
@@ -141,7 +146,7 @@ export class SerpBuilder {
       return out.slice(shift, shift + n);
     };
     const newest = (kinds: readonly string[], n: number): CorpusPage[] =>
-      ranked
+      relevant
         .map((r) => pages[r.page])
         .filter((p) => kinds.includes(p.siteKind))
         .sort((a, b) => (a.published < b.published ? 1 : a.published > b.published ? -1 : a.id - b.id))
