@@ -73,9 +73,10 @@ export async function backlinkRoutes(app: FastifyInstance): Promise<void> {
         summary: 'Backlinks of a URL, subdomain or root domain, 500 a page, strongest first (pool charged per link returned)',
         querystring: Type.Object({
           url: Type.String({ minLength: 1, maxLength: 2048 }),
-          source: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2)], { default: 0, description: '0 all, 1 new, 2 lost' })),
+          // Integers (not unions of literals) so that the strict decimal check of http/validation.ts applies: Ajv alone reads " " as 0 and "1e0" as 1.
+          source: Type.Optional(Type.Integer({ minimum: 0, maximum: 2, default: 0, description: '0 all, 1 new, 2 lost' })),
           page: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
-          links_per_domain: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)], { default: 0, description: '1: one link per referring domain' })),
+          links_per_domain: Type.Optional(Type.Integer({ minimum: 0, maximum: 1, default: 0, description: '1: one link per referring domain' })),
         }),
         response: errorResponses(401, 422, 429),
       },
