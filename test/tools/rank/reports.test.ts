@@ -1,0 +1,193 @@
+/**
+ * Email reports through a real SMTP server started by the test: a weekly and a monthly
+ * report arrive with the right recipients, subject and positions, once per period even
+ * when runDueReports runs twice (also concurrently); inactive reports and deleted
+ * trackings send nothing.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { SMTPServer } from 'smtp-server';
+import { testApp, type TestApp } from '../../support/app.js';
+import { DAY, HOUR } from '../../../src/lib/clock.js';
+import { rankServices } from '../../../src/rank/rankService.js';
+import { lastEndedPeriod } from '../../../src/rank/rankReports.js';
+import { rankClient, type RankClient } from './helpers.js';
+
+interface Received {
+  from: string;
+  to: string[];
+  raw: string;
+}
+
+let t: TestApp;
+let smtp: SMTPServer;
+const inbox: Received[] = [];
+let c: RankClient;
+let trackingId: string;
+let domain: string;
+const KEYWORDS = ['hiking boots', 'tent', 'backpack', 'headlamp'];
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** RFC 2047 encoded words (Q or B) in a header, unfolded. */
+function decodeHeader(value: string): string {
+  return value
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?utf-8\?([qb])\?([^?]*)\?=/gi, (_m, enc: string, text: string) =>
+      enc.toLowerCase() === 'b'
+        ? Buffer.from(text, 'base64').toString('utf8')
+        : Buffer.from(text.replace(/_/g, ' ').replace(/=([0-9a-f]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8'),
+    );
+}
+
+function header(raw: string, name: string): string {
+  const head = raw.split(/\r?\n\r?\n/)[0].replace(/\r?\n[ \t]+/g, ' ');
+  const line = head.split(/\r?\n/).find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`));
+  return decodeHeader(line?.slice(name.length + 1).trim() ?? '');
+}
+
+/** The decoded text/plain part of a MIME message. */
+function textPart(raw: string): string {
+  const m = /Content-Type: text\/plain[^\r\n]*\r?\nContent-Transfer-Encoding: ([\w-]+)\r?\n\r?\n([\s\S]*?)\r?\n--/i.exec(raw);
+  assert.ok(m, 'a text/plain part');
+  const [, encoding, body] = m;
+  if (encoding.toLowerCase() === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (encoding.toLowerCase() === 'quoted-printable') {
+    const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16)));
+    return Buffer.from(bytes, 'latin1').toString('utf8');
+  }
+  return body;
+}
+
+async function runDays(n: number): Promise<void> {
+  const { checks, reports } = rankServices(t.ctx);
+  for (let i = 0; i < n; i++) {
+    t.clock.advance(DAY);
+    await checks.runDueChecks(t.clock.now());
+    await reports.runDueReports(t.clock.now());
+  }
+}
+
+async function positionsOn(date: string): Promise<Map<string, number | null>> {
+  const out = new Map<string, number | null>();
+  for (const k of (await c.get(`/trackings/${trackingId}/tracked-keywords`)).json()) {
+    const detail = (await c.get(`/trackings/${trackingId}/tracked-keywords/${k._id}`)).json();
+    out.set(k.kw, detail.history.find((h: { date: string }) => h.date === date)?.position ?? null);
+  }
+  return out;
+}
+
+function assertPositions(text: string, positions: Map<string, number | null>): void {
+  for (const [kw, p] of positions) {
+    const line = text.split('\n').find((l) => l.startsWith(`${kw} | `));
+    assert.ok(line, `a row for ${kw}`);
+    assert.equal(line.split(' | ')[1], p === null ? '>100' : String(p), `position of ${kw}`);
+  }
+}
+
+describe('rank email reports', () => {
+  before(async () => {
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => {
+          inbox.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw: Buffer.concat(chunks).toString('utf8'),
+          });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const { port } = smtp.server.address() as { port: number };
+    t = await testApp({ env: { QUARRY_SMTP_URL: `smtp://127.0.0.1:${port}` } });
+    c = await rankClient(t, 'premium', 'owner@reports.test');
+    // The fake clock starts on Sunday 2026-11-22 12:00 UTC.
+    const serp = t.ctx.search.serp({ kw: KEYWORDS[0], locationId: 2840, platform: 1, page: 0 });
+    domain = serp.items.find((i) => i.type === 'ORGANIC' && i.position === 4)!.domain!;
+    const res = await c.post('/trackings', { domain, location_id: 2840, platform_id: 1, keywords: KEYWORDS });
+    trackingId = res.json().tracking._id;
+    await c.post(`/trackings/${trackingId}/reports`, { type: 0, emails: ['team@reports.test', 'boss@reports.test'], name: 'Team weekly' });
+    await rankServices(t.ctx).checks.idle();
+  });
+  after(async () => {
+    await rankServices(t.ctx).checks.idle();
+    await rankServices(t.ctx).reports.close();
+    await t.close();
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  });
+
+  test('report periods: weekly ends Monday 00:00 UTC, monthly on the 1st', () => {
+    assert.deepEqual(lastEndedPeriod(0, Date.UTC(2026, 10, 23, 0, 0)), { start: '2026-11-16', end: '2026-11-22', endMs: Date.UTC(2026, 10, 23) });
+    assert.deepEqual(lastEndedPeriod(0, Date.UTC(2026, 10, 22, 23, 59)), { start: '2026-11-09', end: '2026-11-15', endMs: Date.UTC(2026, 10, 16) });
+    assert.deepEqual(lastEndedPeriod(1, Date.UTC(2026, 11, 1, 0, 0)), { start: '2026-11-01', end: '2026-11-30', endMs: Date.UTC(2026, 11, 1) });
+    assert.deepEqual(lastEndedPeriod(1, Date.UTC(2027, 0, 15)), { start: '2026-12-01', end: '2026-12-31', endMs: Date.UTC(2027, 0, 1) });
+  });
+
+  test('the weekly reports arrive on Monday, once, with recipients, subject and positions', async () => {
+    const { reports } = rankServices(t.ctx);
+    // Sunday: no period has ended since the reports were created.
+    assert.deepEqual(await reports.runDueReports(t.clock.now()), { sent: 0, failed: 0 });
+    assert.equal(inbox.length, 0);
+    t.clock.set(Date.UTC(2026, 10, 23, 0, 30));
+    await rankServices(t.ctx).checks.runDueChecks(t.clock.now());
+    const [a, b] = await Promise.all([reports.runDueReports(t.clock.now()), reports.runDueReports(t.clock.now())]);
+    assert.deepEqual(a, { sent: 2, failed: 0 });
+    assert.deepEqual(b, a, 'a concurrent call joins the run under way');
+    assert.deepEqual(await reports.runDueReports(t.clock.now()), { sent: 0, failed: 0 });
+    t.clock.advance(5 * HOUR);
+    assert.deepEqual(await reports.runDueReports(t.clock.now()), { sent: 0, failed: 0 });
+    assert.equal(inbox.length, 2);
+    const recipients = inbox.map((m) => m.to.sort().join(',')).sort();
+    assert.deepEqual(recipients, ['boss@reports.test,team@reports.test', 'owner@reports.test']);
+    const positions = await positionsOn('2026-11-22');
+    for (const mail of inbox) {
+      assert.match(mail.from, /^reports@/);
+      const subject = header(mail.raw, 'Subject');
+      assert.ok(subject.startsWith(`Weekly rank report: ${domain} — `), subject);
+      assert.ok(subject.includes('(2026-11-16 – 2026-11-22)'), subject);
+      assertPositions(textPart(mail.raw), positions);
+      assert.match(mail.raw, /Content-Type: image\/png/i);
+    }
+  });
+
+  test('the monthly report arrives on the 1st for November, and the weekly one of the next week', async () => {
+    inbox.length = 0;
+    await runDays(7); // through Monday 2026-11-30
+    assert.equal(inbox.length, 2, 'the weekly reports of 23–29 November');
+    assert.ok(inbox.every((m) => header(m.raw, 'Subject').includes('(2026-11-23 – 2026-11-29)')));
+    inbox.length = 0;
+    await runDays(1); // Tuesday 2026-12-01
+    assert.equal(inbox.length, 1);
+    const monthly = inbox[0];
+    assert.deepEqual(monthly.to, ['owner@reports.test']);
+    const subject = header(monthly.raw, 'Subject');
+    assert.ok(subject.startsWith(`Monthly rank report: ${domain} — `), subject);
+    assert.ok(subject.includes('(2026-11-01 – 2026-11-30)'), subject);
+    assertPositions(textPart(monthly.raw), await positionsOn('2026-11-30'));
+    // Again on the same day and the next: nothing new.
+    await rankServices(t.ctx).reports.runDueReports(t.clock.now());
+    await runDays(1);
+    assert.equal(inbox.length, 1);
+  });
+
+  test('inactive reports and deleted trackings send nothing', async () => {
+    inbox.length = 0;
+    assert.equal((await c.patch(`/trackings/${trackingId}`, { reports_active: false })).statusCode, 200);
+    await runDays(7); // through Wednesday 2026-12-09: a Monday passes
+    assert.equal(inbox.length, 0);
+    assert.equal((await c.patch(`/trackings/${trackingId}`, { reports_active: true })).statusCode, 200);
+    await rankServices(t.ctx).reports.runDueReports(t.clock.now());
+    assert.equal(inbox.length, 2, 'the week that ended on Monday 7 December is still owed');
+    inbox.length = 0;
+    assert.equal((await c.del(`/trackings/${trackingId}`)).statusCode, 204);
+    await runDays(7);
+    assert.equal(inbox.length, 0);
+    assert.equal(day(t.clock.now()), '2026-12-16');
+  });
+});
