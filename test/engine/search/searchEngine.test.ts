@@ -230,3 +230,22 @@ test('a second open loads the stored text index and rank index and ranks the sam
   const domain = t.search.serp({ kw: 'tent', locationId: 2840 }).items.find((i) => i.type === 'ORGANIC')!.domain!;
   assert.deepEqual(await again.competitorKeywords(domain, 2840, 100), await t.search.competitorKeywords(domain, 2840, 100));
 });
+
+test('features follow intent across the keyword set, and desktop and mobile layouts differ', () => {
+  const share = (keywords: ReturnType<typeof heads>, types: string[]) => {
+    const hits = keywords.filter((k) => t.search.serp({ kw: k.kw, locationId: 2840 }).items.some((i) => types.includes(i.type)));
+    return hits.length / keywords.length;
+  };
+  const questions = heads().filter((k) => k.kind === 'question').slice(0, 40);
+  const buying = heads().filter((k) => k.intentHints.includes('transactional') && k.kind !== 'question').slice(0, 40);
+  const plain = heads().filter((k) => k.kind === 'head').slice(0, 40);
+  assert.ok(share(questions, ['FEATURED_SNIPPET', 'SIMILAR_QUESTIONS']) >= 0.6);
+  assert.ok(share(buying, ['ADV_TOP', 'SHOP_RESULTS']) >= 0.6);
+  assert.ok(share(questions, ['ADV_TOP', 'SHOP_RESULTS']) < share(buying, ['ADV_TOP', 'SHOP_RESULTS']));
+  assert.ok(share(plain, ['FEATURED_SNIPPET']) < share(questions, ['FEATURED_SNIPPET']));
+  const desktop = t.search.serp({ kw: 'what is cold brew', locationId: 2840, platform: 1 });
+  const mobile = t.search.serp({ kw: 'what is cold brew', locationId: 2840, platform: 2 });
+  assert.equal(desktop.items.find((i) => i.type === 'ORGANIC')!.positionToFold.fold, 768);
+  assert.equal(mobile.items.find((i) => i.type === 'ORGANIC')!.positionToFold.fold, 844);
+  assert.ok(mobile.items.find((i) => i.type === 'ORGANIC')!.size.r < desktop.items.find((i) => i.type === 'ORGANIC')!.size.r);
+});
