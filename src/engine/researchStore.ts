@@ -17,7 +17,8 @@ export type ResearchStore = SqliteHandle<ResearchDatabase>;
 
 /**
  * Secondary indexes of `links`, chosen for the engine's queries: backlinks of a root
- * domain / host / page strongest first (`score DESC, id`), referring-domain lookups
+ * domain / host / page strongest first (`score DESC, id`; the trailing best/deleted/
+ * nofollow flags make paging with OFFSET a covering scan of the index alone), referring-domain lookups
  * (competitors share referring domains). One-per-referring-domain pages filter the
  * `best_*` flags along the same indexes: the best link of a domain is by definition
  * among the strongest, so the scan stops early. Kept in one list because the
@@ -25,9 +26,9 @@ export type ResearchStore = SqliteHandle<ResearchDatabase>;
  * index once over sorted data is far cheaper than maintaining it row by row).
  */
 export const LINK_INDEXES: readonly { name: string; sql: string }[] = [
-  { name: 'links_target_root', sql: 'CREATE INDEX links_target_root ON links (target_root_id, internal, score DESC, id)' },
-  { name: 'links_target_host', sql: 'CREATE INDEX links_target_host ON links (target_host_id, internal, score DESC, id)' },
-  { name: 'links_target_page', sql: 'CREATE INDEX links_target_page ON links (target_page_id, internal, score DESC, id)' },
+  { name: 'links_target_root', sql: 'CREATE INDEX links_target_root ON links (target_root_id, internal, score DESC, id, best_root, deleted, nofollow)' },
+  { name: 'links_target_host', sql: 'CREATE INDEX links_target_host ON links (target_host_id, internal, score DESC, id, best_host, deleted, nofollow)' },
+  { name: 'links_target_page', sql: 'CREATE INDEX links_target_page ON links (target_page_id, internal, score DESC, id, best_url, deleted, nofollow)' },
   { name: 'links_target_root_first_seen', sql: 'CREATE INDEX links_target_root_first_seen ON links (target_root_id, first_seen)' },
   { name: 'links_target_root_lost', sql: 'CREATE INDEX links_target_root_lost ON links (target_root_id, deleted_on) WHERE deleted = 1' },
   { name: 'links_source_root', sql: 'CREATE INDEX links_source_root ON links (source_root_id, target_root_id)' },

@@ -300,7 +300,7 @@ export class LinksService {
     return { target, v: linkIndexOf(this.metricsOf(target.level, target.entityId), target.type) };
   }
 
-  private query(target: ResolvedTarget, filter: BacklinkFilter, at: number): { where: string; params: unknown[]; window: boolean } {
+  private query(target: ResolvedTarget, filter: BacklinkFilter, at: number): { where: string; params: unknown[]; window: boolean; joins: string } {
     const params: unknown[] = [target.entityId];
     const clauses = [`l.${TARGET_COLUMN[target.type]} = ?`, 'l.internal = 0'];
     if (target.type !== 'RootDomain' && (filter.source ?? 0) !== 0) {
@@ -372,17 +372,32 @@ export class LinksService {
       if (!hasExtraFilters(filter) && (filter.source ?? 0) === 0) clauses.push(`l.${BEST_COLUMN[target.type]} = 1`);
       else window = true;
     }
-    return { where: clauses.join(' AND '), params, window };
+    // Only the joins the filters need: paging then scans the links index alone.
+    const where = clauses.join(' AND ');
+    const joins = [
+      where.includes('tp.') ? 'JOIN pages tp ON tp.id = l.target_page_id' : '',
+      where.includes('sm.') ? 'JOIN entity_metrics sm ON sm.level = 0 AND sm.entity_id = l.source_page_id' : '',
+    ].filter(Boolean).join(' ');
+    return { where, params, window, joins };
   }
 
-  private selectSql(target: ResolvedTarget, filter: BacklinkFilter, at: number): { sql: string; params: unknown[] } {
+  /** SQL selecting the ids of the matching links, strongest first. */
+  private idsSql(target: ResolvedTarget, filter: BacklinkFilter, at: number): { sql: string; params: unknown[] } {
     const q = this.query(target, filter, at);
-    if (!q.window) return { sql: `${SELECT_ITEM} WHERE ${q.where} ORDER BY l.score DESC, l.id`, params: q.params };
+    if (!q.window) return { sql: `SELECT l.id FROM links l ${q.joins} WHERE ${q.where} ORDER BY l.score DESC, l.id`, params: q.params };
     return {
-      sql: `SELECT * FROM (${SELECT_ITEM.replace('SELECT l.id,', 'SELECT ROW_NUMBER() OVER (PARTITION BY l.source_root_id ORDER BY l.score DESC, l.id) AS rn, l.score, l.id,')}
-        WHERE ${q.where}) ranked WHERE rn = 1 ORDER BY score DESC, id`,
+      sql: `SELECT id FROM (SELECT l.id, l.score, ROW_NUMBER() OVER (PARTITION BY l.source_root_id ORDER BY l.score DESC, l.id) AS rn
+        FROM links l ${q.joins} WHERE ${q.where}) ranked WHERE rn = 1 ORDER BY score DESC, id`,
       params: q.params,
     };
+  }
+
+  /** Full items of the given link ids, in the same (strongest first) order. */
+  private itemsOf(ids: number[]): BacklinkItem[] {
+    if (ids.length === 0) return [];
+    const rows = this.raw.prepare(`${SELECT_ITEM} WHERE l.id IN (${ids.map(() => '?').join(', ')})`).all(...ids) as ItemRow[];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.map((id) => toItem(byId.get(id)!));
   }
 
   /** Exact number of backlinks matching a filter. */
@@ -394,8 +409,7 @@ export class LinksService {
       return filter.linksPerDomain === 1 ? m.ref_domains_all : m.total_non_unique;
     }
     const q = this.query(target, filter, at);
-    const from = 'FROM links l JOIN pages tp ON tp.id = l.target_page_id JOIN entity_metrics sm ON sm.level = 0 AND sm.entity_id = l.source_page_id';
-    const sql = q.window ? `SELECT COUNT(DISTINCT l.source_root_id) ${from} WHERE ${q.where}` : `SELECT COUNT(*) ${from} WHERE ${q.where}`;
+    const sql = `SELECT ${q.window ? 'COUNT(DISTINCT l.source_root_id)' : 'COUNT(*)'} FROM links l ${q.joins} WHERE ${q.where}`;
     return this.raw.prepare(sql).pluck().get(...q.params) as number;
   }
 
@@ -412,20 +426,27 @@ export class LinksService {
   backlinksOf(target: ResolvedTarget, filter: BacklinkFilter, page: { offset: number; limit: number }, at = this.clock.now()): BacklinkPage {
     const meta = { url_type: target.type, available_links: this.countBacklinks(target, filter, at) };
     if (target.entityId === null || page.limit <= 0) return { meta, links: [] };
-    const { sql, params } = this.selectSql(target, filter, at);
-    const rows = this.raw.prepare(`${sql} LIMIT ? OFFSET ?`).all(...params, page.limit, page.offset) as ItemRow[];
-    return { meta, links: rows.map(toItem) };
+    const { sql, params } = this.idsSql(target, filter, at);
+    const ids = this.raw.prepare(`${sql} LIMIT ? OFFSET ?`).pluck().all(...params, page.limit, page.offset) as number[];
+    return { meta, links: this.itemsOf(ids) };
   }
 
   /** Every matching backlink, strongest first, read row by row (constant memory) — for CSV exports. */
   *streamBacklinks(target: ResolvedTarget, filter: BacklinkFilter = {}, limit = Number.MAX_SAFE_INTEGER, at = this.clock.now()): Generator<BacklinkItem> {
     if (target.entityId === null) return;
-    const { sql, params } = this.selectSql(target, filter, at);
+    const { sql, params } = this.idsSql(target, filter, at);
+    // Ids stream in index order; items are fetched in batches so memory stays constant.
+    const batch: number[] = [];
     let n = 0;
-    for (const row of this.raw.prepare(sql).iterate(...params) as IterableIterator<ItemRow>) {
-      if (n++ >= limit) return;
-      yield toItem(row);
+    for (const id of this.raw.prepare(sql).pluck().iterate(...params) as IterableIterator<number>) {
+      if (n++ >= limit) break;
+      batch.push(id);
+      if (batch.length === 1000) {
+        yield* this.itemsOf(batch);
+        batch.length = 0;
+      }
     }
+    yield* this.itemsOf(batch);
   }
 
   /** Full data of one backlink by its `_id`, or null for an unknown id. */
