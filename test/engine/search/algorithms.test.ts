@@ -134,3 +134,15 @@ test('a BM25 index rebuilt from its parts answers the same', () => {
   const copy = Bm25Index.fromParts(index.toParts());
   for (const q of [['espresso'], ['coffee', 'grind'], ['camp', 'tent'], ['nothing']]) assert.deepEqual(copy.search(q, 5), index.search(q, 5));
 });
+
+test('targets are classified as domain, subdomain or URL', async () => {
+  const { classifyTarget, urlKey } = await import('../../../src/engine/search/searchEngine.js');
+  assert.deepEqual(
+    ['example.com', 'www.example.com', 'https://www.example.com/', 'blog.example.co.uk', 'https://shop.example.com/products/tent', 'example.com/a?b=1'].map(
+      (u) => classifyTarget(u).type,
+    ),
+    ['domain', 'domain', 'domain', 'subdomain', 'url', 'url'],
+  );
+  assert.equal(classifyTarget('blog.example.co.uk').domain, 'example.co.uk');
+  assert.equal(urlKey('HTTPS://WWW.Example.com/Path/'), 'example.com/Path');
+});

@@ -249,3 +249,11 @@ test('features follow intent across the keyword set, and desktop and mobile layo
   assert.equal(mobile.items.find((i) => i.type === 'ORGANIC')!.positionToFold.fold, 844);
   assert.ok(mobile.items.find((i) => i.type === 'ORGANIC')!.size.r < desktop.items.find((i) => i.type === 'ORGANIC')!.size.r);
 });
+
+test('a city counts as its country for keyword volume', () => {
+  const city = t.search.keywordItem('hiking boots', 1023191, 1000); // New York, NY
+  const us = t.search.keywordItem('hiking boots', 2840, 1000);
+  assert.equal(city.sv, us.sv);
+  assert.equal(city.lid, 1023191);
+  assert.notEqual(city._id, us._id);
+});
