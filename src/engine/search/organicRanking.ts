@@ -57,8 +57,13 @@ const INTENT_SITE_FIT: Readonly<Record<string, Readonly<Record<string, number>>>
 
 /** Weights of the quality signals (the model's own calibration; they sum to 1). */
 const QUALITY = { base: 0.4, authority: 0.4, intent: 0.1, freshness: 0.06, geo: 0.04 };
-/** Amplitude of the daily perturbation, in score units (scores lie in 0–1). */
-const DAILY_PERTURBATION = 0.003;
+/**
+ * Relative score noise: a lasting part per (keyword, location, platform, page) that breaks
+ * near-ties the same way every day, and a smaller daily part that makes close pages trade
+ * places from one day to the next.
+ */
+const LASTING_NOISE = 0.03;
+const DAILY_NOISE = 0.008;
 const CANDIDATES = 600;
 const PER_DOMAIN = 2;
 const DAY_MS = 86_400_000;
@@ -112,7 +117,8 @@ export class OrganicRanker {
       }
     }
     const today = Math.floor(Date.parse(`${query.date}T00:00:00Z`) / DAY_MS);
-    const seed = hashString32(`${query.keyword}|${query.locationId}|${query.platform}|${query.date}`);
+    const lastingSeed = hashString32(`${query.keyword}|${query.locationId}|${query.platform}`);
+    const dailySeed = hashString32(`${query.keyword}|${query.locationId}|${query.platform}|${query.date}`);
     const labels = [...query.signals.labels, ...(query.signals.news ? ['news'] : [])];
     const freshnessDays = query.signals.news ? 30 : 3 * 365;
     const geoSuffix = `.${query.tld}`;
@@ -132,7 +138,8 @@ export class OrganicRanker {
         QUALITY.intent * intent +
         QUALITY.freshness * freshness +
         QUALITY.geo * geo;
-      let score = rel * quality + DAILY_PERTURBATION * (2 * unitNoise(seed, p.id) - 1);
+      const noise = 1 + LASTING_NOISE * (2 * unitNoise(lastingSeed, p.id) - 1) + DAILY_NOISE * (2 * unitNoise(dailySeed, p.id) - 1);
+      let score = rel * quality * noise;
       // Pages in another language rarely rank; link farms are demoted as spam.
       if (p.languageId !== query.languageId) score *= 0.3;
       if (p.siteKind === 'farm') score -= 0.1;
