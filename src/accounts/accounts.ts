@@ -40,6 +40,14 @@ export class Accounts {
    */
   private readonly recent = new Map<string, Account>();
   private seenVersion: number | undefined;
+  /**
+   * Requests handled in one turn of the event loop arrived together; one data_version
+   * check serves them all (the check is a SQLite statement, the costliest step of a lookup).
+   */
+  private versionCheckedThisTurn = false;
+  private readonly endOfTurn = () => {
+    this.versionCheckedThisTurn = false;
+  };
 
   constructor(
     private readonly db: Kysely<StateDatabase>,
@@ -58,10 +66,14 @@ export class Accounts {
   byKey(key: string): Account | undefined {
     if (key.length === 0 || key.length > 200) return undefined;
     const hash = sha256Hex(key);
-    const version = this.dataVersion.get();
-    if (version !== this.seenVersion) {
-      this.recent.clear();
-      this.seenVersion = version;
+    if (!this.versionCheckedThisTurn) {
+      this.versionCheckedThisTurn = true;
+      setImmediate(this.endOfTurn);
+      const version = this.dataVersion.get();
+      if (version !== this.seenVersion) {
+        this.recent.clear();
+        this.seenVersion = version;
+      }
     }
     const known = this.recent.get(hash);
     if (known) return { ...known };

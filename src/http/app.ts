@@ -3,9 +3,9 @@
  * policy → handler. `buildApp` takes every dependency, so tests build one around an
  * in-memory store and a fake clock.
  */
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type onRequestHookHandler } from 'fastify';
 import type { ClientClass } from '../policy/plans.js';
-import type { QuarryContext } from './context.js';
+import type { QuarryContext, RouteAuth } from './context.js';
 import { ApiError, errors, GATEWAY_429_HTML } from './errors.js';
 import { GatewayLimiter } from './gateway.js';
 import { installPaidRoutes } from './paidRoutes.js';
@@ -62,14 +62,17 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
   app.setValidatorCompiler(compileValidator);
 
   const gateway = new GatewayLimiter(ctx.config.gatewayRps, ctx.clock);
-  app.addHook('onRequest', async (req, reply) => {
-    // The interactive reference loads several static files at once; they are documentation,
-    // not API traffic, and would otherwise trip the 4-per-second gateway.
-    if (req.url.startsWith('/docs/static/')) return;
-    if (!gateway.admit(req.ip)) {
-      return reply.code(429).header('content-type', 'text/html; charset=utf-8').send(GATEWAY_429_HTML);
-    }
-  });
+  // Installed only when on: a hook that admits everything still costs every request a turn.
+  if (gateway.enabled) {
+    app.addHook('onRequest', async (req, reply) => {
+      // The interactive reference loads several static files at once; they are documentation,
+      // not API traffic, and would otherwise trip the 4-per-second gateway.
+      if (req.url.startsWith('/docs/static/')) return;
+      if (!gateway.admit(req.ip)) {
+        return reply.code(429).header('content-type', 'text/html; charset=utf-8').send(GATEWAY_429_HTML);
+      }
+    });
+  }
 
   app.setErrorHandler((err: FastifyError & { validation?: any; validationContext?: string }, req, reply) => {
     let apiError: ApiError;
@@ -115,15 +118,23 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
 
   await app.register(
     async (v3) => {
-      v3.addHook('onRequest', async (req) => {
-        req.clientClass = options.clientClassOf?.(req) ?? 'api';
-        const auth = req.routeOptions.config?.auth ?? 'required';
-        if (auth === 'none') return;
-        const header = req.headers[KEY_HEADER];
-        const key = typeof header === 'string' ? header.trim() : '';
-        const account = key ? ctx.accounts.byKey(key) : undefined;
-        if (account) req.account = account;
-        else if (auth === 'required') throw errors.auth();
+      // Authentication as each route's first onRequest hook, its mode fixed when the route is
+      // added: reading req.routeOptions per request allocates, and callback style spares a
+      // promise on the hottest hook.
+      v3.addHook('onRoute', (route) => {
+        const auth: RouteAuth = route.config?.auth ?? 'required';
+        const authenticate: onRequestHookHandler = function (req, _reply, done) {
+          req.clientClass = options.clientClassOf?.(req) ?? 'api';
+          if (auth === 'none') return done();
+          const header = req.headers[KEY_HEADER];
+          const key = typeof header === 'string' ? header.trim() : '';
+          const account = key ? ctx.accounts.byKey(key) : undefined;
+          if (account) req.account = account;
+          else if (auth === 'required') return done(errors.auth());
+          done();
+        };
+        const existing = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+        route.onRequest = [authenticate, ...existing];
       });
       await v3.register(toolRoutes);
       if (options.extraRoutes) await options.extraRoutes(v3);

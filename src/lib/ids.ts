@@ -1,4 +1,8 @@
+import * as crypto from 'node:crypto';
 import { createHash, randomBytes } from 'node:crypto';
+
+/** One-shot hashing (Node ≥ 20.12): about three times faster than createHash on short inputs. */
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string | Buffer, encoding: 'hex') => string }).hash;
 
 /** A new 24-lowercase-hex identifier (accounts, lists, jobs, ...). */
 export function newId(): string {
@@ -10,7 +14,8 @@ export function md5Hex(text: string): string {
 }
 
 export function sha256Hex(text: string | Buffer): string {
-  return createHash('sha256').update(text).digest('hex');
+  // On every authenticated request (the key hash) and every paid one (the cache key).
+  return oneShotHash ? oneShotHash('sha256', text, 'hex') : createHash('sha256').update(text).digest('hex');
 }
 
 export function isHexId(value: string, length = 24): boolean {

@@ -1,8 +1,8 @@
 /**
  * The in-memory layers of the hot path (recent keys in Accounts, recent cache entries in
  * the policy store) must answer exactly what the state store holds: a change made by
- * another connection — `quarry keys revoke` in another process — applies to the very next
- * request.
+ * another connection — `quarry keys revoke` in another process — applies to the next
+ * request (the first one handled in a later turn of the event loop).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,6 +16,12 @@ import { DAY, FakeClock } from '../../src/lib/clock.js';
 import { CACHE_TTL_MS } from '../../src/policy/policyStore.js';
 import { SqlitePolicyStore } from '../../src/policy/sqlitePolicyStore.js';
 import { createContext } from '../../src/service.js';
+
+/**
+ * The next turn of the event loop: where the next request from a client would be handled
+ * (requests of one turn share one check of the store's data version).
+ */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 let dir: string;
 let ctx: QuarryContext;
@@ -41,6 +47,7 @@ describe('hot-path memory stays coherent with the state store', () => {
     const { key, id } = await ctx.accounts.createKey(account.id, 1);
     for (let i = 0; i < 3; i++) assert.equal(ctx.accounts.byKey(key)?.id, account.id);
     other.prepare('UPDATE api_keys SET revoked_at = 2 WHERE id = ?').run(id);
+    await nextTurn();
     assert.equal(ctx.accounts.byKey(key), undefined);
   });
 
@@ -49,6 +56,7 @@ describe('hot-path memory stays coherent with the state store', () => {
     const { key } = await ctx.accounts.createKey(account.id, 1);
     assert.equal(ctx.accounts.byKey(key)?.plan, 'entry');
     other.prepare('UPDATE accounts SET plan = ? WHERE id = ?').run('agency', account.id);
+    await nextTurn();
     assert.equal(ctx.accounts.byKey(key)?.plan, 'agency');
   });
 
