@@ -16,6 +16,7 @@
  * - IndexedURLs: pages of the item in the index.
  */
 import type { LinkGraphInput } from './linkGraphInput.js';
+import { groupByKey } from './grouping.js';
 
 export const COUNTER_NAMES = [
   'ext_backlinks', 'ref_domains', 'ref_domains_all', 'ref_ips', 'ref_subnets', 'ref_domains_edu', 'ext_backlinks_edu',
@@ -27,46 +28,53 @@ export const COUNTER_NAMES = [
 export type CounterName = (typeof COUNTER_NAMES)[number];
 export type Counters = Record<CounterName, Int32Array>;
 
-/**
- * Number of distinct `value(i)` per `entity(i)` over the links where `include(i)`:
- * sort (entity, value) keys packed into doubles (exact below 2^53), then count runs.
- */
-export function countDistinct(
-  entityCount: number,
-  linkCount: number,
-  include: (i: number) => boolean,
-  entity: (i: number) => number,
-  value: (i: number) => number,
-  valueRange: number,
-): Int32Array {
-  const keys = new Float64Array(linkCount);
-  let n = 0;
-  for (let i = 0; i < linkCount; i++) if (include(i)) keys[n++] = entity(i) * valueRange + value(i);
-  const sorted = keys.subarray(0, n).sort();
-  const out = new Int32Array(entityCount);
-  let previous = -1;
-  for (let k = 0; k < n; k++) {
-    const key = sorted[k];
-    if (key !== previous) {
-      out[Math.floor(key / valueRange)]++;
-      previous = key;
-    }
-  }
-  return out;
+/** Per-link facts shared by the three levels (computed once). */
+export interface LinkFacts {
+  sourceRoot: Int32Array;
+  targetRoot: Int32Array;
+  sourceIp: Int32Array;
+  sourceSubnet: Int32Array;
+  external: Uint8Array;
+  ipCount: number;
+  subnetCount: number;
 }
 
-/** Counters for one level; `entityOfPage` maps a page index to the level's entity index. */
-export function computeCounters(g: LinkGraphInput, entityCount: number, entityOfPage: (page: number) => number): Counters {
+export function linkFacts(g: LinkGraphInput): LinkFacts {
+  const sourceRoot = new Int32Array(g.linkCount);
+  const targetRoot = new Int32Array(g.linkCount);
+  const sourceIp = new Int32Array(g.linkCount);
+  const sourceSubnet = new Int32Array(g.linkCount);
+  const external = new Uint8Array(g.linkCount);
+  let ipCount = 0;
+  let subnetCount = 0;
+  for (let h = 0; h < g.hostCount; h++) {
+    ipCount = Math.max(ipCount, g.hostIp[h] + 1);
+    subnetCount = Math.max(subnetCount, g.hostSubnet[h] + 1);
+  }
+  for (let i = 0; i < g.linkCount; i++) {
+    const s = g.linkSource[i];
+    sourceRoot[i] = g.pageRoot[s];
+    targetRoot[i] = g.pageRoot[g.linkTarget[i]];
+    sourceIp[i] = g.hostIp[g.pageHost[s]];
+    sourceSubnet[i] = g.hostSubnet[g.pageHost[s]];
+    external[i] = sourceRoot[i] !== targetRoot[i] ? 1 : 0;
+  }
+  return { sourceRoot, targetRoot, sourceIp, sourceSubnet, external, ipCount, subnetCount };
+}
+
+/**
+ * Counters for one level; `entityOfPage` maps a page index to the level's entity index.
+ * Distinct counts visit each entity's links together (counting sort by entity) and mark
+ * values already seen for the entity: O(links) per level.
+ */
+export function computeCounters(g: LinkGraphInput, entityCount: number, entityOfPage: Int32Array | null, facts: LinkFacts = linkFacts(g)): Counters {
   const c = Object.fromEntries(COUNTER_NAMES.map((name) => [name, new Int32Array(entityCount)])) as Counters;
-  const srcRoot = (i: number): number => g.pageRoot[g.linkSource[i]];
-  const tgtRoot = (i: number): number => g.pageRoot[g.linkTarget[i]];
+  const { sourceRoot, targetRoot, sourceIp, sourceSubnet, external } = facts;
   const target = new Int32Array(g.linkCount);
   const source = new Int32Array(g.linkCount);
-  const external = new Uint8Array(g.linkCount);
   for (let i = 0; i < g.linkCount; i++) {
-    target[i] = entityOfPage(g.linkTarget[i]);
-    source[i] = entityOfPage(g.linkSource[i]);
-    external[i] = srcRoot(i) !== tgtRoot(i) ? 1 : 0;
+    target[i] = entityOfPage ? entityOfPage[g.linkTarget[i]] : g.linkTarget[i];
+    source[i] = entityOfPage ? entityOfPage[g.linkSource[i]] : g.linkSource[i];
   }
   for (let i = 0; i < g.linkCount; i++) {
     const live = g.linkDeleted[i] === 0;
@@ -90,26 +98,63 @@ export function computeCounters(g: LinkGraphInput, entityCount: number, entityOf
     else c.nu_mention[e]++;
     if (!live) continue;
     c.ext_backlinks[e]++;
-    const sr = srcRoot(i);
+    const sr = sourceRoot[i];
     if (g.rootEdu[sr] > 0) c.ext_backlinks_edu[e]++;
     if (g.rootEdu[sr] === 2) c.ext_backlinks_edu_exact[e]++;
     if (g.rootGov[sr] > 0) c.ext_backlinks_gov[e]++;
     if (g.rootGov[sr] === 2) c.ext_backlinks_gov_exact[e]++;
   }
-  const liveExternal = (i: number): boolean => external[i] === 1 && g.linkDeleted[i] === 0;
-  const byTarget = (i: number): number => target[i];
-  const m = g.linkCount;
-  c.ref_domains = countDistinct(entityCount, m, liveExternal, byTarget, srcRoot, g.rootCount);
-  c.ref_domains_all = countDistinct(entityCount, m, (i) => external[i] === 1, byTarget, srcRoot, g.rootCount);
-  c.ref_ips = countDistinct(entityCount, m, liveExternal, byTarget, (i) => g.hostIp[g.pageHost[g.linkSource[i]]], g.hostCount + 1);
-  c.ref_subnets = countDistinct(entityCount, m, liveExternal, byTarget, (i) => g.hostSubnet[g.pageHost[g.linkSource[i]]], g.hostCount + 1);
-  c.ref_domains_edu = countDistinct(entityCount, m, (i) => liveExternal(i) && g.rootEdu[srcRoot(i)] > 0, byTarget, srcRoot, g.rootCount);
-  c.ref_domains_edu_exact = countDistinct(entityCount, m, (i) => liveExternal(i) && g.rootEdu[srcRoot(i)] === 2, byTarget, srcRoot, g.rootCount);
-  c.ref_domains_gov = countDistinct(entityCount, m, (i) => liveExternal(i) && g.rootGov[srcRoot(i)] > 0, byTarget, srcRoot, g.rootCount);
-  c.ref_domains_gov_exact = countDistinct(entityCount, m, (i) => liveExternal(i) && g.rootGov[srcRoot(i)] === 2, byTarget, srcRoot, g.rootCount);
-  c.out_domains_external = countDistinct(entityCount, m, liveExternal, (i) => source[i], tgtRoot, g.rootCount);
+  // Distinct referring roots / IPs / subnets per target entity.
+  const byTarget = groupByKey(entityCount, g.linkCount, target, external);
+  const liveRoot = new Int32Array(g.rootCount).fill(-1);
+  const anyRoot = new Int32Array(g.rootCount).fill(-1);
+  const ipSeen = new Int32Array(facts.ipCount).fill(-1);
+  const subnetSeen = new Int32Array(facts.subnetCount).fill(-1);
+  for (let e = 0; e < entityCount; e++) {
+    for (let k = byTarget.offsets[e]; k < byTarget.offsets[e + 1]; k++) {
+      const i = byTarget.order[k];
+      const sr = sourceRoot[i];
+      if (anyRoot[sr] !== e) {
+        anyRoot[sr] = e;
+        c.ref_domains_all[e]++;
+      }
+      if (g.linkDeleted[i] !== 0) continue;
+      if (liveRoot[sr] !== e) {
+        liveRoot[sr] = e;
+        c.ref_domains[e]++;
+        const edu = g.rootEdu[sr];
+        const gov = g.rootGov[sr];
+        if (edu > 0) c.ref_domains_edu[e]++;
+        if (edu === 2) c.ref_domains_edu_exact[e]++;
+        if (gov > 0) c.ref_domains_gov[e]++;
+        if (gov === 2) c.ref_domains_gov_exact[e]++;
+      }
+      if (ipSeen[sourceIp[i]] !== e) {
+        ipSeen[sourceIp[i]] = e;
+        c.ref_ips[e]++;
+      }
+      if (subnetSeen[sourceSubnet[i]] !== e) {
+        subnetSeen[sourceSubnet[i]] = e;
+        c.ref_subnets[e]++;
+      }
+    }
+  }
+  // Distinct external target roots per source entity (live links).
+  const liveExternal = new Uint8Array(g.linkCount);
+  for (let i = 0; i < g.linkCount; i++) liveExternal[i] = external[i] === 1 && g.linkDeleted[i] === 0 ? 1 : 0;
+  const bySource = groupByKey(entityCount, g.linkCount, source, liveExternal);
+  const targetSeen = new Int32Array(g.rootCount).fill(-1);
+  for (let e = 0; e < entityCount; e++) {
+    for (let k = bySource.offsets[e]; k < bySource.offsets[e + 1]; k++) {
+      const tr = targetRoot[bySource.order[k]];
+      if (targetSeen[tr] !== e) {
+        targetSeen[tr] = e;
+        c.out_domains_external[e]++;
+      }
+    }
+  }
   for (let p = 0; p < g.pageCount; p++) {
-    const e = entityOfPage(p);
+    const e = entityOfPage ? entityOfPage[p] : p;
     c.indexed_urls[e]++;
     c.social[e] += g.pageShares[p];
   }

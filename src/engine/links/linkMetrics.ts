@@ -13,7 +13,8 @@ import { buildInEdgeCsr, segmentCsr } from './csrGraph.js';
 import { pageRank } from './pageRank.js';
 import { trustRank } from './trustRank.js';
 import { flows } from './flows.js';
-import { computeCounters, type Counters } from './counters.js';
+import { computeCounters, linkFacts, type Counters } from './counters.js';
+import { groupByKey } from './grouping.js';
 import { linkScore, linkStrength, linkStrengthValue } from './linkStrength.js';
 import { authorityScores, topRanks } from '../authority/authorityScores.js';
 import { computeRootHistories, type RootHistory } from '../sites/siteHistory.js';
@@ -85,9 +86,10 @@ export function computeLinkMetrics(g: LinkGraphInput, onStage: (stage: MetricsSt
   const rootTf = flows(rootTr, 0);
 
   onStage('counters');
-  const pageCounters = computeCounters(g, g.pageCount, (p) => p);
-  const hostCounters = computeCounters(g, g.hostCount, (p) => g.pageHost[p]);
-  const rootCounters = computeCounters(g, g.rootCount, (p) => g.pageRoot[p]);
+  const facts = linkFacts(g);
+  const pageCounters = computeCounters(g, g.pageCount, null, facts);
+  const hostCounters = computeCounters(g, g.hostCount, g.pageHost, facts);
+  const rootCounters = computeCounters(g, g.rootCount, g.pageRoot, facts);
   const upa = authorityScores(pageCf, pageTf, pageCounters.ref_domains);
   const hostPda = authorityScores(hostCf, hostTf, hostCounters.ref_domains);
   const pda = authorityScores(rootCf, rootTf, rootCounters.ref_domains);
@@ -102,23 +104,36 @@ export function computeLinkMetrics(g: LinkGraphInput, onStage: (stage: MetricsSt
     score[i] = linkScore(value);
     strength[i] = linkStrength(value);
   }
-  const best = (entityOfPage: Int32Array | null): Uint8Array => {
+  // Strongest external link (highest score, then lowest id) per (target entity, referring
+  // root): group links by target entity, keep a per-root winner marked by entity.
+  const best = (entityCount: number, entityOfPage: Int32Array | null): Uint8Array => {
     const flags = new Uint8Array(g.linkCount);
-    const winner = new Map<number, number>();
-    for (let i = 0; i < g.linkCount; i++) {
-      const sr = g.pageRoot[g.linkSource[i]];
-      const tp = g.linkTarget[i];
-      if (sr === g.pageRoot[tp]) continue;
-      const key = (entityOfPage ? entityOfPage[tp] : tp) * g.rootCount + sr;
-      const current = winner.get(key);
-      if (current === undefined || score[i] > score[current]) winner.set(key, i);
+    const target = new Int32Array(g.linkCount);
+    for (let i = 0; i < g.linkCount; i++) target[i] = entityOfPage ? entityOfPage[g.linkTarget[i]] : g.linkTarget[i];
+    const groups = groupByKey(entityCount, g.linkCount, target, facts.external);
+    const seen = new Int32Array(g.rootCount).fill(-1);
+    const winner = new Int32Array(g.rootCount);
+    const roots: number[] = [];
+    for (let e = 0; e < entityCount; e++) {
+      roots.length = 0;
+      for (let k = groups.offsets[e]; k < groups.offsets[e + 1]; k++) {
+        const i = groups.order[k];
+        const sr = facts.sourceRoot[i];
+        if (seen[sr] !== e) {
+          seen[sr] = e;
+          winner[sr] = i;
+          roots.push(sr);
+        } else if (score[i] > score[winner[sr]]) {
+          winner[sr] = i;
+        }
+      }
+      for (const sr of roots) flags[winner[sr]] = 1;
     }
-    for (const i of winner.values()) flags[i] = 1;
     return flags;
   };
-  const bestRoot = best(g.pageRoot);
-  const bestHost = best(g.pageHost);
-  const bestUrl = best(null);
+  const bestRoot = best(g.rootCount, g.pageRoot);
+  const bestHost = best(g.hostCount, g.pageHost);
+  const bestUrl = best(g.pageCount, null);
 
   onStage('history');
   const histories = computeRootHistories(g, rootCf, rootTf, pda);

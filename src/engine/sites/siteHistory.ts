@@ -11,6 +11,8 @@
  * TopRank at m ranks domains by pda scaled the same way.
  */
 import type { LinkGraphInput } from '../links/linkGraphInput.js';
+import { groupByKey, type Groups } from '../links/grouping.js';
+import { linkFacts } from '../links/counters.js';
 import { lastDayOfMonthIndex, monthIndexSince2016, monthLabel } from '../world/dates.js';
 import { pageSharesAt } from '../world/social.js';
 
@@ -25,42 +27,46 @@ export interface RootHistory {
   social: number[];
 }
 
-function aliveCounts(g: LinkGraphInput, months: number, value: (i: number) => number, valueRange: number, external: (i: number) => boolean): Int32Array {
-  // Pair (target root, value) → [first day, last day], then a difference array per root.
-  const spans = new Map<number, number>();
-  const firsts: number[] = [];
-  const lasts: number[] = [];
-  for (let i = 0; i < g.linkCount; i++) {
-    if (!external(i)) continue;
-    const key = g.pageRoot[g.linkTarget[i]] * valueRange + value(i);
-    const slot = spans.get(key);
-    if (slot === undefined) {
-      spans.set(key, firsts.length);
-      firsts.push(g.linkFirstDay[i]);
-      lasts.push(g.linkEndDay[i]);
-    } else {
-      if (g.linkFirstDay[i] < firsts[slot]) firsts[slot] = g.linkFirstDay[i];
-      if (g.linkEndDay[i] > lasts[slot]) lasts[slot] = g.linkEndDay[i];
-    }
-  }
-  const diff = new Int32Array(g.rootCount * (months + 1));
-  for (const [key, slot] of spans) {
-    const root = Math.floor(key / valueRange);
-    // Alive at month m iff first ≤ end(m) ≤ last, end(m) = month end (build day for the build month).
-    const endDay = (m: number): number => (m === months - 1 ? g.asOfDay : lastDayOfMonthIndex(m));
-    const from = Math.max(0, monthIndexSince2016(firsts[slot]));
-    let to = Math.min(months - 1, monthIndexSince2016(lasts[slot]));
-    if (to >= 0 && endDay(to) > lasts[slot]) to--;
-    if (from > to) continue;
-    diff[root * (months + 1) + from]++;
-    diff[root * (months + 1) + to + 1]--;
-  }
+function aliveCounts(g: LinkGraphInput, months: number, groups: Groups, value: Int32Array, valueCount: number): Int32Array {
+  // Per root (its external links grouped together), the span of each value
+  // [first day of its first link, end of its last link], then a difference array.
+  const seen = new Int32Array(valueCount).fill(-1);
+  const firsts = new Int32Array(valueCount);
+  const lasts = new Int32Array(valueCount);
+  const values: number[] = [];
+  const diff = new Int32Array(months + 1);
   const out = new Int32Array(g.rootCount * months);
-  for (let r = 0; r < g.rootCount; r++) {
+  const endDay = (m: number): number => (m === months - 1 ? g.asOfDay : lastDayOfMonthIndex(m));
+  for (let root = 0; root < g.rootCount; root++) {
+    values.length = 0;
+    for (let k = groups.offsets[root]; k < groups.offsets[root + 1]; k++) {
+      const i = groups.order[k];
+      const v = value[i];
+      if (seen[v] !== root) {
+        seen[v] = root;
+        firsts[v] = g.linkFirstDay[i];
+        lasts[v] = g.linkEndDay[i];
+        values.push(v);
+      } else {
+        if (g.linkFirstDay[i] < firsts[v]) firsts[v] = g.linkFirstDay[i];
+        if (g.linkEndDay[i] > lasts[v]) lasts[v] = g.linkEndDay[i];
+      }
+    }
+    if (values.length === 0) continue;
+    diff.fill(0);
+    for (const v of values) {
+      // Alive at month m iff first ≤ end(m) ≤ last.
+      const from = Math.max(0, monthIndexSince2016(firsts[v]));
+      let to = Math.min(months - 1, monthIndexSince2016(lasts[v]));
+      if (to >= 0 && endDay(to) > lasts[v]) to--;
+      if (from > to) continue;
+      diff[from]++;
+      diff[to + 1]--;
+    }
     let running = 0;
     for (let m = 0; m < months; m++) {
-      running += diff[r * (months + 1) + m];
-      out[r * months + m] = running;
+      running += diff[m];
+      out[root * months + m] = running;
     }
   }
   return out;
@@ -77,11 +83,11 @@ export function computeRootHistories(
   rootPda: Uint8Array,
 ): RootHistory[] {
   const months = monthIndexSince2016(g.asOfDay) + 1;
-  const external = (i: number): boolean => g.pageRoot[g.linkSource[i]] !== g.pageRoot[g.linkTarget[i]];
-  const srcRoot = (i: number): number => g.pageRoot[g.linkSource[i]];
-  const domains = aliveCounts(g, months, srcRoot, g.rootCount, external);
-  const ips = aliveCounts(g, months, (i) => g.hostIp[g.pageHost[g.linkSource[i]]], g.hostCount + 1, external);
-  const subnets = aliveCounts(g, months, (i) => g.hostSubnet[g.pageHost[g.linkSource[i]]], g.hostCount + 1, external);
+  const facts = linkFacts(g);
+  const groups = groupByKey(g.rootCount, g.linkCount, facts.targetRoot, facts.external);
+  const domains = aliveCounts(g, months, groups, facts.sourceRoot, g.rootCount);
+  const ips = aliveCounts(g, months, groups, facts.sourceIp, facts.ipCount);
+  const subnets = aliveCounts(g, months, groups, facts.sourceSubnet, facts.subnetCount);
 
   const social = new Float64Array(g.rootCount * months);
   for (let p = 0; p < g.pageCount; p++) {
