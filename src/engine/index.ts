@@ -22,6 +22,7 @@ import { SitesService } from './sites/sitesService.js';
 import { buildWorld, type ProgressListener, type BuiltWorld } from './world/buildWorld.js';
 import { contentHashOf } from './world/contentHash.js';
 import { openSearch, type SearchEngine } from './search/index.js';
+import { DEFAULT_SERP_LOCATION } from './search/searchEngine.js';
 
 export { researchStoreFile } from './researchStore.js';
 export type { ResearchStore } from './researchStore.js';
@@ -89,7 +90,7 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine> {
     links,
     authority,
     sites,
-    search: () => (search ??= openSearch({ store, clock: options.clock })),
+    search: () => (search ??= openSearch({ store, clock: options.clock, warmRankIndexes: [DEFAULT_SERP_LOCATION] })),
     isBuilt: () => readMeta(store).get('state') === 'ready',
     metadata: () => {
       const meta = readMeta(store);

@@ -24,6 +24,12 @@ export interface OpenSearchOptions {
   store: ResearchStore;
   clock: Clock;
   locations?: LocationRegistry;
+  /**
+   * Locations whose rank index to load, or build in the background when none is stored
+   * (ranking a small world's market takes minutes), so that the first competitor-keywords
+   * lookup does not wait for it.
+   */
+  warmRankIndexes?: readonly number[];
 }
 
 /** Migrates the search tables, loads the corpus and builds the in-memory index. */
@@ -31,7 +37,12 @@ export async function openSearch(options: OpenSearchOptions): Promise<SearchEngi
   await migrateSearchTables(options.store.db);
   const store = new SearchStore(options.store.raw);
   const { corpus, index } = loadSearchCorpus(options.store.raw, store);
-  return new SearchEngine({ corpus, index, clock: options.clock, locations: options.locations ?? loadLocations(), store });
+  const search = new SearchEngine({ corpus, index, clock: options.clock, locations: options.locations ?? loadLocations(), store });
+  for (const location of options.warmRankIndexes ?? []) {
+    // A failure here (the store closed during a build) only means a later lookup builds it.
+    search.rankIndex(location).catch(() => undefined);
+  }
+  return search;
 }
 
 /** Makes keywords added to the research store since opening (imports) visible to the engine. */
