@@ -1,0 +1,189 @@
+/**
+ * Keyword tool over a real loopback socket (buildApp + listen(0), QUARRY_GATEWAY_RPS=0):
+ * - related keywords with 10,000 rows, cold (a fresh seed each time, custom plan; target
+ *   p50 ≤ 250 ms) and from the request cache (target p50 ≤ 15 ms);
+ * - export of 10,000 ids as JSON and as CSV (target p50 ≤ 300 ms);
+ * - detail of a list of 10,000 keywords (JSON and CSV).
+ *
+ * World: $QUARRY_BENCH_WORLD, else the first `.bench-data/*small*.db`, else the tiny world
+ * `.bench-data/search-tiny.db` (built when missing). It is copied, then grown by a Keyword
+ * Planner import of 12,000 keywords made of four words, so that a seed of those words has
+ * more than 10,000 related keywords (no seed of the tiny world has more than ~120).
+ * Paid requests are paced on a fake clock (11 s apart) so the burst window never refuses.
+ *
+ * The grown copy is kept as `keyword-tool-<world file>` beside the world (delete it to start
+ * over): the first run on a small world spends minutes ranking the market.
+ *
+ * Run: `npx tsx bench/keyword-tool.bench.ts` (env BENCH_RUNS, default 15).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { loadConfig } from '../src/config.js';
+import { buildWorld } from '../src/engine/world/buildWorld.js';
+import { buildApp } from '../src/http/app.js';
+import { FakeClock, unixSeconds } from '../src/lib/clock.js';
+import { closeContext, createContext } from '../src/service.js';
+import { importPlannerKeywords, PLANNER_WORDS } from '../test/tools/keyword/plannerKeywords.js';
+
+const AS_OF = Date.UTC(2026, 10, 22, 12, 0, 0);
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+
+async function worldFile(): Promise<string> {
+  if (process.env.QUARRY_BENCH_WORLD) return process.env.QUARRY_BENCH_WORLD;
+  const dir = path.resolve('.bench-data');
+  const small = fs.existsSync(dir) ? fs.readdirSync(dir).find((f) => f.includes('small') && f.endsWith('.db')) : undefined;
+  if (small) return path.join(dir, small);
+  const tiny = path.join(dir, 'search-tiny.db');
+  if (!fs.existsSync(tiny)) {
+    fs.mkdirSync(dir, { recursive: true });
+    await buildWorld({ size: 'tiny', seed: 1, file: tiny, asOf: AS_OF });
+  }
+  return tiny;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+}
+
+function report(name: string, samples: number[], target: number | null, extra = ''): void {
+  const s = [...samples].sort((a, b) => a - b);
+  const p50 = percentile(s, 0.5);
+  const verdict = target === null ? '' : `  (target ≤ ${target} ms: ${p50 <= target ? 'met' : 'MISSED'})`;
+  console.log(`${name.padEnd(44)} p50 ${p50.toFixed(1).padStart(7)} ms  p90 ${percentile(s, 0.9).toFixed(1).padStart(7)} ms  n=${s.length}${verdict}${extra}`);
+}
+
+/** Fresh seeds: ordered selections of two or three of the planner words (every one has all imported keywords as related). */
+function* seeds(): Generator<string> {
+  const w = PLANNER_WORDS;
+  for (const a of w) for (const b of w) if (a !== b) yield `${a} ${b}`;
+  for (const a of w) for (const b of w) for (const c of w) if (a !== b && b !== c && a !== c) yield `${a} ${b} ${c}`;
+  for (const a of w) for (const b of w) for (const c of w) for (const d of w) if (new Set([a, b, c, d]).size === 4) yield `${a} ${b} ${c} ${d}`;
+}
+
+async function main(): Promise<void> {
+  const source = await worldFile();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-kw-bench-'));
+  const researchFile = path.join(dir, 'research.db');
+  // The grown copy (planner keywords imported, rank index of 2840 built and stored) is kept
+  // beside the source: building the rank index of a small world takes minutes.
+  const grown = path.join(path.dirname(source), `keyword-tool-${path.basename(source)}`);
+  // Delete it to start over (e.g. after the source world was rebuilt).
+  const reuse = fs.existsSync(grown);
+  fs.copyFileSync(reuse ? grown : source, researchFile);
+  console.log(`world: ${source} (${reuse ? `grown copy ${grown}` : 'copied, grown by a planner import of 12,000 keywords'})`);
+
+  const clock = new FakeClock(AS_OF);
+  const config = loadConfig({ QUARRY_GATEWAY_RPS: '0', QUARRY_DATA_DIR: dir, QUARRY_PUBLIC_URL: 'http://quarry.bench', QUARRY_BODY_LIMIT: String(16 * 1024 * 1024) });
+  const ctx = await createContext(config, { clock, inMemory: true, researchFile });
+  let t = performance.now();
+  if (!reuse) {
+    await importPlannerKeywords(ctx, 12_000);
+    console.log(`planner import: ${(performance.now() - t).toFixed(0)} ms`);
+  }
+  const app = await buildApp(ctx);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  const base = `http://127.0.0.1:${port}/v3/keyword-tool`;
+  const account = await ctx.accounts.create('bench@example.test', 'custom', unixSeconds(clock.now()));
+  const { key } = await ctx.accounts.createKey(account.id, unixSeconds(clock.now()));
+  const headers = { 'x-access-token': key };
+
+  /** One request, body read to the end; returns ms, status and the body text. */
+  async function timed(url: string, init: RequestInit = {}): Promise<{ ms: number; status: number; text: string }> {
+    const start = performance.now();
+    const res = await fetch(url, { ...init, headers: { ...headers, ...(init.headers as Record<string, string>) } });
+    const text = await res.text();
+    return { ms: performance.now() - start, status: res.status, text };
+  }
+  const post = (p: string, body: unknown) => timed(`${base}${p}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  const related = (kw: string) => timed(`${base}/related-keywords?kw=${encodeURIComponent(kw)}&location_id=2840`);
+
+  // Warm the engine: the first lookup of a market loads its rank index.
+  t = performance.now();
+  const warm = await related('gizmo');
+  clock.advance(11_000);
+  console.log(`first related lookup (rank index load): ${(performance.now() - t).toFixed(0)} ms, ${warm.text.length} bytes`);
+
+  const cold: number[] = [];
+  let rows = 0;
+  let bytes = 0;
+  let ids: string[] = [];
+  const seedList = [...seeds()].slice(0, RUNS);
+  for (const seed of seedList) {
+    const r = await related(seed);
+    if (r.status !== 200) throw new Error(`related ${seed}: ${r.status} ${r.text.slice(0, 200)}`);
+    cold.push(r.ms);
+    const body = JSON.parse(r.text);
+    rows = body.keywords.length;
+    bytes = r.text.length;
+    if (ids.length === 0) ids = body.keywords.map((k: { _id: string }) => k._id);
+    clock.advance(11_000);
+  }
+  report('related keywords, 10,000 rows, cold', cold, 250, `  (${rows} rows, ${(bytes / 1e6).toFixed(1)} MB)`);
+
+  const hits: number[] = [];
+  for (let i = 0; i < RUNS * 2; i++) {
+    const r = await related(seedList[0]);
+    if (r.status !== 200) throw new Error(`cache hit: ${r.status}`);
+    hits.push(r.ms);
+  }
+  report('related keywords, 10,000 rows, cache hit', hits, 15);
+
+  const exportJson: number[] = [];
+  const exportCsv: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const j = await post('/keywords', { keyword_ids: ids });
+    if (j.status !== 200 || JSON.parse(j.text).length !== 10_000) throw new Error(`export: ${j.status}`);
+    exportJson.push(j.ms);
+    const c = await post('/keywords.csv', { keyword_ids: ids });
+    if (c.status !== 200) throw new Error(`export csv: ${c.status}`);
+    exportCsv.push(c.ms);
+  }
+  report('export 10,000 ids, JSON', exportJson, 300);
+  report('export 10,000 ids, CSV', exportCsv, 300);
+
+  const created = await post('/lists', { name: 'bench', keyword_ids: ids });
+  if (created.status !== 201) throw new Error(`list create: ${created.status} ${created.text.slice(0, 200)}`);
+  console.log(`list create with 10,000 keywords: ${created.ms.toFixed(0)} ms`);
+  const listId = JSON.parse(created.text)._id;
+  const detail: number[] = [];
+  const detailCsv: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const d = await timed(`${base}/lists/${listId}`);
+    if (d.status !== 200) throw new Error(`list detail: ${d.status}`);
+    detail.push(d.ms);
+    const c = await timed(`${base}/lists/${listId}.csv`);
+    if (c.status !== 200) throw new Error(`list csv: ${c.status}`);
+    detailCsv.push(c.ms);
+  }
+  report('list detail, 10,000 keywords, JSON', detail, null);
+  report('list detail, 10,000 keywords, CSV', detailCsv, null);
+
+  // The engine alone, for the split: related keywords (fresh seeds) and id resolution.
+  const engineRelated: number[] = [];
+  for (const seed of [...seeds()].slice(RUNS, RUNS * 2)) {
+    const s = performance.now();
+    await ctx.search.relatedKeywords(seed, 2840, 0, 10_000);
+    engineRelated.push(performance.now() - s);
+  }
+  report('engine only: relatedKeywords 10,000', engineRelated, null);
+  const engineIds: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const s = performance.now();
+    ctx.search.keywordsById(ids);
+    engineIds.push(performance.now() - s);
+  }
+  report('engine only: keywordsById 10,000', engineIds, null);
+
+  await app.close();
+  await closeContext(ctx);
+  if (!reuse) fs.copyFileSync(researchFile, grown);
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
