@@ -7,6 +7,7 @@ import { systemClock } from './lib/clock.js';
 import { progressBars } from './lib/progress.js';
 import { startEmbeddedWorker } from './jobs/workerCommand.js';
 import { jobHandlers } from './workers.js';
+import { startRankScheduler } from './rank/rankService.js';
 import path from 'node:path';
 
 /** How often expired cache entries, burst events and lookups are swept. */
@@ -34,6 +35,8 @@ export async function serve(config: Config): Promise<void> {
   sweep.unref();
   // The embedded worker runs backlink exports; `quarry worker` can run more of them elsewhere.
   const worker = startEmbeddedWorker(ctx, { handlers: jobHandlers(ctx), queue: ctx.jobs, logger: app.log });
+  // Daily rank checks (catching up days missed while down) and due email reports.
+  const rankScheduler = startRankScheduler(ctx, { logger: app.log });
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -41,6 +44,7 @@ export async function serve(config: Config): Promise<void> {
     closing = true;
     app.log.info({ signal }, 'shutting down');
     clearInterval(sweep);
+    await rankScheduler.stop();
     await worker.stop();
     await app.close();
     await closeContext(ctx);
