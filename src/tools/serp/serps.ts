@@ -7,6 +7,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Serp } from '../../engine/search/index.js';
 import { parseSnapshotId } from '../../engine/search/index.js';
+import { normaliseKeyword } from '../../engine/search/text.js';
 import { errors } from '../../http/errors.js';
 import { DAY, unixSeconds } from '../../lib/clock.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';
@@ -56,6 +57,16 @@ const SerpQuery = {
   platform_id: Type.Optional(PlatformId),
 };
 
+/**
+ * The keyword as the engine identifies a SERP (NFKC, lower case, collapsed spaces), set
+ * before the paid pipeline reads the parameters: "Backpack" and "backpack" are one SERP,
+ * so they share one cache entry, and a reset of either forgets it.
+ */
+const keywordIdentity = async (req: { query: unknown }) => {
+  const q = req.query as { kw?: unknown };
+  if (typeof q.kw === 'string') q.kw = normaliseKeyword(q.kw);
+};
+
 export async function serpRoutes(app: FastifyInstance): Promise<void> {
   const { search, locations, policy, clock } = app.quarry;
   const locationOf = (id: number) => (id === 0 ? DEFAULT_SERP_LOCATION : id);
@@ -85,6 +96,7 @@ export async function serpRoutes(app: FastifyInstance): Promise<void> {
     '/serps',
     {
       config: { paid: lookup },
+      preHandler: keywordIdentity,
       schema: {
         tags: ['serp-tool'],
         summary: 'A SERP with features and per-result metrics (location 0 means 2840)',
@@ -112,6 +124,7 @@ export async function serpRoutes(app: FastifyInstance): Promise<void> {
     '/serps/reset',
     {
       config: { paid: reset },
+      preHandler: keywordIdentity,
       schema: {
         tags: ['serp-tool'],
         summary: 'Re-fetch a SERP (serp_count pages, one SERP credit each); never served from cache',

@@ -222,7 +222,7 @@ describe('GET /serp-tool/serps', () => {
     assert.equal((await c.pool('serps')).remaining, start.remaining - 1);
     // Many identical requests at once: no burst refusal, one charge, the same body.
     t.clock.advance(HOUR);
-    for (const kw of ['hiking boots', '  hiking   boots ']) {
+    for (const kw of ['hiking boots', '  hiking   boots ', 'Hiking Boots', 'HIKING BOOTS']) {
       for (let i = 0; i < 4; i++) {
         const hit = await serps(c, { kw, location_id: 2840 });
         assert.equal(hit.statusCode, 200);
@@ -294,6 +294,24 @@ describe('GET /serp-tool/serps/reset', () => {
     assert.equal((await c.pool('serps')).remaining, base - 3, 'the fresh lookup is charged');
     pace(t);
     assert.equal((await serps(c, { kw: 'backpack', location_id: 0 })).headers['x-cache'], 'HIT', 'and cached again');
+  });
+});
+
+describe('GET /serp-tool/serps/reset, keyword spelling', () => {
+  test('a reset of the keyword in other letter case forgets the cached SERP too (one SERP, one cache entry)', async () => {
+    const c = await newClient(t);
+    const base = (await c.pool('serps')).remaining;
+    const old = (await serps(c, { kw: 'Camping Stove', location_id: 2840 })).json();
+    pace(t);
+    assert.equal((await serps(c, { kw: 'camping stove', location_id: 2840 })).headers['x-cache'], 'HIT');
+    t.clock.advance(HOUR);
+    const again = await reset(c, { kw: 'CAMPING  STOVE', location_id: 2840 });
+    assert.equal(again.json()[0]._id, old._id, 'the same SERP');
+    pace(t);
+    const fresh = await serps(c, { kw: 'Camping Stove', location_id: 2840 });
+    assert.equal(fresh.headers['x-cache'], undefined);
+    assert.ok(fresh.json().created_at > old.created_at);
+    assert.equal((await c.pool('serps')).remaining, base - 3);
   });
 });
 

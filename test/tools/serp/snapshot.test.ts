@@ -155,6 +155,16 @@ describe('SERP snapshots', () => {
     t.clock.advance(HOUR);
   });
 
+  test('a snapshot opens for 90 days after the lookup (docs/decisions.md), then Serp not found', async () => {
+    const c = await newClient(t);
+    const start = t.clock.now();
+    const serp = await lookup(c, 'headlamp', 2);
+    t.clock.set(start + 90 * DAY - 1);
+    assert.equal((await snapshot(c, serp.serp_snapshot_id)).statusCode, 200);
+    t.clock.set(start + 90 * DAY);
+    serpNotFound(await snapshot(c, serp.serp_snapshot_id));
+  });
+
   test('no key: 401', async () => {
     const res = await t.app.inject({ method: 'GET', url: `/v3/serp-tool/serps/${'0'.repeat(32)}.2026-11-22.sch/snapshot` });
     assertError(res, 401, 'AuthError', 'Invalid API Key');
