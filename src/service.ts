@@ -14,7 +14,6 @@ import { loadPlans } from './policy/plans.js';
 import { SqlitePolicyStore } from './policy/sqlitePolicyStore.js';
 import { openStateStore } from './store/database.js';
 import { openEngine, researchStoreFile } from './engine/index.js';
-import { openSearch } from './engine/search/index.js';
 import { JobQueue } from './jobs/jobQueue.js';
 import { loadSigningSecret, UrlSigner } from './lib/signedUrl.js';
 
@@ -43,7 +42,8 @@ export async function createContext(config: Config, options: ServiceOptions = {}
   const base = await openStateContext(config, options);
   const locations = loadLocations();
   const engine = await openEngine({ file: options.researchFile ?? researchStoreFile(config.dataDir), clock: base.clock });
-  const search = await openSearch({ store: engine.store, clock: base.clock, locations });
+  // The facade opens the search half once and warms the default market's rank index.
+  const search = await engine.search();
   const jobs = new JobQueue(base.state, base.clock);
   const signer = new UrlSigner(loadSigningSecret(config), config.publicUrl);
   return { ...base, locations, engine, search, jobs, signer };
