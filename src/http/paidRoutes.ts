@@ -4,7 +4,12 @@
  * it is charged. A paid handler returns its body (or sets 204 and returns nothing).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import type { AccessPolicy, PaidOperation } from '../policy/accessPolicy.js';
+import type { AccessPolicy, PaidOperation, PolicyResponse } from '../policy/accessPolicy.js';
+import { cacheKey } from '../policy/canonical.js';
+
+/** Cache keys remembered per route, by request URL; URLs longer than this are not remembered. */
+const REMEMBERED_URLS = 2_000;
+const REMEMBERED_URL_LENGTH = 1_000;
 
 /** The parameters a cost, history or cache key sees: query, path and body merged. */
 export function requestParams(req: FastifyRequest): Record<string, unknown> {
@@ -22,8 +27,39 @@ export function installPaidRoutes(app: FastifyInstance, policy: AccessPolicy): v
     const methods = (Array.isArray(route.method) ? route.method : [route.method]).map((m) => (m === 'HEAD' ? 'GET' : m));
     const method = methods.join(',');
     const operationId = paid.cacheAs ?? `${method} ${route.url}`;
-    route.handler = async function paidHandler(this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
-      const result = await policy.run(paid, {
+    /**
+     * Without a body, a request's validated parameters follow from its URL alone (path and
+     * query, coerced and defaulted by the same schema every time), so the cache key does too:
+     * a repeated request finds its key here and, on a hit, is answered without a promise.
+     */
+    const keysByUrl = new Map<string, string>();
+    const cacheKeyOf = (req: FastifyRequest): string | null => {
+      if (paid.cacheable === false || req.body !== undefined) return null;
+      let key = keysByUrl.get(req.url);
+      if (key === undefined) {
+        key = cacheKey(operationId, requestParams(req));
+        if (req.url.length <= REMEMBERED_URL_LENGTH) {
+          if (keysByUrl.size >= REMEMBERED_URLS) keysByUrl.clear();
+          keysByUrl.set(req.url, key);
+        }
+      }
+      return key;
+    };
+    const answer = (reply: FastifyReply, result: PolicyResponse) => {
+      reply.code(result.status);
+      if (result.body === null) return reply.send();
+      reply.header('content-type', result.contentType);
+      if (result.fromCache) reply.header('x-cache', 'HIT');
+      return reply.send(result.body);
+    };
+    route.handler = function paidHandler(this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
+      const key = cacheKeyOf(req);
+      const hit = key === null ? null : policy.cachedResponse(req.account!.id, key);
+      if (hit) {
+        answer(reply, hit);
+        return;
+      }
+      return policy.run(paid, {
         account: req.account!,
         clientClass: req.clientClass,
         operationId,
@@ -33,12 +69,9 @@ export function installPaidRoutes(app: FastifyInstance, policy: AccessPolicy): v
           const body = await handler.call(this, req, reply);
           return { status: reply.statusCode, body: body ?? undefined };
         },
+      }).then((result) => {
+        answer(reply, result);
       });
-      reply.code(result.status);
-      if (result.body === null) return reply.send();
-      reply.header('content-type', result.contentType);
-      if (result.fromCache) reply.header('x-cache', 'HIT');
-      return reply.send(result.body);
     };
   });
 }

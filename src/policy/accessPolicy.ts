@@ -96,6 +96,15 @@ export class AccessPolicy {
     return this.plans[account.plan] ?? this.plans.entry;
   }
 
+  /**
+   * The cached answer for a cacheable request, by its cache key (see cacheKey), or null:
+   * the whole cache-hit path of run(), synchronous, for callers that already know the key.
+   */
+  cachedResponse(accountId: string, key: string): PolicyResponse | null {
+    const hit = this.store.cached(accountId, key, this.clock.now());
+    return hit ? { status: hit.status, contentType: hit.contentType, body: hit.body, fromCache: true } : null;
+  }
+
   async run<P>(op: PaidOperation<P>, req: PaidRequest<P>): Promise<PolicyResponse> {
     const cacheable = op.cacheable !== false;
     const key = cacheable ? cacheKey(req.operationId, req.params) : null;
