@@ -140,7 +140,8 @@ export class AccessPolicy {
       ? op.cost(req.params, {
           account,
           plan,
-          hasRecentLookup: (kind, k) => this.store.hasLookup(account.id, kind, k, nowMs - CACHE_TTL_MS),
+          // The last 24 hours, like the cache: a lookup exactly 24 h old no longer counts.
+          hasRecentLookup: (kind, k) => this.store.hasLookup(account.id, kind, k, nowMs - CACHE_TTL_MS + 1),
           lookupData: (kind, k) => this.store.lookupData(account.id, kind, k, 0, nowMs),
         })
       : 1;

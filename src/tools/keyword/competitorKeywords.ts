@@ -89,7 +89,8 @@ export async function competitorKeywordsRoutes(app: FastifyInstance): Promise<vo
       const q = req.query as UrlLocation;
       const target = requireTargetUrl(q.url);
       requireLocation(locations, q.location_id);
-      const since = clock.now() - CACHE_TTL_MS;
+      // Within the last 24 hours, like the request cache: exactly 24 h later is too late.
+      const since = clock.now() - CACHE_TTL_MS + 1;
       if (!policy.store.hasLookup(req.account!.id, COMPETITOR_LOOKUP, lookupKey(q), since)) throw errors.noResult();
       const location = competitorLocation(q.location_id, locations) ?? 0;
       const domains = await search.competitorDomains(target.input, location);

@@ -33,7 +33,8 @@ export interface TargetUrl {
 /** A URL, domain or subdomain as the tools accept it; throws 422 when it names no real host. */
 export function requireTargetUrl(raw: string, name = 'url'): TargetUrl {
   const input = raw.trim();
-  if (input === '' || input.length > 2048 || /\s/.test(input)) throw errors.invalidParameter(name);
+  // Whitespace and control characters (a NUL, say) never belong in a URL or domain.
+  if (input === '' || input.length > 2048 || /[\s\u0000-\u001f\u007f]/.test(input)) throw errors.invalidParameter(name);
   let url: URL;
   try {
     url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(input) ? input : `http://${input}`);
