@@ -29,8 +29,8 @@ export const LINK_INDEXES: readonly { name: string; sql: string }[] = [
   { name: 'links_target_root', sql: 'CREATE INDEX links_target_root ON links (target_root_id, internal, score DESC, id, best_root, deleted, nofollow)' },
   { name: 'links_target_host', sql: 'CREATE INDEX links_target_host ON links (target_host_id, internal, score DESC, id, best_host, deleted, nofollow)' },
   { name: 'links_target_page', sql: 'CREATE INDEX links_target_page ON links (target_page_id, internal, score DESC, id, best_url, deleted, nofollow)' },
-  { name: 'links_target_root_first_seen', sql: 'CREATE INDEX links_target_root_first_seen ON links (target_root_id, first_seen)' },
-  { name: 'links_target_root_lost', sql: 'CREATE INDEX links_target_root_lost ON links (target_root_id, deleted_on) WHERE deleted = 1' },
+  { name: 'links_target_root_first_seen', sql: 'CREATE INDEX links_target_root_first_seen ON links (target_root_id, first_seen, internal, score, target_host_id, target_page_id)' },
+  { name: 'links_target_root_lost', sql: 'CREATE INDEX links_target_root_lost ON links (target_root_id, deleted_on, internal, last_seen, score, target_host_id, target_page_id) WHERE deleted = 1' },
   { name: 'links_source_root', sql: 'CREATE INDEX links_source_root ON links (source_root_id, target_root_id)' },
 ];
 

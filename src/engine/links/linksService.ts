@@ -384,7 +384,11 @@ export class LinksService {
   /** SQL selecting the ids of the matching links, strongest first. */
   private idsSql(target: ResolvedTarget, filter: BacklinkFilter, at: number): { sql: string; params: unknown[] } {
     const q = this.query(target, filter, at);
-    if (!q.window) return { sql: `SELECT l.id FROM links l ${q.joins} WHERE ${q.where} ORDER BY l.score DESC, l.id`, params: q.params };
+    // New/lost lists are a small slice of a target's links: the unary plus keeps the
+    // planner on the (covering) first-seen / lost index and sorts that slice, instead of
+    // walking the whole strongest-first index and checking dates row by row.
+    const order = (filter.source ?? 0) !== 0 ? '+l.score DESC, l.id' : 'l.score DESC, l.id';
+    if (!q.window) return { sql: `SELECT l.id FROM links l ${q.joins} WHERE ${q.where} ORDER BY ${order}`, params: q.params };
     return {
       sql: `SELECT id FROM (SELECT l.id, l.score, ROW_NUMBER() OVER (PARTITION BY l.source_root_id ORDER BY l.score DESC, l.id) AS rn
         FROM links l ${q.joins} WHERE ${q.where}) ranked WHERE rn = 1 ORDER BY score DESC, id`,
