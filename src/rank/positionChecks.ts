@@ -8,6 +8,7 @@
  * const checks = new PositionChecks(ctx.state.db, ctx.search);
  * await checks.runDueChecks(ctx.clock.now()); // → { keywords, checks }
  */
+import { performance } from 'node:perf_hooks';
 import type { Kysely } from 'kysely';
 import { parse as parseDomain } from 'tldts';
 import type { SearchEngine } from '../engine/search/index.js';
@@ -16,8 +17,8 @@ import { DAY } from '../lib/clock.js';
 import { utcDay } from '../store/rankTracking.js';
 import type { RankChecksTable, StateDatabase } from '../store/schema.js';
 
-/** SERPs built between two turns of the event loop, so that a server keeps answering during a long catch-up. */
-const SERPS_PER_TURN = 16;
+/** Longest stretch of check work between two turns of the event loop, so that a server keeps answering during a long catch-up. */
+const MAX_SLICE_MS = 20;
 
 export interface CheckRunResult {
   /** Keywords that were due. */
@@ -132,7 +133,12 @@ export class PositionChecks {
     const today = utcDay(nowMs);
     const due = await this.dueKeywords(today, only);
     let checks = 0;
-    let built = 0;
+    let sliceStart = performance.now();
+    const yieldIfLong = async () => {
+      if (performance.now() - sliceStart < MAX_SLICE_MS) return;
+      await turn();
+      sliceStart = performance.now();
+    };
     // Keywords sharing (kw, location, platform) share their SERPs: due rows come grouped.
     let groupKey = '';
     let groupSerps = new Map<string, Serp>();
@@ -149,11 +155,12 @@ export class PositionChecks {
         if (!serp) {
           serp = this.search.serp({ kw: k.kw, locationId: k.location_id, platform: k.platform_id as 1 | 2, page: 0, date: day });
           groupSerps.set(day, serp);
-          if (++built % SERPS_PER_TURN === 0) await turn();
+          await yieldIfLong();
         }
         rows.push({ keyword_id: k.id, day, tracking_id: k.tracking_id, checked_ms: nowMs, ...checkOf(serp, matcher) });
       }
       checks += await this.save(k.id, rows, today);
+      await yieldIfLong();
     }
     return { keywords: due.length, checks };
   }

@@ -1,0 +1,159 @@
+/**
+ * Rank tool:
+ * - daily position checks per second for 10,000 tracked keywords, in two shapes:
+ *   (a) 10,000 distinct SERPs — 2,500 keywords × 2 locations (US, UK) × 2 platforms, one domain;
+ *   (b) 2,500 shared SERPs — 4 domains tracking the same 2,500 keywords (US, desktop),
+ *   plus the event loop's longest stall during a run and the cost of a run with nothing due;
+ * - POST /rank-tool/trackings/{id}/stats of a tracking with 1,500 keywords over 90 days
+ *   (135,000 checks inserted directly), p50/p95 over BENCH_RUNS requests (target ≤ 200 ms).
+ *
+ * World: the tiny sandbox web (2,500 keywords), `.bench-data/search-tiny.db`, built when
+ * missing and copied first (the engine records issued keyword ids in it).
+ *
+ * Run: `npx tsx bench/rank-tool.bench.ts` (env BENCH_RUNS, default 30; BENCH_ONLY=checks or stats).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { loadConfig } from '../src/config.js';
+import { buildWorld } from '../src/engine/world/buildWorld.js';
+import { buildApp } from '../src/http/app.js';
+import { DAY, FakeClock, unixSeconds } from '../src/lib/clock.js';
+import { rankServices } from '../src/rank/rankService.js';
+import { closeContext, createContext } from '../src/service.js';
+import { utcDay } from '../src/store/rankTracking.js';
+
+const AS_OF = Date.UTC(2026, 10, 22, 12, 0, 0);
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+const STATS_TARGET_MS = 200;
+const STATS_KEYWORDS = 1_500;
+const STATS_DAYS = 90;
+const ONLY = process.env.BENCH_ONLY ?? '';
+
+async function worldFile(): Promise<string> {
+  const dir = path.resolve('.bench-data');
+  const tiny = path.join(dir, 'search-tiny.db');
+  if (!fs.existsSync(tiny)) {
+    fs.mkdirSync(dir, { recursive: true });
+    await buildWorld({ size: 'tiny', seed: 1, file: tiny, asOf: AS_OF });
+  }
+  return tiny;
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
+
+async function main(): Promise<void> {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-rank-bench-'));
+  const researchFile = path.join(work, 'research.db');
+  fs.copyFileSync(await worldFile(), researchFile);
+  const clock = new FakeClock(AS_OF);
+  const config = loadConfig({ QUARRY_DATA_DIR: work, QUARRY_GATEWAY_RPS: '0', QUARRY_PUBLIC_URL: 'http://bench.test' });
+  const ctx = await createContext(config, { clock, inMemory: true, researchFile });
+  const { store, checks } = rankServices(ctx);
+  const nowSec = unixSeconds(clock.now());
+  const account = await ctx.accounts.create('bench@rank.test', 'custom', nowSec);
+  const catalog = ctx.search.catalog;
+  const keywords = Array.from({ length: catalog.size }, (_, i) => catalog.at(i).kw);
+  const unique = [...new Set(keywords)].map((kw) => ({ kw, sv: null }));
+  const opts = { limit: 1_000_000, nowSec, nowMs: clock.now(), email: 'bench@rank.test' };
+  console.log(`world: tiny (${unique.length} keywords); ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(2)}`);
+
+  const timedRun = async (label: string) => {
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
+    const started = performance.now();
+    const result = await checks.runDueChecks(clock.now());
+    const seconds = (performance.now() - started) / 1000;
+    loop.disable();
+    console.log(
+      `${label.padEnd(52)} ${String(result.checks).padStart(6)} checks in ${seconds.toFixed(1)} s = ${(result.checks / seconds).toFixed(0)} checks/s; ` +
+        `event loop max stall ${(loop.max / 1e6).toFixed(0)} ms`,
+    );
+    return result;
+  };
+
+  if (ONLY !== 'stats') await checkRuns();
+  if (ONLY !== 'checks') await statsRuns();
+  await closeContext(ctx);
+  fs.rmSync(work, { recursive: true, force: true });
+
+  async function checkRuns(): Promise<void> {
+    // (a) 10,000 distinct SERPs.
+    const distinct = await store.createTrackings(
+      account.id,
+      [2840, 2826].flatMap((locationId) => [1, 2].map((platformId) => ({ domain: 'openpedia.org', locationId, platformId }))),
+      unique,
+      opts,
+    );
+    await timedRun(`(a) ${unique.length * 4} tracked keywords, distinct SERPs`);
+    const idle = performance.now();
+    const none = await checks.runDueChecks(clock.now());
+    console.log(`${'    same day again (nothing due)'.padEnd(52)} ${String(none.checks).padStart(6)} checks in ${(performance.now() - idle).toFixed(0)} ms`);
+    for (const c of distinct) await store.softDelete(account.id, c.tracking.id, nowSec);
+
+    // (b) 10,000 tracked keywords sharing 2,500 SERPs.
+    await store.createTrackings(
+      account.id,
+      ['fabriclife.io', 'geartalk.org', 'weightpro.org', 'riverjournal.com'].map((domain) => ({ domain, locationId: 2840, platformId: 1 })),
+      unique,
+      opts,
+    );
+    await timedRun(`(b) ${unique.length * 4} tracked keywords, ${unique.length} shared SERPs`);
+  }
+
+  async function statsRuns(): Promise<void> {
+
+    // Stats: 1,500 keywords × 90 days of checks, inserted directly.
+    const statsTracking = (
+      await store.createTrackings(
+        account.id,
+        [{ domain: 'stats.example', locationId: 2840, platformId: 1 }],
+        unique.slice(0, STATS_KEYWORDS).map((k, i) => ({ kw: k.kw, sv: 10 + ((i * 7919) % 50_000) })),
+        opts,
+      )
+    )[0];
+    const insert = ctx.state.raw.prepare(
+      'INSERT INTO rank_checks (keyword_id, day, tracking_id, position, url, visual, features, serp_snapshot_id, checked_ms) VALUES (?, ?, ?, ?, ?, NULL, ?, NULL, ?)',
+    );
+    const firstDayMs = Date.parse(`${utcDay(clock.now())}T00:00:00Z`) - (STATS_DAYS - 1) * DAY;
+    let seed = 1;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    ctx.state.raw.transaction(() => {
+      for (const k of statsTracking.keywords) {
+        let position = 1 + Math.floor(random() * 120);
+        for (let d = 0; d < STATS_DAYS; d++) {
+          position = Math.max(1, position + Math.round((random() - 0.5) * 4));
+          const shown = position > 100 ? null : position;
+          insert.run(k.id, utcDay(firstDayMs + d * DAY), statsTracking.tracking.id, shown, shown === null ? null : `https://stats.example/${k.id}`, '[]', clock.now());
+        }
+      }
+    })();
+    const key = (await ctx.accounts.createKey(account.id, nowSec)).key;
+    const app = await buildApp(ctx);
+    await app.ready();
+    const samples: number[] = [];
+    for (let i = 0; i < RUNS + 3; i++) {
+      const started = performance.now();
+      const res = await app.inject({
+        method: 'POST',
+        url: `/v3/rank-tool/trackings/${statsTracking.tracking.id}/stats`,
+        headers: { 'x-access-token': key },
+        payload: { days: STATS_DAYS },
+      });
+      const ms = performance.now() - started;
+      if (res.statusCode !== 200) throw new Error(`stats answered ${res.statusCode}: ${res.body}`);
+      if (i === 0 && res.json().daily.length !== STATS_DAYS) throw new Error('stats did not see 90 days');
+      if (i >= 3) samples.push(ms);
+  }
+  samples.sort((a, b) => a - b);
+  const p50 = percentile(samples, 0.5);
+  console.log(
+    `${`POST /stats, ${STATS_KEYWORDS} keywords × ${STATS_DAYS} days`.padEnd(52)} p50 ${p50.toFixed(1)} ms  p95 ${percentile(samples, 0.95).toFixed(1)} ms  n=${samples.length}` +
+      `  (target ≤ ${STATS_TARGET_MS} ms: ${p50 <= STATS_TARGET_MS ? 'met' : 'MISSED'})`,
+  );
+  await app.close();
+  }
+}
+
+await main();
