@@ -18,10 +18,14 @@ export interface FavouriteList {
 export class Favourites {
   constructor(private readonly db: Kysely<StateDatabase>) {}
 
-  /** Marks a link of `domain` as favourite or not; returns the account's list of that domain. */
-  async set(accountId: string, domain: string, linkId: string, favourite: boolean, nowSec: number): Promise<FavouriteList> {
+  /**
+   * Marks a link of `domain` as favourite or not; returns the account's list of that domain
+   * (null when un-marking a link of a domain that has no list: nothing is created).
+   */
+  async set(accountId: string, domain: string, linkId: string, favourite: boolean, nowSec: number): Promise<FavouriteList | null> {
     const listId = await this.db.transaction().execute(async (trx) => {
       let list = await trx.selectFrom('favourite_lists').select('id').where('account_id', '=', accountId).where('domain', '=', domain).executeTakeFirst();
+      if (!list && !favourite) return null;
       if (!list) {
         list = { id: newId() };
         await trx.insertInto('favourite_lists').values({ id: list.id, account_id: accountId, domain, created_at: nowSec, updated_at: nowSec }).execute();
@@ -34,7 +38,7 @@ export class Favourites {
       await trx.updateTable('favourite_lists').set({ updated_at: nowSec }).where('id', '=', list.id).execute();
       return list.id;
     });
-    return (await this.get(accountId, listId))!;
+    return listId === null ? null : (await this.get(accountId, listId))!;
   }
 
   /** The account's lists, most recently updated first. */
