@@ -69,6 +69,19 @@ describe('link tool: favourites', () => {
     assert.deepEqual((await c.get('/favorites')).json(), []);
   });
 
+  test('un-marking a link of a domain without a list answers null and creates no empty list', async () => {
+    const c = await newLinkClient(t);
+    const res = await fav(c, wiki[6]._id as string, false);
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.body, 'null');
+    assert.deepEqual((await c.get('/favorites')).json(), []);
+    // Removing the last link of an existing list keeps the (now empty) list.
+    const list = (await fav(c, wiki[6]._id as string, true)).json();
+    const emptied = (await fav(c, wiki[6]._id as string, false)).json();
+    assert.equal(emptied._id, list._id);
+    assert.deepEqual(emptied.link_ids, []);
+  });
+
   test('GET /favorites: every list, most recently updated first', async () => {
     const c = await newLinkClient(t);
     const a = (await fav(c, wiki[0]._id as string, true)).json();
