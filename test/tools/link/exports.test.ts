@@ -18,7 +18,7 @@ import { EXPORT_JOB_KIND, exportState, exportsDir, sweepExports } from '../../..
 import type { JobHandler } from '../../../src/jobs/worker.js';
 import { EXPORT_COLUMNS } from '../../../src/tools/link/exports.js';
 import { parseHexId } from '../../../src/engine/index.js';
-import { newLinkClient, pace, q, type LinkClient, type Res } from './helpers.js';
+import { newLinkClient, pace, q, spend, type LinkClient, type Res } from './helpers.js';
 
 let t: TestApp;
 let worker: RunningWorker;
@@ -192,6 +192,23 @@ describe('link tool: exports', () => {
     assert.equal((await csvOf(fullDone)).length, TARGET_LINKS);
     await finished(c, over._id);
     assert.equal((await c.pool()).remaining, start - 2 * TARGET_LINKS - 1000, 'the worker never charges');
+  });
+
+  test('a pool smaller than the cost answers 429 CreditLimit and creates no job; a limit that fits is accepted', async () => {
+    const c = await newLinkClient(t, 'entry');
+    spend(t, c.id, (await c.pool()).remaining - 500, 'links', 'entry');
+    await suggest(c, TARGET);
+    pace(t);
+    const refused = await c.post('/exports', { url: TARGET });
+    assert.equal(refused.statusCode, 429, refused.body);
+    assert.equal(refused.json().error.type, 'CreditLimit');
+    assert.equal(refused.headers['retry-after'], undefined);
+    assert.deepEqual(await listed(c), []);
+    assert.equal((await c.pool()).remaining, 500);
+    const fits = await create(c, { url: TARGET, limit: 500 });
+    assert.equal(fits.cost, 500);
+    assert.equal((await c.pool()).remaining, 0);
+    assert.equal((await finished(c, fits._id)).backLinks, 500);
   });
 
   test('states move 100 → 200 → 300 → 400 with progress; the completed job carries counts, completedAt and downloadURL', async () => {
