@@ -56,6 +56,7 @@ export function installPaidRoutes(app: FastifyInstance, policy: AccessPolicy): v
       const key = cacheKeyOf(req);
       const hit = key === null ? null : policy.cachedResponse(req.account!.id, key);
       if (hit) {
+        policy.refreshLookups(paid, req.account!, requestParams(req), hit.body!);
         answer(reply, hit);
         return;
       }

@@ -113,7 +113,10 @@ export class AccessPolicy {
       const flightKey = `${req.account.id}\u0000${key}`;
       for (;;) {
         const hit = this.store.cached(req.account.id, key, this.clock.now());
-        if (hit) return { ...hit, fromCache: true };
+        if (hit) {
+          this.refreshLookups(op, req.account, req.params, hit.body);
+          return { ...hit, fromCache: true };
+        }
         const pending = this.inFlight.get(flightKey);
         if (!pending) break;
         await pending;
@@ -130,6 +133,17 @@ export class AccessPolicy {
     } finally {
       done?.();
     }
+  }
+
+  /**
+   * A repeat answered from cache is still a lookup the client made: what it unlocks (site
+   * profiles, competitor domains, snapshots) counts from now. Only operations that record
+   * lookups pay for this; the plain cache-hit path writes nothing.
+   */
+  refreshLookups<P>(op: PaidOperation<P>, account: Account, params: P, body: string): void {
+    if (!op.lookups) return;
+    const at: CommitContext = { account, nowMs: this.clock.now() };
+    this.store.recordLookups(account.id, op.lookups(params, JSON.parse(body), at), at.nowMs);
   }
 
   private async admitAndExecute<P>(op: PaidOperation<P>, req: PaidRequest<P>, key: string | null): Promise<PolicyResponse> {
