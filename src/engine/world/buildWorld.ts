@@ -28,7 +28,7 @@ import { domainClasses } from '../links/urls.js';
 import { contentHashOf } from './contentHash.js';
 
 /** Bumped whenever generated content changes, so cached test worlds are rebuilt. */
-export const GENERATOR_VERSION = 3;
+export const GENERATOR_VERSION = 4;
 
 export type ProgressListener = (stage: string, done: number, total: number) => void;
 

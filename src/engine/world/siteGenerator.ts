@@ -244,7 +244,8 @@ export function generateSites(spec: WorldSizeSpec, keywords: readonly GeneratedK
       const recentBias = root.kind === 'news' ? Math.sqrt(rng.next()) : rng.next();
       pages.published[p] = i === 0 ? root.createdDay : start + Math.floor(recentBias * Math.max(1, asOfDay - start));
       const sharesScale = root.kind === 'news' ? 40 : root.kind === 'wiki' ? 20 : root.kind === 'farm' ? 0.2 : 3;
-      pages.shares[p] = Math.floor(rng.pareto(1, 1.1) * sharesScale) - 1;
+      // Pareto draws start at 1; a link farm's scale would push them below zero.
+      pages.shares[p] = Math.max(0, Math.floor(rng.pareto(1, 1.1) * sharesScale) - 1);
       const pool = pools.get(`${niche}:${LANGUAGE_IDS[host.language]}`) ?? [];
       if (i === 0 || pool.length === 0) {
         pages.keyword[p] = -1;
