@@ -1,7 +1,7 @@
 /**
- * Weekly and monthly rank reports by email. A weekly period runs Monday 00:00 UTC to the
- * next Monday, a monthly one from the 1st 00:00 UTC to the next 1st; when a period has
- * ended, each active report of a live tracking is sent once for it.
+ * Rank reports by email. A weekly period runs Monday 00:00 UTC to the next Monday, a
+ * monthly one from the 1st 00:00 UTC to the next 1st; when a period has ended, each active
+ * report of a live tracking is sent once for it. A rank-change alert's period is a day.
  *
  * Once-only: the claim of (report, period) is a row under a primary key, inserted in one
  * statement, so two runs (or two processes) cannot both claim it. The claim counts as
@@ -13,11 +13,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
+import type Mail from 'nodemailer/lib/mailer/index.js';
 import { sql } from 'kysely';
 import type { QuarryContext } from '../http/context.js';
 import { DAY, MINUTE } from '../lib/clock.js';
 import { renderRankReport, type RankReportKeyword } from '../render/rankReportEmail.js';
-import { utcDay, type ReportRow, type TrackingRow } from '../store/rankTracking.js';
+import { REPORT_TYPES, utcDay, type ReportRow, type TrackingRow } from '../store/rankTracking.js';
+import { changeOf, DEFAULT_MIN_CHANGE, renderRankChangeAlert, type AlertMove } from './rankChangeAlert.js';
 
 type ReportsContext = Pick<QuarryContext, 'config' | 'state' | 'locations'>;
 
@@ -80,15 +82,10 @@ export class RankReports {
       .select(['t.domain', 't.location_id', 't.platform_id', 't.account_id as t_account', 't.created_at as t_created', 't.share_token'])
       .where('t.is_deleted', '=', 0)
       .where('t.reports_active', '=', 1)
-      .where('r.type', 'in', [0, 1])
       .orderBy('r.created_at')
       .execute();
     const result: ReportRunResult = { sent: 0, failed: 0 };
     for (const r of due) {
-      const period = lastEndedPeriod(r.type as 0 | 1, nowMs);
-      // A report is owed for the periods that end after it was created.
-      if (period.endMs <= r.created_at * 1000) continue;
-      if (!(await this.claim(r.id, period.start, nowMs))) continue;
       const tracking: TrackingRow = {
         id: r.tracking_id,
         account_id: r.t_account,
@@ -101,26 +98,74 @@ export class RankReports {
         reports_active: 1,
         share_token: r.share_token,
       };
-      try {
-        const messageId = await this.send(r, tracking, period);
-        await db
-          .updateTable('rank_report_deliveries')
-          .set({ status: 'sent', sent_ms: nowMs, message_id: messageId, error: null })
-          .where('report_id', '=', r.id)
-          .where('period_start', '=', period.start)
-          .execute();
-        result.sent++;
-      } catch (err) {
-        await db
-          .updateTable('rank_report_deliveries')
-          .set({ status: 'failed', error: String((err as Error)?.message ?? err).slice(0, 500) })
-          .where('report_id', '=', r.id)
-          .where('period_start', '=', period.start)
-          .execute();
-        result.failed++;
+      if (r.type === REPORT_TYPES.rankChange) {
+        await this.alert(r, tracking, nowMs, result);
+        continue;
       }
+      const period = lastEndedPeriod(r.type as 0 | 1, nowMs);
+      // A report is owed for the periods that end after it was created.
+      if (period.endMs <= r.created_at * 1000) continue;
+      await this.deliver(r.id, period.start, nowMs, result, () => this.sendReport(r, tracking, period));
     }
     return result;
+  }
+
+  /** Claims (report, period), sends, and records the outcome. */
+  private async deliver(reportId: string, periodStart: string, nowMs: number, result: ReportRunResult, send: () => Promise<string>): Promise<void> {
+    if (!(await this.claim(reportId, periodStart, nowMs))) return;
+    const db = this.ctx.state.db;
+    try {
+      const messageId = await send();
+      await db
+        .updateTable('rank_report_deliveries')
+        .set({ status: 'sent', sent_ms: nowMs, message_id: messageId, error: null })
+        .where('report_id', '=', reportId)
+        .where('period_start', '=', periodStart)
+        .execute();
+      result.sent++;
+    } catch (err) {
+      await db
+        .updateTable('rank_report_deliveries')
+        .set({ status: 'failed', error: String((err as Error)?.message ?? err).slice(0, 500) })
+        .where('report_id', '=', reportId)
+        .where('period_start', '=', periodStart)
+        .execute();
+      result.failed++;
+    }
+  }
+
+  /**
+   * A rank-change alert compares today's checks with yesterday's and goes out at most once
+   * a day, only when some keyword moved at least `min_change` places.
+   */
+  private async alert(report: ReportRow, tracking: TrackingRow, nowMs: number, result: ReportRunResult): Promise<void> {
+    const today = utcDay(nowMs);
+    const yesterday = utcDay(nowMs - DAY);
+    const minChange = Number((JSON.parse(report.triggers) as { min_change?: number }).min_change ?? DEFAULT_MIN_CHANGE);
+    const rows = await this.ctx.state.db
+      .selectFrom('rank_checks as c')
+      .innerJoin('rank_tracked_keywords as k', 'k.id', 'c.keyword_id')
+      .select(['c.keyword_id', 'c.day', 'c.position', 'c.url', 'k.kw'])
+      .where('c.tracking_id', '=', tracking.id)
+      .where('c.day', 'in', [yesterday, today])
+      .execute();
+    const before = new Map(rows.filter((r) => r.day === yesterday).map((r) => [r.keyword_id, r.position]));
+    const moves: AlertMove[] = [];
+    for (const r of rows) {
+      if (r.day !== today || !before.has(r.keyword_id)) continue;
+      const move = { kw: r.kw, from: before.get(r.keyword_id)!, to: r.position, url: r.url };
+      if (Math.abs(changeOf(move)) >= minChange) moves.push(move);
+    }
+    if (moves.length === 0) return;
+    await this.deliver(report.id, today, nowMs, result, () => {
+      const mail = renderRankChangeAlert({ name: report.name, tracking: this.trackingHeader(tracking), date: today, minChange, moves });
+      return this.dispatch(report, today, mail);
+    });
+  }
+
+  private trackingHeader(tracking: TrackingRow) {
+    const loc = this.ctx.locations.get(tracking.location_id);
+    return { domain: tracking.domain, location: { label: loc?.label ?? String(tracking.location_id), code: loc?.code ?? '' }, platform_id: tracking.platform_id };
   }
 
   /** Takes (report, period) for this run: new, or failed long enough ago and not given up on. */
@@ -133,18 +178,22 @@ export class RankReports {
     return Number(res.numAffectedRows ?? 0) === 1;
   }
 
-  private async send(report: ReportRow, tracking: TrackingRow, period: ReportPeriod): Promise<string> {
+  private async sendReport(report: ReportRow, tracking: TrackingRow, period: ReportPeriod): Promise<string> {
     const keywords = await this.keywordHistories(tracking.id, period);
-    const loc = this.ctx.locations.get(tracking.location_id);
     const mail = renderRankReport({
       type: report.type as 0 | 1,
       name: report.name,
-      tracking: { domain: tracking.domain, location: { label: loc?.label ?? String(tracking.location_id), code: loc?.code ?? '' }, platform_id: tracking.platform_id },
+      tracking: this.trackingHeader(tracking),
       period: { start: period.start, end: period.end },
       keywords,
       trackingUrl: `${this.ctx.config.publicUrl}/v3/rank-tool/trackings/${tracking.id}/detail`,
       dataLabel: 'Sandbox data',
     });
+    return this.dispatch(report, period.start, mail);
+  }
+
+  /** Sends through QUARRY_SMTP_URL, or writes the raw message into the outbox; answers the message id. */
+  private async dispatch(report: ReportRow, periodStart: string, mail: Omit<Mail.Options, 'from' | 'to'>): Promise<string> {
     const message = { from: this.fromAddress(), to: JSON.parse(report.emails) as string[], ...mail };
     if (this.ctx.config.smtpUrl) {
       const info = await this.smtp().sendMail(message);
@@ -154,7 +203,7 @@ export class RankReports {
     const info = await outbox.sendMail(message);
     const dir = path.join(this.ctx.config.dataDir, 'outbox');
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, `${period.start}-${report.id}.eml`), info.message as Buffer);
+    fs.writeFileSync(path.join(dir, `${periodStart}-${report.id}.eml`), info.message as Buffer);
     return String(info.messageId ?? '');
   }
 

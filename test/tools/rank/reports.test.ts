@@ -4,13 +4,16 @@
  * when runDueReports runs twice (also concurrently); inactive reports and deleted
  * trackings send nothing.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SMTPServer } from 'smtp-server';
 import { testApp, type TestApp } from '../../support/app.js';
 import { DAY, HOUR } from '../../../src/lib/clock.js';
 import { rankServices } from '../../../src/rank/rankService.js';
-import { lastEndedPeriod } from '../../../src/rank/rankReports.js';
+import { lastEndedPeriod, RankReports } from '../../../src/rank/rankReports.js';
 import { rankClient, type RankClient } from './helpers.js';
 
 interface Received {
@@ -176,18 +179,66 @@ describe('rank email reports', () => {
     assert.equal(inbox.length, 1);
   });
 
+  test('a rank-change alert lists the keywords that moved at least min_change places, once a day', async () => {
+    const created = await c.post(`/trackings/${trackingId}/reports`, { type: 2, emails: ['alerts@reports.test'], triggers: { min_change: 1 } });
+    assert.equal(created.statusCode, 201);
+    const isAlert = (m: Received) => header(m.raw, 'Subject').startsWith('Rank change alert:');
+    inbox.length = 0;
+    for (let i = 0; i < 20 && !inbox.some(isAlert); i++) await runDays(1);
+    const alerts = inbox.filter(isAlert);
+    assert.equal(alerts.length, 1, 'some keyword moved within 20 days');
+    const today = day(t.clock.now());
+    const yesterday = day(t.clock.now() - DAY);
+    assert.deepEqual(alerts[0].to, ['alerts@reports.test']);
+    assert.ok(header(alerts[0].raw, 'Subject').includes(`(${today})`));
+    const [now, before] = [await positionsOn(today), await positionsOn(yesterday)];
+    const text = textPart(alerts[0].raw);
+    for (const [kw, p] of now) {
+      const moved = (before.get(kw) ?? 101) !== (p ?? 101);
+      const line = text.split('\n').find((l) => l.startsWith(`${kw} | `));
+      assert.equal(Boolean(line), moved, kw);
+      if (line) assert.deepEqual(line.split(' | ').slice(1, 3), [before.get(kw) === null ? '>100' : String(before.get(kw)), p === null ? '>100' : String(p)]);
+    }
+    await rankServices(t.ctx).reports.runDueReports(t.clock.now() + HOUR);
+    assert.equal(inbox.filter(isAlert).length, 1, 'once a day');
+    assert.equal((await c.del(`/trackings/${trackingId}/reports/${created.json()._id}`)).statusCode, 204);
+  });
+
   test('inactive reports and deleted trackings send nothing', async () => {
     inbox.length = 0;
     assert.equal((await c.patch(`/trackings/${trackingId}`, { reports_active: false })).statusCode, 200);
-    await runDays(7); // through Wednesday 2026-12-09: a Monday passes
+    await runDays(7); // a Monday passes
     assert.equal(inbox.length, 0);
     assert.equal((await c.patch(`/trackings/${trackingId}`, { reports_active: true })).statusCode, 200);
     await rankServices(t.ctx).reports.runDueReports(t.clock.now());
-    assert.equal(inbox.length, 2, 'the week that ended on Monday 7 December is still owed');
+    assert.equal(inbox.length, 2, 'the week that ended while reports were off is still owed');
     inbox.length = 0;
     assert.equal((await c.del(`/trackings/${trackingId}`)).statusCode, 204);
     await runDays(7);
     assert.equal(inbox.length, 0);
-    assert.equal(day(t.clock.now()), '2026-12-16');
+  });
+
+  test('without QUARRY_SMTP_URL a report is written to <dataDir>/outbox as an .eml file', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-outbox-'));
+    try {
+      const outbox = new RankReports({ ...t.ctx, config: { ...t.ctx.config, smtpUrl: null, dataDir } });
+      const other = await rankClient(t, 'premium', 'outbox@reports.test');
+      const created = await other.post('/trackings', { domain, location_id: 2840, platform_id: 2, keywords: ['tent'] });
+      assert.equal(created.statusCode, 201);
+      await rankServices(t.ctx).checks.idle();
+      t.clock.advance(7 * DAY);
+      await rankServices(t.ctx).checks.runDueChecks(t.clock.now());
+      assert.deepEqual(await outbox.runDueReports(t.clock.now()), { sent: 1, failed: 0 });
+      assert.deepEqual(await outbox.runDueReports(t.clock.now()), { sent: 0, failed: 0 });
+      const files = fs.readdirSync(path.join(dataDir, 'outbox'));
+      assert.equal(files.length, 1);
+      assert.match(files[0], /^\d{4}-\d{2}-\d{2}-[0-9a-f]{24}\.eml$/);
+      const raw = fs.readFileSync(path.join(dataDir, 'outbox', files[0]), 'utf8');
+      assert.equal(header(raw, 'To'), 'outbox@reports.test');
+      assert.ok(header(raw, 'Subject').startsWith(`Weekly rank report: ${domain} — `));
+      assert.equal(inbox.length, 0, 'nothing went to the SMTP server');
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
