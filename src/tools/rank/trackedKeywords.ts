@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { errors } from '../../http/errors.js';
 import { unixSeconds } from '../../lib/clock.js';
 import { rankServices } from '../../rank/rankService.js';
+import { TrackedKeywordLimitError } from '../../store/rankTracking.js';
 import { errorResponses } from '../shared/schemas.js';
 import { presentNewKeyword } from './presenters.js';
 import { Keywords, NewTrackedKeyword, TrackedKeyword, TrackedKeywordParams, TrackingParams, MAX_KEYWORDS_PER_REQUEST } from './schemas.js';
@@ -58,12 +59,15 @@ export async function trackedKeywordRoutes(app: FastifyInstance): Promise<void> 
     async (req, reply) => {
       const tracking = await requireTracking(app, req);
       const kws = requireKeywords((req.body as { keywords: string[] }).keywords);
+      const limit = policy.planOf(req.account!).trackedKeywords;
+      // Refused before any keyword is looked up; the store checks again with the account's current count.
+      if (kws.length > limit) trackingError(new TrackedKeywordLimitError(limit, kws.length));
       const nowMs = clock.now();
       const added = await store
         .addKeywords(
           tracking,
           kws.map((kw) => ({ kw, sv: search.keywordItem(kw, tracking.location_id, 0).sv })),
-          { limit: policy.planOf(req.account!).trackedKeywords, nowSec: unixSeconds(nowMs), nowMs },
+          { limit, nowSec: unixSeconds(nowMs), nowMs },
         )
         .catch(trackingError);
       const { immediateIds, ...processing } = processingOf(added);

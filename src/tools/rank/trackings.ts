@@ -68,6 +68,9 @@ export async function trackingRoutes(app: FastifyInstance): Promise<void> {
     const domain = requireTrackedDomain(body.domain);
     const location = requireLocation(locations, body.location_id);
     const kws = requireKeywords(body.keywords);
+    const limit = policy.planOf(account).trackedKeywords;
+    // Refused before any keyword is looked up; the store checks again with the account's current count.
+    if (kws.length * platformIds.length > limit) trackingError(new TrackedKeywordLimitError(limit, kws.length * platformIds.length));
     const keywords = kws.map((kw) => ({ kw, sv: search.keywordItem(kw, location.id, 0).sv }));
     const nowMs = clock.now();
     const created = await store
@@ -75,7 +78,7 @@ export async function trackingRoutes(app: FastifyInstance): Promise<void> {
         account.id,
         platformIds.map((platformId) => ({ domain, locationId: location.id, platformId })),
         keywords,
-        { limit: policy.planOf(account).trackedKeywords, nowSec: unixSeconds(nowMs), nowMs, email: account.email },
+        { limit, nowSec: unixSeconds(nowMs), nowMs, email: account.email },
       )
       .catch(trackingError);
     const out = created.map((c) => {

@@ -103,6 +103,9 @@ describe('rank tool trackings', () => {
 
   test('the plan limits tracked keywords across trackings not deleted (entry: 200)', async () => {
     const c = await rankClient(t, 'entry');
+    const tooMany = await c.post('/trackings', trackingBody({ keywords: kwList(201) }));
+    assert.equal(tooMany.statusCode, 422);
+    assert.equal(tooMany.json().error.type, 'OutOfLimitException');
     const first = await c.post('/trackings', trackingBody({ keywords: kwList(150) }));
     assert.equal(first.statusCode, 201);
     const over = await c.post('/trackings', trackingBody({ domain: 'other.com', keywords: kwList(51, 'more') }));
