@@ -144,8 +144,11 @@ describe('quarry accounts | keys | plans', () => {
     assert.equal(again.stderr.trim().split('\n').length, 1);
   });
 
-  test('plans lists every plan with its pools and limits', () => {
-    const res = quarry(['plans']);
+  test('plans lists every plan with its pools and limits, and reads the plans file', async () => {
+    const file = path.join(dataDir, 'plans.json');
+    fs.writeFileSync(file, JSON.stringify({ internal: { pools: { serps: 9000 }, reqsPerShortPeriod: 20 } }));
+    // Read-only commands, run side by side.
+    const [res, withFile] = await Promise.all([quarryAsync(['plans']), quarryAsync(['plans'], { QUARRY_PLANS_FILE: file })]);
     assert.equal(res.code, 0, res.stderr);
     for (const name of ['entry', 'basic', 'premium', 'agency', 'api-pro', 'custom']) {
       assert.match(res.stdout, new RegExp(`^${name}: `, 'm'));
@@ -156,15 +159,10 @@ describe('quarry accounts | keys | plans', () => {
     assert.match(premium, /links=500000 /);
     assert.match(premium, /related-keywords-rows=700 /);
     assert.match(premium, /burst=3/);
-  });
 
-  test('plans reads the plans file', () => {
-    const file = path.join(dataDir, 'plans.json');
-    fs.writeFileSync(file, JSON.stringify({ internal: { pools: { serps: 9000 }, reqsPerShortPeriod: 20 } }));
-    const res = quarry(['plans'], { QUARRY_PLANS_FILE: file });
-    assert.equal(res.code, 0, res.stderr);
-    const line = res.stdout.split('\n').find((l) => l.startsWith('internal:'));
-    assert.ok(line, res.stdout);
+    assert.equal(withFile.code, 0, withFile.stderr);
+    const line = withFile.stdout.split('\n').find((l) => l.startsWith('internal:'));
+    assert.ok(line, withFile.stdout);
     assert.match(line, /serps=9000 /);
     assert.match(line, /burst=20/);
   });
