@@ -30,7 +30,8 @@ import { contentHashOf } from './contentHash.js';
 /** Bumped whenever generated content changes, so cached test worlds are rebuilt. */
 export const GENERATOR_VERSION = 4;
 
-export type ProgressListener = (stage: string, done: number, total: number) => void;
+export type { ProgressListener } from '../../lib/progress.js';
+import type { ProgressListener } from '../../lib/progress.js';
 
 export interface BuildWorldOptions {
   size: WorldSize;

@@ -5,13 +5,12 @@
  */
 import fs from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
-import cliProgress from 'cli-progress';
 import { loadConfig, WORLD_SIZES, type WorldSize } from '../../config.js';
 import { systemClock } from '../../lib/clock.js';
 import { ensureWorld, openEngine, researchStoreFile } from '../index.js';
 import { importKeywordsCsv } from '../import/keywordsImport.js';
 import { importLinksCsv } from '../import/linksImport.js';
-import type { ProgressListener } from './buildWorld.js';
+import { progressBars } from '../../lib/progress.js';
 
 function integer(value: string): number {
   if (!/^-?\d+$/.test(value)) throw new InvalidArgumentError('must be an integer');
@@ -21,27 +20,6 @@ function integer(value: string): number {
 function size(value: string): WorldSize {
   if (!(WORLD_SIZES as readonly string[]).includes(value)) throw new InvalidArgumentError(`must be one of ${WORLD_SIZES.join(', ')}`);
   return value as WorldSize;
-}
-
-/** A cli-progress bar driven by `onProgress(stage, done, total)`. */
-function progressBar(): { listener: ProgressListener; stop(): void } {
-  const bar = new cliProgress.SingleBar({ format: '{stage} |{bar}| {value}/{total}', hideCursor: true }, cliProgress.Presets.shades_classic);
-  let started = false;
-  let current = '';
-  return {
-    listener: (stage, done, total) => {
-      if (!started) {
-        bar.start(total, done, { stage: stage.padEnd(14) });
-        started = true;
-      }
-      if (stage !== current) {
-        current = stage;
-        bar.setTotal(total);
-      }
-      bar.update(done, { stage: stage.padEnd(14) });
-    },
-    stop: () => started && bar.stop(),
-  };
 }
 
 export function worldCommand(): Command {
@@ -57,7 +35,7 @@ export function worldCommand(): Command {
       const config = loadConfig(options.dataDir ? { ...process.env, QUARRY_DATA_DIR: options.dataDir } : process.env);
       const file = researchStoreFile(config.dataDir);
       if (options.force) for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${file}${suffix}`, { force: true });
-      const bar = progressBar();
+      const bar = progressBars();
       const started = Date.now();
       try {
         const built = await ensureWorld({
