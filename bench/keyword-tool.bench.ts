@@ -5,14 +5,13 @@
  * - export of 10,000 ids as JSON and as CSV (target p50 ≤ 300 ms);
  * - detail of a list of 10,000 keywords (JSON and CSV).
  *
- * World: $QUARRY_BENCH_WORLD, else the first `.bench-data/*small*.db`, else the tiny world
+ * World: $QUARRY_BENCH_WORLD, else the first `.bench-data/world-small*.db`, else the tiny world
  * `.bench-data/search-tiny.db` (built when missing). It is copied, then grown by a Keyword
  * Planner import of 12,000 keywords made of four words, so that a seed of those words has
  * more than 10,000 related keywords (no seed of the tiny world has more than ~120).
  * Paid requests are paced on a fake clock (11 s apart) so the burst window never refuses.
  *
- * The grown copy is kept as `keyword-tool-<world file>` beside the world (delete it to start
- * over): the first run on a small world spends minutes ranking the market.
+ * The grown copy is kept in `.bench-data/keyword-tool/` (delete it to start over): the first run on a small world spends minutes ranking the market.
  *
  * Run: `npx tsx bench/keyword-tool.bench.ts` (env BENCH_RUNS, default 15).
  */
@@ -33,7 +32,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 async function worldFile(): Promise<string> {
   if (process.env.QUARRY_BENCH_WORLD) return process.env.QUARRY_BENCH_WORLD;
   const dir = path.resolve('.bench-data');
-  const small = fs.existsSync(dir) ? fs.readdirSync(dir).find((f) => f.includes('small') && f.endsWith('.db')) : undefined;
+  const small = fs.existsSync(dir) ? fs.readdirSync(dir).find((f) => f.startsWith('world-small') && f.endsWith('.db')) : undefined;
   if (small) return path.join(dir, small);
   const tiny = path.join(dir, 'search-tiny.db');
   if (!fs.existsSync(tiny)) {
@@ -68,7 +67,10 @@ async function main(): Promise<void> {
   const researchFile = path.join(dir, 'research.db');
   // The grown copy (planner keywords imported, rank index of 2840 built and stored) is kept
   // beside the source: building the rank index of a small world takes minutes.
-  const grown = path.join(path.dirname(source), `keyword-tool-${path.basename(source)}`);
+  // In a directory of its own, named so that no bench looking for `*small*.db` picks it up.
+  const grownDir = path.resolve('.bench-data', 'keyword-tool');
+  fs.mkdirSync(grownDir, { recursive: true });
+  const grown = path.join(grownDir, `grown-${path.basename(source).replace(/\.db$/, '')}.sqlite`);
   // Delete it to start over (e.g. after the source world was rebuilt).
   const reuse = fs.existsSync(grown);
   fs.copyFileSync(reuse ? grown : source, researchFile);
