@@ -39,7 +39,7 @@ export const RANK_SCHEDULER_EVERY_MS = 60_000;
 export interface RankScheduler {
   /** Runs one round now (checks, then reports) and resolves when it is done. */
   tick(): Promise<void>;
-  /** Stops the timer and waits for a round under way. */
+  /** Stops the timer, waits for a round and background checks under way, closes the mail transport. */
   stop(): Promise<void>;
 }
 
@@ -82,6 +82,7 @@ export function startRankScheduler(ctx: RankContext, options: { everyMs?: number
       clearInterval(timer);
       if (current) await current;
       await checks.idle();
+      await reports.close();
     },
   };
 }
