@@ -20,13 +20,28 @@ addFormats(bodyAjv);
 const INTEGER_TEXT = /^-?\d+$/;
 const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;
 
+/** 'integer' or 'number' when every value a schema accepts is one (unions of literals too), else null. */
+function numericKind(schema: any): 'integer' | 'number' | null {
+  if (schema === null || typeof schema !== 'object') return null;
+  const variants = schema.anyOf ?? schema.oneOf;
+  if (Array.isArray(variants) && variants.length > 0) {
+    const kinds = variants.map(numericKind);
+    if (kinds.some((k) => k === null)) return null;
+    return kinds.every((k) => k === 'integer') ? 'integer' : 'number';
+  }
+  const types: unknown[] = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (types.includes('integer')) return 'integer';
+  if (types.includes('number')) return Number.isInteger(schema.const) ? 'integer' : 'number';
+  return null;
+}
+
 /** The top-level members of a query or path schema that are numbers, with the text each must match. */
 function numericMembers(schema: any): [string, RegExp][] {
   const out: [string, RegExp][] = [];
   for (const [name, member] of Object.entries<any>(schema?.properties ?? {})) {
-    const types: unknown[] = Array.isArray(member?.type) ? member.type : [member?.type];
-    if (types.includes('integer')) out.push([name, INTEGER_TEXT]);
-    else if (types.includes('number')) out.push([name, NUMBER_TEXT]);
+    const kind = numericKind(member);
+    if (kind === 'integer') out.push([name, INTEGER_TEXT]);
+    else if (kind === 'number') out.push([name, NUMBER_TEXT]);
   }
   return out;
 }

@@ -12,6 +12,12 @@ import { SECOND } from '../../src/lib/clock.js';
 
 /** A free operation with a body schema, to exercise body validation on its own. */
 async function bodyFixture(app: FastifyInstance) {
+  // A parameter that is a union of integer literals, as enums are written with TypeBox.
+  app.get(
+    '/fixture/choice',
+    { schema: { querystring: Type.Object({ source: Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2)]) }) } },
+    async (req) => req.query,
+  );
   app.post(
     '/fixture/body',
     {
@@ -81,6 +87,15 @@ describe('validation errors', () => {
       assert.deepEqual(res.json(), INVALID(name));
     });
   }
+
+  test('a union of integer literals accepts decimal digits only', async () => {
+    assert.deepEqual((await get('/fixture/choice?source=2')).json(), { source: 2 });
+    for (const v of ['%20', '1e0', '0x1', '+1', '1.0', '3']) {
+      const res = await get(`/fixture/choice?source=${v}`);
+      assert.equal(res.statusCode, 422, v);
+      assert.deepEqual(res.json(), INVALID('source'));
+    }
+  });
 
   test('a bad parameter of a paid operation charges nothing', async () => {
     await get('/keyword-tool/trends?kw=%20');
