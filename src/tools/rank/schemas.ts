@@ -96,3 +96,30 @@ export const TrackedKeyword = Type.Object({
   url: Type.Union([Type.String(), Type.Null()]),
   checked_at: Type.Union([Type.String(), Type.Null()]),
 });
+
+const Distribution = Type.Object({
+  '1': Type.Integer(),
+  '2-3': Type.Integer(),
+  '4-10': Type.Integer(),
+  '11-20': Type.Integer(),
+  '21-100': Type.Integer(),
+  rest: Type.Integer(),
+});
+const DayFigures = {
+  keywords: Type.Integer(),
+  distribution: Distribution,
+  average_position: Type.Union([Type.Number(), Type.Null()]),
+  visibility: Type.Number(),
+};
+const Mover = Type.Object({ keyword_id: Type.String(), kw: Type.String(), from: RankPosition, to: RankPosition, change: Type.Integer() });
+export const StatsResponse = Type.Object({
+  tracking_id: Type.String(),
+  from: Type.String(),
+  to: Type.String(),
+  first_day: Type.Union([Type.String(), Type.Null()]),
+  last_day: Type.Union([Type.String(), Type.Null()]),
+  ...DayFigures,
+  estimated_visits: Type.Integer(),
+  daily: Type.Array(Type.Object({ date: Type.String(), ...DayFigures })),
+  top_movers: Type.Object({ up: Type.Array(Mover), down: Type.Array(Mover) }),
+});

@@ -20,6 +20,7 @@ import {
   PlatformId,
   Report,
   StatsBody,
+  StatsResponse,
   Tracking,
   TrackedKeyword,
   TrackingParams,
@@ -222,7 +223,7 @@ export async function trackingRoutes(app: FastifyInstance): Promise<void> {
         summary: 'Rank distribution, average position, visibility, estimated visits and top movers over a timeframe (from/to dates or days)',
         params: TrackingParams,
         body: Type.Optional(StatsBody),
-        response: errorResponses(401, 404, 422),
+        response: { 200: StatsResponse, ...errorResponses(401, 404, 422) },
       },
     },
     async (req) => {

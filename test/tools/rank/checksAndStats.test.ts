@@ -122,6 +122,11 @@ describe('daily position checks and stats', () => {
     const res = await c.post(`/trackings/${trackingId}/stats`, { from, to });
     assert.equal(res.statusCode, 200, res.body);
     const stats = res.json();
+    assert.deepEqual(Object.keys(stats).sort(), [
+      'average_position', 'daily', 'distribution', 'estimated_visits', 'first_day', 'from', 'keywords', 'last_day', 'to', 'top_movers', 'tracking_id', 'visibility',
+    ]);
+    assert.deepEqual([stats.tracking_id, stats.from, stats.to], [trackingId, from, to]);
+    assert.deepEqual(Object.keys(stats.daily[0]).sort(), ['average_position', 'date', 'distribution', 'keywords', 'visibility']);
     assert.equal(stats.first_day, from);
     assert.equal(stats.last_day, to);
     assert.equal(stats.daily.length, 21);
