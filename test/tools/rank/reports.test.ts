@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SMTPServer } from 'smtp-server';
 import { testApp, type TestApp } from '../../support/app.js';
-import { DAY, HOUR } from '../../../src/lib/clock.js';
+import { DAY, HOUR, MINUTE } from '../../../src/lib/clock.js';
 import { rankServices } from '../../../src/rank/rankService.js';
 import { lastEndedPeriod, RankReports } from '../../../src/rank/rankReports.js';
 import { rankClient, type RankClient } from './helpers.js';
@@ -237,8 +237,28 @@ describe('rank email reports', () => {
       assert.equal(header(raw, 'To'), 'outbox@reports.test');
       assert.ok(header(raw, 'Subject').startsWith(`Weekly rank report: ${domain} — `));
       assert.equal(inbox.length, 0, 'nothing went to the SMTP server');
+      assert.equal((await other.del(`/trackings/${created.json().tracking._id}`)).statusCode, 204);
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+
+  test('a delivery the mail server refused is retried after 15 minutes, then sent once', async () => {
+    const failing = new RankReports({ ...t.ctx, config: { ...t.ctx.config, smtpUrl: 'smtp://127.0.0.1:1' } });
+    const third = await rankClient(t, 'premium', 'retry@reports.test');
+    assert.equal((await third.post('/trackings', { domain, location_id: 2840, platform_id: 1, keywords: ['tent'] })).statusCode, 201);
+    await rankServices(t.ctx).checks.idle();
+    t.clock.advance(7 * DAY);
+    await rankServices(t.ctx).checks.runDueChecks(t.clock.now());
+    const refused = await failing.runDueReports(t.clock.now());
+    assert.equal(refused.sent, 0);
+    assert.ok(refused.failed >= 1);
+    inbox.length = 0;
+    const { reports } = rankServices(t.ctx);
+    assert.deepEqual(await reports.runDueReports(t.clock.now() + MINUTE), { sent: 0, failed: 0 }, 'too soon to retry');
+    assert.deepEqual(await reports.runDueReports(t.clock.now() + 16 * MINUTE), { sent: refused.failed, failed: 0 });
+    assert.deepEqual(await reports.runDueReports(t.clock.now() + 40 * MINUTE), { sent: 0, failed: 0 });
+    assert.equal(inbox.length, refused.failed);
+    assert.ok(inbox.every((m) => m.to.join() === 'retry@reports.test'));
   });
 });
