@@ -71,8 +71,10 @@ export async function gapAnalysisRoutes(app: FastifyInstance): Promise<void> {
       requireLocation(locations, b.location_id);
       const page = effectivePage(req.paid!.plan, b.page);
       const results = [];
-      for (const competitor of b.competitors) {
-        const gap = await search.gap(domain.input, competitor.trim(), b.location_id, page, GAP_PAGE_SIZE);
+      // One result per competitor, as charged: a competitor named twice is one competitor.
+      const competitors = [...new Map(b.competitors.map((c) => [normalised(c), c.trim()])).values()];
+      for (const competitor of competitors) {
+        const gap = await search.gap(domain.input, competitor, b.location_id, page, GAP_PAGE_SIZE);
         // Ordered by the competitor's position, best first.
         const keywords = [...gap.keywords].sort((x, y) => x.position - y.position);
         results.push({ domain: gap.domain, totalCount: gap.totalCount, originalItemsCount: gap.totalCount, keywords });
