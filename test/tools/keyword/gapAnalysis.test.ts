@@ -75,8 +75,9 @@ describe('POST /keyword-tool/gap-analysis', () => {
     assert.equal((await c.pool()).remaining, 497, 'one new competitor costs 1');
     pace(t);
     // Another order of known competitors costs nothing; a repeated competitor counts once.
-    await gap(c, { competitors: [RIVALS[2], RIVALS[0], RIVALS[0]] });
+    const repeated = (await gap(c, { competitors: [RIVALS[2], RIVALS[0], ` ${RIVALS[0].toUpperCase()} `] })).json();
     assert.equal((await c.pool()).remaining, 497);
+    assert.deepEqual(repeated.results.map((r: { domain: string }) => r.domain), [RIVALS[2], RIVALS[0]], 'one result per competitor');
     // Another location or page is another lookup.
     pace(t);
     await gap(c, { competitors: [RIVALS[0]], location_id: 2826 });
