@@ -32,7 +32,8 @@ export async function keywordSerpRoutes(app: FastifyInstance): Promise<void> {
         summary: 'SERP detail of a keyword: difficulty, organic results with metrics, CTRs, intent, features',
         querystring: Type.Object({
           kw: KeywordText,
-          location_id: Type.Optional(LocationId),
+          // A default makes a missing location and 0 one request (one cache entry, one charge): both mean 2840.
+          location_id: Type.Optional({ ...LocationId, default: 0 }),
           language_id: Type.Optional({ ...LanguageId, default: 0 }),
           platform_id: Type.Optional(PlatformId),
           page: Type.Optional(Type.Integer({ minimum: 0, maximum: 9, default: 0 })),

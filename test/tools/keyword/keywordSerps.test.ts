@@ -95,6 +95,10 @@ describe('GET /keyword-tool/serps', () => {
       assert.equal(body.rkID, us.rkID);
       assert.deepEqual(organic(body).map((i: { url: string }) => i.url), organic(us).map((i: { url: string }) => i.url));
     }
+    // 0 and missing are one request: one cache entry, one charge (2840 spelled out is another).
+    const again = await serps(c, { kw: 'air fryer' });
+    assert.equal(again.headers['x-cache'], 'HIT');
+    assert.equal((await c.pool('serps')).remaining, 498);
     pace(t);
     const de = (await serps(c, { kw: 'air fryer', location_id: 2276 })).json();
     assert.equal(de.serp.location_id, 2276);
