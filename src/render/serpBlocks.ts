@@ -12,7 +12,7 @@ import {
   chevron,
   displayHost,
   favicon,
-  imagePlaceholder,
+  thumbnailPicture,
   magnifier,
   mapPin,
   siteName,
@@ -159,7 +159,7 @@ function peopleAlsoAsk(item: SnapshotItem, f: BlockFrame): DrawnBlock {
 }
 
 /** A street map drawn with shapes: blocks, a park, a river, streets and lettered pins. */
-function mapPlaceholder(x: number, y: number, w: number, h: number, seed: string, pins: number): string {
+function mapPicture(x: number, y: number, w: number, h: number, seed: string, pins: number): string {
   const clipId = `map${hashString32(`${seed}|${x}|${y}`).toString(36)}`;
   let g = rect(x, y, w, h, { fill: COLORS.mapLand });
   g += rect(x + w * 0.08, y + h * 0.12, w * 0.22, h * 0.3, { rx: 6, fill: COLORS.mapPark });
@@ -190,7 +190,7 @@ function localPack(item: SnapshotItem, f: BlockFrame, keyword: string): DrawnBlo
   let y = f.y + head.height;
   const places = membersOrSelf(item).slice(0, 3);
   const mapHeight = f.mobile ? 150 : 190;
-  let svg = head.svg + mapPlaceholder(f.x, y, f.width, mapHeight, keyword, places.length);
+  let svg = head.svg + mapPicture(f.x, y, f.width, mapHeight, keyword, places.length);
   y += mapHeight + 8;
   places.forEach((p, i) => {
     const host = displayHost(p.domain, p.url);
@@ -231,7 +231,7 @@ function storyCards(item: SnapshotItem, f: BlockFrame, title: string): DrawnBloc
       const textW = f.width - 104;
       svg += favicon(f.x + 8, y + 12, 8, host) + text(f.x + 22, y + 16, truncateToWidth(host, textW - 22, 12), { size: 12, fill: COLORS.snippet });
       svg += wrapped(f.x, y + 26, textW, s.title, 3, { size: 15, line: 20, fill: COLORS.text }).svg;
-      svg += imagePlaceholder(f.x + f.width - 88, y + 4, 88, 88, s.url ?? s.title ?? host);
+      svg += thumbnailPicture(f.x + f.width - 88, y + 4, 88, 88, s.url ?? s.title ?? host);
       y += 104;
       svg += line(f.x, y - 6, f.x + f.width, y - 6, COLORS.divider);
     }
@@ -246,7 +246,7 @@ function storyCards(item: SnapshotItem, f: BlockFrame, title: string): DrawnBloc
     const cx = f.x + i * (cardW + gap);
     const host = displayHost(s.domain, s.url);
     svg += rect(cx, y, cardW, cardH, { rx: 10, fill: '#ffffff', stroke: COLORS.border });
-    svg += imagePlaceholder(cx + 1, y + 1, cardW - 2, 110, s.url ?? s.title ?? host, 9);
+    svg += thumbnailPicture(cx + 1, y + 1, cardW - 2, 110, s.url ?? s.title ?? host, 9);
     svg += favicon(cx + 20, y + 134, 8, host) + text(cx + 34, y + 138, truncateToWidth(host, cardW - 44, 12), { size: 12, fill: COLORS.snippet });
     svg += textLines(cx + 12, y + 152, titles[i], titleStyle).svg;
   });
@@ -289,7 +289,7 @@ function images(item: SnapshotItem, f: BlockFrame): DrawnBlock {
     const tx = f.x + col * (tileW + gap);
     const ty = y + row * (tileH + 30);
     const host = displayHost(img.domain, img.url);
-    svg += imagePlaceholder(tx, ty, tileW, tileH, img.url ?? img.title ?? `${host}${i}`);
+    svg += thumbnailPicture(tx, ty, tileW, tileH, img.url ?? img.title ?? `${host}${i}`);
     svg += text(tx, ty + tileH + 17, truncateToWidth(host, tileW, 12), { size: 12, fill: COLORS.snippet });
   });
   y += Math.ceil(list.length / perRow) * (tileH + 30);
@@ -306,9 +306,9 @@ function knowledgePanel(item: SnapshotItem, f: BlockFrame): DrawnBlock {
   const tileGap = 4;
   const bigW = innerW * 0.55;
   const smallW = innerW - bigW - tileGap;
-  let svg = imagePlaceholder(innerX, y, bigW, 140, `${key}a`, 8);
-  svg += imagePlaceholder(innerX + bigW + tileGap, y, smallW, 68, `${key}b`, 8);
-  svg += imagePlaceholder(innerX + bigW + tileGap, y + 72, smallW, 68, `${key}c`, 8);
+  let svg = thumbnailPicture(innerX, y, bigW, 140, `${key}a`, 8);
+  svg += thumbnailPicture(innerX + bigW + tileGap, y, smallW, 68, `${key}b`, 8);
+  svg += thumbnailPicture(innerX + bigW + tileGap, y + 72, smallW, 68, `${key}c`, 8);
   y += 156;
   const title = wrapped(innerX, y, innerW, item.title ?? siteName(host), 2, { size: 26, line: 34, fill: COLORS.text });
   y += title.height;
@@ -356,7 +356,7 @@ function shopping(item: SnapshotItem, f: BlockFrame, keyword: string): DrawnBloc
     const host = displayHost(p.domain, p.url);
     const price = priceOf(p);
     svg += rect(cx, cy, cardW, cardH, { rx: 10, fill: '#ffffff', stroke: COLORS.border });
-    svg += imagePlaceholder(cx + 8, cy + 8, cardW - 16, 104, p.url ?? p.title ?? `${host}${i}`);
+    svg += thumbnailPicture(cx + 8, cy + 8, cardW - 16, 104, p.url ?? p.title ?? `${host}${i}`);
     svg += wrapped(cx + 10, cy + 118, cardW - 20, p.title, 2, { size: 13, line: 18, fill: COLORS.title }).svg;
     svg += text(cx + 10, cy + 178, price ?? 'Price on site', price ? { size: 15, fill: COLORS.text, bold: true } : { size: 12, fill: COLORS.muted });
     svg += text(cx + 10, cy + 200, truncateToWidth(host, cardW - 20, 12), { size: 12, fill: COLORS.snippet });

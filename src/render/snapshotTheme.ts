@@ -132,8 +132,8 @@ export function favicon(cx: number, cy: number, r: number, host: string): string
   );
 }
 
-/** An image stand-in: a tinted tile with a sun and two hills, as image placeholders are drawn. */
-export function imagePlaceholder(x: number, y: number, w: number, h: number, key: string, radius = 8): string {
+/** A drawn thumbnail for an image result (the sandbox web has no image files): a tinted tile with a sun and two hills. */
+export function thumbnailPicture(x: number, y: number, w: number, h: number, key: string, radius = 8): string {
   const base = paletteColor(key);
   const sunR = Math.min(w, h) * 0.12;
   const clipId = `clip${hashString32(`${key}|${x}|${y}`).toString(36)}`;
