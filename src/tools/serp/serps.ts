@@ -53,7 +53,8 @@ function snapshotLookups(serp: Serp): LookupWrite[] {
 
 const SerpQuery = {
   kw: KeywordText,
-  location_id: LocationId,
+  // A default makes a missing location and 0 one request (one cache entry, one charge): both mean 2840.
+  location_id: Type.Optional({ ...LocationId, default: 0 }),
   platform_id: Type.Optional(PlatformId),
 };
 

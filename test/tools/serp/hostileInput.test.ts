@@ -22,7 +22,6 @@ const OK_LOC = 'location_id=2840';
 const SERP_REFUSALS: [string, string, string][] = [
   ['no parameters', '', 'kw'],
   ['kw missing', OK_LOC, 'kw'],
-  ['location_id missing', OK_KW, 'location_id'],
   ['kw empty', `kw=&${OK_LOC}`, 'kw'],
   ['kw blank', `kw=${enc(' \t\n ')}&${OK_LOC}`, 'kw'],
   ['kw oversized', `kw=${'k'.repeat(256)}&${OK_LOC}`, 'kw'],

@@ -195,7 +195,7 @@ describe('GET /serp-tool/serps', () => {
     assert.ok(aboveFold(desktop) !== aboveFold(mobile) || desktop.serpFeaturesImpact !== mobile.serpFeaturesImpact);
   });
 
-  test('location_id 0 means 2840; location_id is required; another country has its own SERP', async () => {
+  test('location_id 0 or missing means 2840, one request for both; another country has its own SERP', async () => {
     const c = await newClient(t);
     const us = (await serps(c, { kw: 'tent', location_id: 2840 })).json();
     pace(t);
@@ -205,8 +205,15 @@ describe('GET /serp-tool/serps', () => {
     assert.equal(zero._id, us._id);
     assert.equal(zero.serp_source_url, us.serp_source_url);
     assert.deepEqual(zero.items.map((i: any) => i.url), us.items.map((i: any) => i.url));
+    const charged = (await c.pool('serps')).remaining;
     pace(t);
-    assertInvalid(await c.get('/serp-tool/serps?kw=tent'), 'location_id');
+    // Missing and 0 are one request: the cache entry of 0 answers it, uncharged.
+    const missing = await c.get('/serp-tool/serps?kw=tent');
+    assert.equal(missing.statusCode, 200);
+    assert.equal(missing.headers['x-cache'], 'HIT');
+    assert.equal(missing.json()._id, us._id);
+    assert.equal((await c.pool('serps')).remaining, charged);
+    pace(t);
     const de = (await serps(c, { kw: 'tent', location_id: 2276 })).json();
     assert.equal(de.location_id, 2276);
     assert.equal(new URL(de.serp_source_url).hostname, 'www.google.de');
@@ -247,8 +254,23 @@ describe('GET /serp-tool/serps/reset', () => {
   test('serp_count is 1 to 10', async () => {
     const c = await newClient(t);
     for (const n of [0, 11, -1, 1.5, 'x']) assertInvalid(await reset(c, { kw: 'tent', location_id: 2840, serp_count: n }), 'serp_count');
-    assertInvalid(await c.get('/serp-tool/serps/reset?kw=tent'), 'location_id');
     assert.equal((await c.pool('serps')).remaining, (await c.pool('serps')).limit, 'refusals charge nothing');
+  });
+
+  test('a missing location_id means 2840 and resets the cache entry of 0', async () => {
+    const c = await newClient(t);
+    const base = (await c.pool('serps')).remaining;
+    const cached = (await serps(c, { kw: 'tent', location_id: 0 })).json();
+    pace(t);
+    const res = await c.get('/serp-tool/serps/reset?kw=tent');
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.json().length, 1);
+    assert.equal(res.json()[0].location_id, 2840);
+    assert.equal(res.json()[0]._id, cached._id);
+    assert.equal((await c.pool('serps')).remaining, base - 2);
+    pace(t);
+    const after = await serps(c, { kw: 'tent', location_id: 0 });
+    assert.equal(after.headers['x-cache'], undefined, 'the reset forgot the entry shared by 0 and missing');
   });
 
   test('charges serp_count credits, also for pages past the results; never from cache', async () => {
