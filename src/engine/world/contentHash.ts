@@ -1,8 +1,8 @@
 /**
  * SHA-256 over the contents of a research store: every table in a fixed order, rows in
  * primary-key order, each row as JSON of its column values. Two builds with the same
- * (size, seed, build date) must give the same hash; `world_meta.content_hash` itself
- * and the wall-clock build timing are left out.
+ * (size, seed, build date) must give the same hash; `world_meta.content_hash` itself,
+ * the wall-clock build timing and the seed are left out (see UNHASHED_META_KEYS).
  */
 import { createHash } from 'node:crypto';
 import SqliteDatabase from 'better-sqlite3';
@@ -21,14 +21,18 @@ const TABLE_ORDER: readonly { table: string; orderBy: string }[] = [
   { table: 'root_history', orderBy: 'root_domain_id' },
 ];
 
-/** Meta keys that describe a build rather than the world's content. */
-export const VOLATILE_META_KEYS = ['content_hash', 'build_ms', 'state'];
+/**
+ * Meta keys that describe a build rather than the world's content. The seed is one: with
+ * it in the hash, two seeds would differ even if the generator ignored the seed, and the
+ * determinism test (another seed gives another hash) could not fail.
+ */
+export const UNHASHED_META_KEYS = ['content_hash', 'build_ms', 'state', 'seed'];
 
 export function contentHashOf(raw: SqliteDatabase.Database): string {
   const hash = createHash('sha256');
   for (const { table, orderBy } of TABLE_ORDER) {
     hash.update(`#${table}\n`);
-    const where = table === 'world_meta' ? ` WHERE key NOT IN (${VOLATILE_META_KEYS.map((k) => `'${k}'`).join(', ')})` : '';
+    const where = table === 'world_meta' ? ` WHERE key NOT IN (${UNHASHED_META_KEYS.map((k) => `'${k}'`).join(', ')})` : '';
     const statement = raw.prepare(`SELECT * FROM ${table}${where} ORDER BY ${orderBy}`).raw(true);
     for (const row of statement.iterate()) hash.update(`${JSON.stringify(row)}\n`);
   }

@@ -7,23 +7,42 @@ import SqliteDatabase from 'better-sqlite3';
 import { buildWorld } from '../../../src/engine/world/buildWorld.js';
 import { contentHash } from '../../../src/engine/world/contentHash.js';
 import { keywordHistory, averageOfLastYear } from '../../../src/engine/world/keywordHistory.js';
-import { tinyWorldFile, TINY_WORLD_AS_OF } from '../../support/world.js';
+import { copyTinyWorld, tinyWorldFile, TINY_WORLD_AS_OF } from '../../support/world.js';
 
 test('the same seed gives the same content; another seed gives another', async () => {
   const shared = await tinyWorldFile(1);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-world-'));
   try {
-    const again = await buildWorld({ size: 'tiny', seed: 1, file: path.join(dir, 'a.db'), asOf: TINY_WORLD_AS_OF });
+    const again = await buildWorld({ size: 'tiny', seed: 1, file: path.join(dir, 'a.db'), asOf: TINY_WORLD_AS_OF, computeHash: true });
     const other = await buildWorld({ size: 'tiny', seed: 2, file: path.join(dir, 'b.db'), asOf: TINY_WORLD_AS_OF });
     const hashShared = contentHash(shared);
     assert.equal(contentHash(again.file), hashShared);
+    // The seed row is not hashed, so this holds only if the generated content differs.
     assert.notEqual(contentHash(other.file), hashShared);
-    // The hash stored at build time is the hash of the file.
-    const db = new SqliteDatabase(shared, { readonly: true });
+    // The hash stored at build time is the hash of the file (the shared file may predate
+    // the current hash definition, so a fresh build is checked).
+    const db = new SqliteDatabase(again.file, { readonly: true });
     assert.equal(db.prepare("SELECT value FROM world_meta WHERE key = 'content_hash'").pluck().get(), hashShared);
     db.close();
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the content hash leaves out the seed: it hashes what was generated, not how', async () => {
+  const file = await copyTinyWorld(1);
+  try {
+    const before = contentHash(file);
+    const db = new SqliteDatabase(file);
+    db.prepare("UPDATE world_meta SET value = '999' WHERE key = 'seed'").run();
+    db.close();
+    assert.equal(contentHash(file), before);
+    const changed = new SqliteDatabase(file);
+    changed.prepare("UPDATE keywords SET volume = volume + 1 WHERE id = (SELECT MIN(id) FROM keywords)").run();
+    changed.close();
+    assert.notEqual(contentHash(file), before);
+  } finally {
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
   }
 });
 
