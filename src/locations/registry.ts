@@ -68,11 +68,16 @@ export class LocationRegistry {
     return this.byId.get(id);
   }
 
-  /** The country a location lies in: itself for a country, undefined for anywhere or unknown. */
+  /**
+   * The country a location lies in: itself for a country, undefined for anywhere or unknown.
+   * The geotargets file some countries and territories (Taiwan, Hong Kong, Puerto Rico, ...)
+   * as top-level regions with no parent; such a place is its own country here, while it
+   * keeps the type and target type the data gives it.
+   */
   countryOf(id: number): Location | undefined {
     let loc = this.byId.get(id);
-    while (loc && loc.type > 1) loc = loc.parentId === null ? undefined : this.byId.get(loc.parentId);
-    return loc && loc.type === 1 ? loc : undefined;
+    while (loc && loc.type > 1 && loc.parentId !== null) loc = this.byId.get(loc.parentId);
+    return loc && loc.type >= 1 && loc.parentId === null && loc.code !== '' ? loc : undefined;
   }
 
   countries(): Location[] {

@@ -80,6 +80,31 @@ describe('competitor keywords, competitor domains, suggested keywords', () => {
     assert.deepEqual(uk.json().location, { _id: 2826, label: 'United Kingdom', code: 'gb' });
   });
 
+  test('Taiwan and Hong Kong (top-level regions in the geotargets) are supported countries, with their cities', async () => {
+    const c = await newClient(t, 'custom');
+    // 1012808 is Chiayi City, Taiwan; 9069536 is Kowloon, Hong Kong.
+    for (const [location, country] of [[2158, 2158], [1012808, 2158], [2344, 2344], [9069536, 2344]]) {
+      const res = await competitor(c, DOMAIN, location);
+      assert.equal(res.statusCode, 200, String(location));
+      assert.equal(res.json().location._id, country, String(location));
+      pace(t);
+    }
+    // They keep the type the data gives them.
+    const taiwan = (await t.app.inject({ method: 'GET', url: '/v3/shared/locations/2158', headers: { 'x-access-token': c.key } })).json();
+    assert.equal(taiwan.target_type, 'Region');
+    assert.equal(taiwan.parent_id, null);
+  });
+
+  test('a state is treated as its country (21167 New York → 2840)', async () => {
+    const c = await newClient(t);
+    const country = await competitor(c, DOMAIN, 2840);
+    pace(t);
+    const state = await competitor(c, DOMAIN, 21167);
+    assert.equal(state.statusCode, 200);
+    assert.deepEqual(state.json().location, { _id: 2840, label: 'United States', code: 'us' });
+    assert.deepEqual(state.json().keywords, country.json().keywords);
+  });
+
   test('an unlisted country (2004 Afghanistan) → 204 with an empty body, nothing charged', async () => {
     const c = await newClient(t);
     for (const method of ['GET', 'POST'] as const) {
