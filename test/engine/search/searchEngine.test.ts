@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DAY, HOUR } from '../../../src/lib/clock.js';
+import { DAY, FakeClock, HOUR } from '../../../src/lib/clock.js';
 import { keywordId } from '../../../src/engine/search/keywordIds.js';
 import { openTinySearch, spearman, type TestSearch } from './searchWorld.js';
 
@@ -229,6 +229,37 @@ test('a second open loads the stored text index and rank index and ranks the sam
   assert.deepEqual(loaded.allRows(), built.allRows());
   const domain = t.search.serp({ kw: 'tent', locationId: 2840 }).items.find((i) => i.type === 'ORGANIC')!.domain!;
   assert.deepEqual(await again.competitorKeywords(domain, 2840, 100), await t.search.competitorKeywords(domain, 2840, 100));
+});
+
+test('a market not ranked yet gets its rank index on first use, stored so that the next open loads it', async () => {
+  const { openSearch } = await import('../../../src/engine/search/index.js');
+  const storedBuild = () =>
+    t.store.raw.prepare('SELECT date, built_at AS builtAt FROM search_rank_index WHERE location_id = 2826').get() as { date: string; builtAt: number } | undefined;
+  assert.equal(storedBuild(), undefined, 'the UK is not ranked before it is asked for');
+  const uk = await t.search.rankIndex(2826);
+  assert.equal(uk.locationId, 2826);
+  assert.ok(uk.rows > 0);
+  const stored = storedBuild();
+  assert.deepEqual(stored, { date: uk.date, builtAt: Math.floor(t.clock.now() / 1000) });
+
+  // A day later a new build would carry the new date and build time: the second engine loads the stored one.
+  const again = await openSearch({ store: t.store, clock: new FakeClock(t.clock.now() + DAY) });
+  const loaded = await again.rankIndex(2826);
+  assert.equal(loaded.date, uk.date);
+  assert.deepEqual(loaded.allRows(), uk.allRows());
+  assert.deepEqual(storedBuild(), stored);
+
+  // The UK ranks the same (English) keywords as the US, but not in the same order everywhere.
+  const us = await t.search.rankIndex(2840);
+  let shared = 0;
+  let differing = 0;
+  for (let k = 0; k < t.search.catalog.size; k++) {
+    if (!uk.covers(k) || !us.covers(k)) continue;
+    shared++;
+    if (uk.top(k).join() !== us.top(k).join()) differing++;
+  }
+  assert.ok(shared > 1000, `${shared} keywords ranked in both markets`);
+  assert.ok(differing > 0, 'some top-10s differ between the UK and the US');
 });
 
 test('features follow intent across the keyword set, and desktop and mobile layouts differ', () => {
