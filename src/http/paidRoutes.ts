@@ -54,7 +54,7 @@ export function installPaidRoutes(app: FastifyInstance, policy: AccessPolicy): v
     };
     route.handler = function paidHandler(this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
       const key = cacheKeyOf(req);
-      const hit = key === null ? null : policy.cachedResponse(req.account!.id, key);
+      const hit = key === null ? null : policy.cachedResponse(paid, req.account!.id, key);
       if (hit) {
         policy.refreshLookups(paid, req.account!, requestParams(req), hit.body!);
         answer(reply, hit);

@@ -11,7 +11,7 @@ import type { Clock } from '../lib/clock.js';
 import { cacheKey } from './canonical.js';
 import type { HistoryWrite } from './history.js';
 import type { ClientClass, Plan } from './plans.js';
-import { CACHE_TTL_MS, type LookupWrite, type PolicyStore, type Reservation } from './policyStore.js';
+import { CACHE_TTL_MS, type CachedResponse, type LookupWrite, type PolicyStore, type Reservation } from './policyStore.js';
 import { POOL_PERIODS, type PoolName } from './pools.js';
 
 export interface CostContext {
@@ -29,6 +29,13 @@ export interface PaidOperation<P = any, B = any> {
   cacheAs?: string;
   /** Identical requests within 24 h are answered from cache (default true). */
   cacheable?: boolean;
+  /**
+   * Whether a cached answer still stands (default: it does, for its 24 hours). One that no
+   * longer does is forgotten, and the request executes and is charged again: an export
+   * creation whose job failed for good and was refunded. It is judged when the answer is
+   * read, from the shared state store, so it holds whichever process failed the job.
+   */
+  cachedAnswerHolds?: (body: unknown) => boolean;
   /** Units to reserve before execution (default 1). */
   cost?: (params: P, ctx: CostContext) => number;
   /** Cut the reservation to what remains in the pool instead of refusing (backlink pages). */
@@ -100,9 +107,17 @@ export class AccessPolicy {
    * The cached answer for a cacheable request, by its cache key (see cacheKey), or null:
    * the whole cache-hit path of run(), synchronous, for callers that already know the key.
    */
-  cachedResponse(accountId: string, key: string): PolicyResponse | null {
-    const hit = this.store.cached(accountId, key, this.clock.now());
+  cachedResponse<P>(op: PaidOperation<P>, accountId: string, key: string): PolicyResponse | null {
+    const hit = this.cachedAnswer(op, accountId, key);
     return hit ? { status: hit.status, contentType: hit.contentType, body: hit.body, fromCache: true } : null;
+  }
+
+  /** The cached answer of a request, unless the operation no longer stands by it (then it is forgotten). */
+  private cachedAnswer<P>(op: PaidOperation<P>, accountId: string, key: string): CachedResponse | null {
+    const hit = this.store.cached(accountId, key, this.clock.now());
+    if (hit === null || op.cachedAnswerHolds === undefined || op.cachedAnswerHolds(JSON.parse(hit.body))) return hit;
+    this.store.forget(accountId, key);
+    return null;
   }
 
   async run<P>(op: PaidOperation<P>, req: PaidRequest<P>): Promise<PolicyResponse> {
@@ -112,7 +127,7 @@ export class AccessPolicy {
     if (key !== null) {
       const flightKey = `${req.account.id}\u0000${key}`;
       for (;;) {
-        const hit = this.store.cached(req.account.id, key, this.clock.now());
+        const hit = this.cachedAnswer(op, req.account.id, key);
         if (hit) {
           this.refreshLookups(op, req.account, req.params, hit.body);
           return { ...hit, fromCache: true };

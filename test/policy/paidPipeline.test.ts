@@ -11,6 +11,8 @@ import { DAY, HOUR, SECOND } from '../../src/lib/clock.js';
 
 let executions = 0;
 let failNext = false;
+/** Answers of /fixture/revocable that the operation no longer stands by. */
+const revoked = new Set<number>();
 
 /** Fixture operations that exercise each shape a real route can declare. */
 async function fixtureRoutes(app: FastifyInstance) {
@@ -43,6 +45,11 @@ async function fixtureRoutes(app: FastifyInstance) {
     '/fixture/import',
     { config: { paid: { pool: 'related-keywords', cacheable: false, cooldown: 'keyword-import' } }, schema: { querystring: q } },
     async () => ({ imported: true }),
+  );
+  app.get(
+    '/fixture/revocable',
+    { config: { paid: { pool: 'serps', cachedAnswerHolds: (body: any) => !revoked.has(body.n) } }, schema: { querystring: q } },
+    async () => ({ n: ++executions }),
   );
   app.get(
     '/fixture/history',
@@ -138,6 +145,18 @@ describe('paid operations', () => {
     await get('/fixture/serps?q=exp');
     assert.equal(executions, 2);
     assert.equal((await remaining('serps')).remaining, before - 1);
+  });
+
+  test('a cached answer the operation no longer stands by is forgotten: the repeat executes and is charged', async () => {
+    const first = (await get('/fixture/revocable?q=r')).json();
+    assert.deepEqual((await get('/fixture/revocable?q=r')).json(), first);
+    const before = (await remaining('serps')).remaining;
+    revoked.add(first.n);
+    const second = (await get('/fixture/revocable?q=r')).json();
+    assert.notEqual(second.n, first.n);
+    assert.equal((await remaining('serps')).remaining, before - 1);
+    assert.deepEqual((await get('/fixture/revocable?q=r')).json(), second, 'the new answer is cached');
+    assert.equal(executions, 2);
   });
 
   test('a daily period starts with the first counted request and refills after 24 h', async () => {

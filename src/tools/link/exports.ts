@@ -2,7 +2,7 @@
  * Backlink exports: suggest (free; records what may be exported for 24 h), create (pool
  * `links`: min(suggested cost, limit), charged once with the request), list (newest first,
  * with state, stats and progress). A worker writes the CSV (jobs/exportJobs.ts); a job that
- * fails for good is refunded.
+ * fails for good is refunded, and an identical create is then no longer answered from cache.
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
@@ -154,6 +154,9 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
       const s = suggestionFor(ctx.lookupData, b.url);
       return b.limit === undefined ? s.cost : Math.min(s.cost, b.limit);
     },
+    // A repeat answers the job it created then, unless that job failed for good: its charge
+    // was refunded, so the repeat creates a new job and is charged again.
+    cachedAnswerHolds: (body) => jobs.byId((body as { _id: string })._id)?.state !== 'failed',
   };
 
   app.post(

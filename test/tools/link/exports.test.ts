@@ -3,7 +3,7 @@
  * suggest then create, charged min(suggested cost, limit) from `links`; every filter field
  * changes the exported rows as it says; the CSV parses back and matches GET /link-tool/links;
  * states 100 → 200/300 → 400 with progress; a failed export ends in 500 with `error` and is
- * refunded exactly once; the signed download (tampered → 404, job id alone → 404, after
+ * refunded exactly once, and an identical POST then creates a new job; the signed download (tampered → 404, job id alone → 404, after
  * 60 days → 410); another account sees none of it.
  */
 import { after, before, describe, test } from 'node:test';
@@ -331,6 +331,35 @@ describe('link tool: exports', () => {
       await sleep(100);
       assert.equal((await c.pool()).remaining, start, 'refunded exactly once');
       assert.equal(t.ctx.jobs.byId(created._id)!.state, 'failed');
+    } finally {
+      await worker.stop();
+      worker = startWorker();
+    }
+  });
+
+  test('an identical POST after a failed (refunded) export creates a new job and is charged again', async () => {
+    const c = await newLinkClient(t);
+    const start = (await c.pool()).remaining;
+    const body = { url: TARGET, limit: 555 };
+    await worker.stop();
+    try {
+      await suggest(c, TARGET);
+      const first = await create(c, body);
+      // Within 24 hours an identical POST answers the same job, not charged again.
+      assert.equal((await create(c, body))._id, first._id);
+      assert.equal((await c.pool()).remaining, start - 555);
+      t.ctx.state.raw.prepare(`UPDATE jobs SET payload = json_set(payload, '$.request.url', 'not a domain') WHERE id = ?`).run(first._id);
+      worker = startWorker();
+      assert.equal((await finished(c, first._id)).state, 500);
+      assert.equal((await c.pool()).remaining, start, 'refunded');
+      const second = await create(c, body);
+      assert.notEqual(second._id, first._id, 'a new job');
+      assert.equal((await c.pool()).remaining, start - 555, 'charged again');
+      assert.equal((await finished(c, second._id)).state, 400);
+      // The new job's answer is cached as usual.
+      assert.equal((await create(c, body))._id, second._id);
+      assert.equal((await c.pool()).remaining, start - 555);
+      assert.deepEqual((await listed(c)).map((j) => j._id), [second._id, first._id]);
     } finally {
       await worker.stop();
       worker = startWorker();
