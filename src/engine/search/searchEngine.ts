@@ -518,18 +518,21 @@ export class SearchEngine {
   }
 
   /**
-   * Keywords a URL, subdomain or domain ranks for in a location, worst position first,
-   * at most `limit` (≤ 1,000).
+   * Keywords a URL, subdomain or domain ranks for in a location: its best `limit` (≤ 1,000)
+   * rankings, presented worst position first (the contract's display order).
    */
   async competitorKeywords(url: string, locationId: number, limit: number): Promise<CompetitorKeywords> {
     const index = await this.rankIndex(locationId);
     const target = this.target(url, index);
     const best = index.bestPerKeyword(target.rows);
     const rows = [...best.values()].map((r) => index.entry(r));
-    rows.sort((a, b) => b.position - a.position || this.catalog.at(a.keyword).kw.localeCompare(this.catalog.at(b.keyword).kw));
+    const byKeyword = (a: RankEntry, b: RankEntry) => this.catalog.at(a.keyword).kw.localeCompare(this.catalog.at(b.keyword).kw);
+    // A row limit keeps the best rankings, not the worst: cut best-first, then present worst-first.
+    rows.sort((a, b) => a.position - b.position || byKeyword(a, b));
     const max = Math.max(0, Math.min(limit, MAX_COMPETITOR_KEYWORDS));
+    const kept = rows.slice(0, max).sort((a, b) => b.position - a.position || byKeyword(a, b));
     const now = this.clock.now();
-    const keywords = rows.slice(0, max).map((e) => {
+    const keywords = kept.map((e) => {
       const k = this.catalog.at(e.keyword);
       const item = this.metrics.item(k, locationId, 0, now, this.difficultyOf(k, locationId));
       return { ...item, position: e.position, url: this.corpus.pages[e.page].url };

@@ -58,6 +58,42 @@ describe('competitor keywords, competitor domains, suggested keywords', () => {
     assert.ok(big.totalCount > 1000);
   });
 
+  test('a row limit keeps the best rankings, still presented worst to best', async () => {
+    type Ranking = { kw: string; position: number };
+    const positions = (list: Ranking[]) => list.map((k) => k.position);
+    const bestFirst = (list: Ranking[]) => positions(list).sort((a, b) => a - b);
+    const assertWorstFirst = (list: Ranking[]) => {
+      for (let i = 1; i < list.length; i++) assert.ok(list[i - 1].position >= list[i].position, `position ${i} is no worse than the one before`);
+    };
+    const entry = await newClient(t, 'entry');
+    const custom = await newClient(t, 'custom');
+    // Every ranking of a domain below the ceiling, against the entry plan's 200.
+    const all = (await competitor(custom, DOMAIN, 2840)).json();
+    assert.equal(all.keywords.length, all.totalCount);
+    assert.ok(all.totalCount > 200);
+    const cut = (await competitor(entry, DOMAIN, 2840)).json();
+    assert.equal(cut.keywords.length, 200);
+    assert.equal(cut.totalCount, all.totalCount);
+    assertWorstFirst(cut.keywords);
+    assert.deepEqual(bestFirst(cut.keywords), bestFirst(all.keywords).slice(0, 200));
+    const allKeywords = new Set(all.keywords.map((k: Ranking) => k.kw));
+    for (const k of cut.keywords) assert.ok(allKeywords.has(k.kw));
+    pace(t);
+    // Past the 1,000 ceiling: the entry plan's 200 are the best of the custom plan's 1,000.
+    const big = (await competitor(custom, BIG_DOMAIN, 2840)).json();
+    const bigCut = (await competitor(entry, BIG_DOMAIN, 2840)).json();
+    assert.ok(big.totalCount > 1000);
+    assertWorstFirst(big.keywords);
+    assertWorstFirst(bigCut.keywords);
+    assert.deepEqual(bestFirst(bigCut.keywords), bestFirst(big.keywords).slice(0, 200));
+    assert.ok(bestFirst(big.keywords)[0] < bestFirst(big.keywords).at(-1)!, 'the domain ranks at several positions');
+    pace(t);
+    // Suggested keywords pick from the same best rankings, best first.
+    const suggested = (await entry.get(`/suggested-keywords?${q({ url: BIG_DOMAIN, location_id: 2840 })}`)).json();
+    assert.equal(suggested.keywords.length, 200);
+    assert.deepEqual(positions(suggested.keywords), bestFirst(bigCut.keywords));
+  });
+
   test('location 0 (anywhere) and a listed country work; a city is treated as its country', async () => {
     const c = await newClient(t);
     const anywhere = await competitor(c, DOMAIN, 0);
