@@ -54,6 +54,7 @@ export class Favourites {
     return list ? this.withLinks(list) : undefined;
   }
 
+  /** Deletes the account's list; whether there was one (another account's list is untouched). */
   async delete(accountId: string, listId: string): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       const owned = await trx.selectFrom('favourite_lists').select('id').where('id', '=', listId).where('account_id', '=', accountId).executeTakeFirst();

@@ -1,10 +1,9 @@
 /**
  * Favourite links: PATCH a backlink as favourite (true) or not (false), the account's lists
- * (newest update first), one list with the full data of its links, and deletion.
+ * (newest update first), one list with the full data of its links, and deletion (idempotent).
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { errors } from '../../http/errors.js';
 import { unixSeconds } from '../../lib/clock.js';
 import { Favourites } from '../../store/favourites.js';
 import { errorResponses } from '../shared/schemas.js';
@@ -63,10 +62,19 @@ export async function favouriteRoutes(app: FastifyInstance): Promise<void> {
 
   app.delete(
     '/favorites/:list_id',
-    { schema: { tags: ['link-tool'], summary: 'Delete a favourite-link list', params: IdParam('list_id'), response: { 204: Type.Null(), ...errorResponses(401, 404) } } },
+    {
+      schema: {
+        tags: ['link-tool'],
+        summary: 'Delete a favourite-link list (204 also when there is no such list of this account)',
+        params: IdParam('list_id'),
+        response: { 204: Type.Null(), ...errorResponses(401) },
+      },
+    },
     async (req, reply) => {
       const { list_id } = req.params as { list_id: string };
-      if (!(await favourites.delete(req.account!.id, list_id))) throw errors.notFound('Favourite list not found');
+      // The contract answers only 204 or 401: deleting is idempotent, and a list that is not
+      // this account's (unknown, already gone, another account's) is left alone without a word.
+      await favourites.delete(req.account!.id, list_id);
       return reply.code(204).send();
     },
   );

@@ -2,7 +2,8 @@
  * Favourite links (link-tool rule 2, DESIGN.md §5 "Favourites"): PATCH true/false adds and
  * removes and answers the list, an unknown link id answers 200 null; GET /favorites newest
  * update first; GET /favorites/{id} with the full data of every link, unknown → null;
- * DELETE 204 then gone. Another account can neither read nor delete a list.
+ * DELETE 204 then gone, and 204 again for an unknown or already deleted list (idempotent).
+ * Another account can neither read nor delete a list: its DELETE answers 204 and touches nothing.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -115,7 +116,7 @@ describe('link tool: favourites', () => {
     }
   });
 
-  test('DELETE /favorites/{id}: 204 empty, then the list is gone; deleting again is 404', async () => {
+  test('DELETE /favorites/{id}: 204 empty, then the list is gone; deleting again, or an unknown id, is 204 too', async () => {
     const c = await newLinkClient(t);
     const list = (await fav(c, bot[1]._id as string, true)).json();
     const res = await c.del(`/favorites/${list._id}`);
@@ -123,24 +124,31 @@ describe('link tool: favourites', () => {
     assert.equal(res.body, '');
     assert.equal((await c.get(`/favorites/${list._id}`)).body, 'null');
     assert.deepEqual((await c.get('/favorites')).json(), []);
-    const again = await c.del(`/favorites/${list._id}`);
-    assert.equal(again.statusCode, 404);
-    assert.equal(again.json().error.type, 'Error');
+    for (const id of [list._id, 'ffffffffffffffffffffffff', 'nope']) {
+      const again = await c.del(`/favorites/${id}`);
+      assert.equal(again.statusCode, 204, `DELETE ${id}`);
+      assert.equal(again.body, '');
+    }
     // Favouriting the link again starts a new, empty-but-one list.
     const fresh = (await fav(c, bot[1]._id as string, true)).json();
     assert.notEqual(fresh._id, list._id);
     assert.deepEqual(fresh.link_ids, [bot[1]._id]);
   });
 
-  test('isolation: another account cannot read (null), list or delete (404) a list, and its own favourites stay apart', async () => {
+  test('isolation: another account cannot read (null), list or delete (204, nothing touched) a list, and its own favourites stay apart', async () => {
     const a = await newLinkClient(t);
     const b = await newLinkClient(t);
     const list = (await fav(a, wiki[5]._id as string, true)).json();
     assert.equal((await b.get(`/favorites/${list._id}`)).body, 'null');
     assert.deepEqual((await b.get('/favorites')).json(), []);
     const del = await b.del(`/favorites/${list._id}`);
-    assert.equal(del.statusCode, 404);
-    assert.deepEqual((await a.get(`/favorites/${list._id}`)).json().link_ids, [wiki[5]._id], 'still there for its owner');
+    // Answered like an unknown id: nothing tells B the list exists.
+    assert.equal(del.statusCode, 204);
+    assert.equal(del.body, '');
+    const { links, ...kept } = (await a.get(`/favorites/${list._id}`)).json();
+    assert.deepEqual(kept, list, 'intact for its owner');
+    assert.deepEqual(ids(links), [wiki[5]._id]);
+    assert.deepEqual((await a.get('/favorites')).json(), [list]);
     // B favouriting the same link gets B's own list; A's is untouched, also by B's unfavouring.
     const mine = (await fav(b, wiki[5]._id as string, true)).json();
     assert.notEqual(mine._id, list._id);
