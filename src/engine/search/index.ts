@@ -13,7 +13,7 @@ import { loadKeywordData, loadSearchCorpus } from './loadSearchCorpus.js';
 import { SearchEngine } from './searchEngine.js';
 import { migrateSearchTables, SearchStore } from './searchStore.js';
 
-export { SearchEngine } from './searchEngine.js';
+export { SearchEngine, classifyTarget } from './searchEngine.js';
 export type { KeywordDetail, CompetitorKeywords, GapResult, SuggestedKeyword, ImportedKeyword, SerpQuery, RankingKeyword, UrlType } from './searchEngine.js';
 export type { KeywordItem } from './keywordMetrics.js';
 export type { Serp, SerpItem } from './serpTypes.js';

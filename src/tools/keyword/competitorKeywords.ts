@@ -5,6 +5,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { classifyTarget } from '../../engine/search/index.js';
 import { errors } from '../../http/errors.js';
 import { unixSeconds } from '../../lib/clock.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';
@@ -117,7 +118,8 @@ export async function competitorKeywordsRoutes(app: FastifyInstance): Promise<vo
       const limit = Math.min(req.paid!.plan.competitorKeywordsRows, MAX_COMPETITOR_KEYWORDS_ROWS);
       const keywords = await search.suggestedKeywords(target.input, location, limit);
       return {
-        url_type: target.key === target.domain ? 'domain' : target.key.includes('/') ? 'url' : 'subdomain',
+        // The engine's classification, as competitor keywords report it: `www.` is the domain.
+        url_type: classifyTarget(target.input).type,
         location: search.shortLocation(q.location_id),
         keywords,
         totalCount: keywords.length,

@@ -4,7 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../../support/app.js';
-import { DAY, HOUR } from '../../../src/lib/clock.js';
+import { DAY, HOUR, SECOND } from '../../../src/lib/clock.js';
 import { newClient, pace, q, type KeywordClient } from './helpers.js';
 
 let t: TestApp;
@@ -233,6 +233,17 @@ describe('competitor keywords, competitor domains, suggested keywords', () => {
     const exported = (await c.post('/keywords', { keyword_ids: ids })).json();
     assert.deepEqual(exported.map((k: { _id: string }) => k._id), ids);
     assert.deepEqual(exported.map((k: { kw: string }) => k.kw), body.keywords.map((k: { kw: string }) => k.kw));
+  });
+
+  test('suggested keywords: url_type is classified as competitor keywords do (www. is the domain)', async () => {
+    const c = await newClient(t, 'custom');
+    for (const [url, type] of [[`www.${DOMAIN}`, 'domain'], [`https://www.${DOMAIN}/`, 'domain'], [`shop.${DOMAIN}`, 'subdomain'], [`${DOMAIN}/blog`, 'url']]) {
+      const suggested = (await c.get(`/suggested-keywords?${q({ url, location_id: 2840 })}`)).json();
+      const ranking = (await competitor(c, url, 2840)).json();
+      assert.equal(suggested.url_type, type, url);
+      assert.equal(ranking.url_type, type, url);
+      t.clock.advance(31 * SECOND);
+    }
   });
 
   test('suggested keywords: at most the plan rows; a bad url or location → 422', async () => {
