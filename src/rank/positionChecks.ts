@@ -5,7 +5,7 @@
  * day however many runs overlap, in this process or another.
  *
  * @example
- * const checks = new PositionChecks(ctx.state.db, ctx.search);
+ * const checks = new PositionChecks(ctx.state.db, ctx.search, ctx.policy.store);
  * await checks.runDueChecks(ctx.clock.now()); // → { keywords, checks }
  */
 import { performance } from 'node:perf_hooks';
@@ -14,6 +14,8 @@ import { parse as parseDomain } from 'tldts';
 import type { SearchEngine } from '../engine/search/index.js';
 import type { Serp, SerpItem } from '../engine/search/serpTypes.js';
 import { DAY } from '../lib/clock.js';
+import type { PolicyStore } from '../policy/policyStore.js';
+import { snapshotLookups } from '../policy/serpSnapshots.js';
 import { utcDay } from '../store/rankTracking.js';
 import type { RankChecksTable, StateDatabase } from '../store/schema.js';
 
@@ -30,6 +32,7 @@ export interface CheckRunResult {
 interface DueKeyword {
   id: string;
   tracking_id: string;
+  account_id: string;
   kw: string;
   location_id: number;
   platform_id: number;
@@ -98,6 +101,8 @@ export class PositionChecks {
   constructor(
     private readonly db: Kysely<StateDatabase>,
     private readonly search: SearchEngine,
+    /** Where the tracking's account is granted the snapshots its checks show. */
+    private readonly snapshotAccess: Pick<PolicyStore, 'recordLookups'>,
   ) {}
 
   /**
@@ -150,6 +155,7 @@ export class PositionChecks {
       }
       const matcher = new DomainMatcher(k.domain);
       const rows: RankChecksTable[] = [];
+      let latest: Serp | undefined;
       for (const day of daysToCheck(k.first_day, k.checked_through, today)) {
         let serp = groupSerps.get(day);
         if (!serp) {
@@ -158,8 +164,9 @@ export class PositionChecks {
           await yieldIfLong();
         }
         rows.push({ keyword_id: k.id, day, tracking_id: k.tracking_id, checked_ms: nowMs, ...checkOf(serp, matcher) });
+        latest = serp;
       }
-      checks += await this.save(k.id, rows, today);
+      checks += await this.save(k, rows, today, latest, nowMs);
       await yieldIfLong();
     }
     return { keywords: due.length, checks };
@@ -169,7 +176,7 @@ export class PositionChecks {
     let q = this.db
       .selectFrom('rank_tracked_keywords as k')
       .innerJoin('rank_trackings as t', 't.id', 'k.tracking_id')
-      .select(['k.id', 'k.tracking_id', 'k.kw', 'k.location_id', 'k.platform_id', 'k.first_day', 'k.checked_through', 't.domain'])
+      .select(['k.id', 'k.tracking_id', 't.account_id', 'k.kw', 'k.location_id', 'k.platform_id', 'k.first_day', 'k.checked_through', 't.domain'])
       .where('t.is_deleted', '=', 0)
       .where((eb) => eb.or([eb('k.checked_through', 'is', null), eb('k.checked_through', '<', today)]));
     if (only) {
@@ -181,12 +188,19 @@ export class PositionChecks {
     return q.orderBy('k.kw').orderBy('k.location_id').orderBy('k.platform_id').execute();
   }
 
-  /** Writes a keyword's checks and moves its mark; a day already checked by another run stays as it was. */
-  private async save(keywordId: string, rows: RankChecksTable[], today: string): Promise<number> {
+  /**
+   * Writes a keyword's checks and moves its mark; a day already checked by another run
+   * stays as it was. The tracking's account may open the snapshot of the latest SERP (the
+   * one the tracked keyword's detail shows), granted in the same transaction: the earlier
+   * days of a catch-up are never shown as a snapshot id, so they grant nothing.
+   */
+  private async save(k: DueKeyword, rows: RankChecksTable[], today: string, latest: Serp | undefined, nowMs: number): Promise<number> {
     return this.db.transaction().execute(async (trx) => {
       // Removed while its SERPs were being built: nothing to record.
-      const live = await trx.selectFrom('rank_tracked_keywords').select('id').where('id', '=', keywordId).executeTakeFirst();
+      const live = await trx.selectFrom('rank_tracked_keywords').select('id').where('id', '=', k.id).executeTakeFirst();
       if (!live) return 0;
+      // The policy store writes through the same SQLite connection, so inside this transaction.
+      if (latest) this.snapshotAccess.recordLookups(k.account_id, snapshotLookups(latest), nowMs);
       let written = 0;
       for (let i = 0; i < rows.length; i += 200) {
         const res = await trx
@@ -199,7 +213,7 @@ export class PositionChecks {
       await trx
         .updateTable('rank_tracked_keywords')
         .set({ checked_through: today })
-        .where('id', '=', keywordId)
+        .where('id', '=', k.id)
         .where((eb) => eb.or([eb('checked_through', 'is', null), eb('checked_through', '<', today)]))
         .execute();
       return written;

@@ -1,18 +1,16 @@
 /**
  * The SERP tool's SERPs: GET /serp-tool/serps (pool `serps`, cached), GET /serps/reset
  * (re-fetches `serp_count` pages, charged per page, never cached) and the free snapshot of
- * a SERP this account looked up, rendered as a PNG.
+ * a SERP this account was shown (by these lookups or its rank tracking), rendered as a PNG.
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Serp } from '../../engine/search/index.js';
-import { parseSnapshotId } from '../../engine/search/index.js';
 import { normaliseKeyword } from '../../engine/search/text.js';
-import { errors } from '../../http/errors.js';
-import { DAY, unixSeconds } from '../../lib/clock.js';
+import { unixSeconds } from '../../lib/clock.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';
 import { cacheKey } from '../../policy/canonical.js';
-import type { LookupWrite } from '../../policy/policyStore.js';
+import { openableSnapshot, snapshotLookups } from '../../policy/serpSnapshots.js';
 import { renderSerpSnapshot } from '../../render/serpSnapshot.js';
 import { errorResponses, LocationId } from '../shared/schemas.js';
 import { requireLocation } from '../shared/params.js';
@@ -27,29 +25,6 @@ interface SerpParams {
 
 /** Name of the SERP lookup in the request cache; reset drops that entry. */
 const SERPS_OPERATION = 'serp-tool/serps';
-/** How long a looked-up SERP can be opened as a snapshot. */
-const SNAPSHOT_LIFETIME_MS = 90 * DAY;
-const SERP_LOOKUP = 'serp';
-const SNAPSHOT_LOOKUP = 'serp-snapshot';
-
-interface StoredQuery {
-  kw: string;
-  location_id: number;
-  platform_id: 1 | 2;
-  page: number;
-  date?: string;
-}
-
-/** Lookups that let this account open the snapshot of a SERP it was shown. */
-function snapshotLookups(serp: Serp): LookupWrite[] {
-  const query: StoredQuery = { kw: serp.kw, location_id: serp.location_id, platform_id: serp.platform_id, page: serp.page };
-  const out: LookupWrite[] = [{ kind: SERP_LOOKUP, key: serp._id, data: query, ttlMs: SNAPSHOT_LIFETIME_MS }];
-  const parsed = serp.serp_snapshot_id ? parseSnapshotId(serp.serp_snapshot_id) : undefined;
-  if (serp.serp_snapshot_id && parsed) {
-    out.push({ kind: SNAPSHOT_LOOKUP, key: serp.serp_snapshot_id, data: { ...query, date: parsed.date }, ttlMs: SNAPSHOT_LIFETIME_MS });
-  }
-  return out;
-}
 
 const SerpQuery = {
   kw: KeywordText,
@@ -157,7 +132,7 @@ export async function serpRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['serp-tool'],
-        summary: 'A PNG snapshot of a SERP this account looked up (serp_snapshot_id of GET /serp-tool/serps)',
+        summary: 'A PNG snapshot of a SERP this account was shown (serp_snapshot_id of GET /serp-tool/serps or of a tracked keyword)',
         // Any string: a malformed id (empty, oversized) is the contract's 404, not a 422.
         params: Type.Object({ serp_id: Type.String() }),
         response: { 200: Type.Object({ image: Type.String({ description: 'base64 PNG' }) }), ...errorResponses(401, 404) },
@@ -165,13 +140,7 @@ export async function serpRoutes(app: FastifyInstance): Promise<void> {
     },
     async (req) => {
       const { serp_id } = req.params as { serp_id: string };
-      const parsed = parseSnapshotId(serp_id);
-      if (!parsed) throw errors.notFound('SERP snapshot not found');
-      const accountId = req.account!.id;
-      const now = clock.now();
-      if (policy.store.lookupData(accountId, SERP_LOOKUP, parsed.id, 0, now) === undefined) throw errors.notFound('Serp not found');
-      const stored = policy.store.lookupData(accountId, SNAPSHOT_LOOKUP, serp_id, 0, now) as StoredQuery | undefined;
-      if (!stored?.date) throw errors.notFound('SERP snapshot not found');
+      const stored = openableSnapshot(policy.store, req.account!.id, serp_id, clock.now());
       const serp = search.serp({ kw: stored.kw, locationId: stored.location_id, platform: stored.platform_id, page: stored.page, date: stored.date });
       const location = locations.get(serp.location_id);
       const png = renderSerpSnapshot({ ...serp, engine_domain: location?.engineDomain ?? null });

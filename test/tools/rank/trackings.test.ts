@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../../support/app.js';
 import { DAY } from '../../../src/lib/clock.js';
 import { rankServices } from '../../../src/rank/rankService.js';
+import { decodePng } from '../../render/pngInspection.js';
 import { rankClient, trackingBody } from './helpers.js';
 
 let t: TestApp;
@@ -196,6 +197,28 @@ describe('rank tool trackings', () => {
     assert.equal((await c.del(`/trackings/${id}/tracked-keywords`, { keyword_ids: [list[0]._id, 'unknown'] })).statusCode, 204);
     assert.equal((await c.get(`/trackings/${id}/tracked-keywords`)).json().length, 2);
     assert.equal((await c.get(`/trackings/${id}/tracked-keywords/${list[0]._id}`)).statusCode, 404);
+  });
+
+  test('the snapshot id of a tracked keyword opens for the account of the tracking only', async () => {
+    const c = await rankClient(t);
+    const other = await rankClient(t);
+    const id = (await c.post('/trackings', trackingBody({ keywords: ['tent'] }))).json().tracking._id;
+    await rankServices(t.ctx).checks.idle();
+    // Days caught up after downtime: the latest check's snapshot is the one shown.
+    t.clock.advance(3 * DAY);
+    await rankServices(t.ctx).checks.runDueChecks(t.clock.now());
+    const [keyword] = (await c.get(`/trackings/${id}/tracked-keywords`)).json();
+    const { serp_snapshot_id } = (await c.get(`/trackings/${id}/tracked-keywords/${keyword._id}`)).json();
+    assert.match(serp_snapshot_id, new RegExp(`^[0-9a-f]{32}\\.${new Date(t.clock.now()).toISOString().slice(0, 10)}`));
+    const snapshot = (key: string) =>
+      t.app.inject({ method: 'GET', url: `/v3/serp-tool/serps/${encodeURIComponent(serp_snapshot_id)}/snapshot`, headers: { 'x-access-token': key } });
+    const own = await snapshot(c.key);
+    assert.equal(own.statusCode, 200, own.body);
+    const png = decodePng(Buffer.from(own.json().image, 'base64'));
+    assert.ok(png.width > 0 && png.height > 0);
+    const foreign = await snapshot(other.key);
+    assert.equal(foreign.statusCode, 404);
+    assert.deepEqual(foreign.json(), { error: { type: 'Error', message: 'Serp not found' } });
   });
 
   test('reports: list, add, replace, delete; bad emails 422', async () => {
