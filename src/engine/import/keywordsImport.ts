@@ -11,10 +11,12 @@
  *   searches / global volume (capped at 1) and the imported months are stored.
  * - ppc = Competition (indexed value) (0–100); cpc = midpoint of the top-of-page bid
  *   range (Google's documented proxy for what advertisers pay for the top of the page).
+ * - stored rank indexes are deleted (markets are ranked again on next use).
  *
  * Example: `await importKeywordsCsv('planner.csv', { locationId: 2840, languageId: 1000, store })`.
  */
 import type { ResearchStore } from '../researchStore.js';
+import { deleteStoredRankIndexes } from '../search/searchStore.js';
 import { hash32 } from '../world/random.js';
 import { columnIndex, parseLooseNumber, readCsvTable } from './csvFile.js';
 
@@ -112,6 +114,7 @@ export async function importKeywordsCsv(file: string, options: KeywordImportOpti
       result.imported++;
     }
     raw.prepare("DELETE FROM world_meta WHERE key = 'content_hash'").run();
+    deleteStoredRankIndexes(raw);
     raw.prepare("INSERT OR IGNORE INTO world_meta (key, value) VALUES ('state', 'ready'), ('origin', 'import')").run();
   })();
   return result;

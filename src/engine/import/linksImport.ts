@@ -6,13 +6,15 @@
  * counts as its own IP and subnet; .edu/.gov roots join the TrustRank seed set); a link
  * already present (same source page, target page and anchor) gets its dates updated.
  * Afterwards PageRank/TrustRank, flows, authority, counters and histories are
- * recomputed, so imported links are served exactly like sandbox ones.
+ * recomputed, so imported links are served exactly like sandbox ones, and stored rank
+ * indexes are deleted (rankings follow authority; markets are ranked again on next use).
  *
  * Example: `await importLinksCsv('links.csv', { store, asOf: clock.now() })`.
  */
 import type { ResearchStore } from '../researchStore.js';
 import { parseTarget, domainClasses } from '../links/urls.js';
 import { recomputeLinkMetrics } from '../links/recomputeLinkMetrics.js';
+import { deleteStoredRankIndexes } from '../search/searchStore.js';
 import { LINK_TYPES } from '../world/linkGenerator.js';
 import { dayFromIso, dayNumber, isoDay } from '../world/dates.js';
 import { columnIndex, readCsvTable } from './csvFile.js';
@@ -138,6 +140,8 @@ export async function importLinksCsv(file: string, options: LinksImportOptions):
       }
       result.imported++;
     }
+    // Authority follows links and rankings follow authority: stored rank indexes are stale.
+    deleteStoredRankIndexes(raw);
     raw.prepare("INSERT OR IGNORE INTO world_meta (key, value) VALUES ('state', 'ready'), ('origin', 'import')").run();
   })();
   result.recomputedLinks = recomputeLinkMetrics(raw, options.asOf).links;

@@ -32,7 +32,6 @@ export const searchMigrations: Record<string, Migration> = {
   },
 };
 
-/** Runs the search tables' migrations on a research store. */
 /** The stored BM25 index of the pages (see loadSearchCorpus.ts), one row per array. */
 searchMigrations['0002_search_text_index'] = {
   async up(db: Kysely<any>) {
@@ -74,6 +73,7 @@ searchMigrations['0003_search_rank_blobs'] = {
   },
 };
 
+/** Runs the search tables' migrations on a research store. */
 export async function migrateSearchTables(db: Kysely<any>): Promise<void> {
   const migrator = new Migrator({
     db,
@@ -84,6 +84,17 @@ export async function migrateSearchTables(db: Kysely<any>): Promise<void> {
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) throw new Error(`search migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+}
+
+/**
+ * Deletes every stored rank index, so that each market is ranked again on next use.
+ * Imports call it in their transaction: new keywords, market shares and links change the
+ * rankings, and a stored index is otherwise reused forever. A store the search engine
+ * never opened has no search tables, hence nothing to delete. Returns the markets deleted.
+ */
+export function deleteStoredRankIndexes(raw: SqliteDatabase.Database): number {
+  const exists = raw.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'search_rank_index'").get();
+  return exists ? raw.prepare('DELETE FROM search_rank_index').run().changes : 0;
 }
 
 export interface KeywordRef {

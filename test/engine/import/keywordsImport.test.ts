@@ -5,7 +5,8 @@ import path from 'node:path';
 import { openEngine } from '../../../src/engine/index.js';
 import { importKeywordsCsv, intentHints } from '../../../src/engine/import/keywordsImport.js';
 import { parseLooseNumber } from '../../../src/engine/import/csvFile.js';
-import { FakeClock } from '../../../src/lib/clock.js';
+import { DAY, FakeClock } from '../../../src/lib/clock.js';
+import { openSearch } from '../../../src/engine/search/index.js';
 import { copyTinyWorld, TINY_WORLD_AS_OF } from '../../support/world.js';
 
 test('imports a Keyword Planner export (UTF-16LE, tab-separated, title lines first)', async () => {
@@ -40,6 +41,32 @@ test('imports a Keyword Planner export (UTF-16LE, tab-separated, title lines fir
     assert.deepEqual(updated, { volume: existing.volume, cpc: 2, ppc: 12 });
     const share = engine.store.raw.prepare('SELECT share FROM keyword_markets WHERE keyword_id = ? AND location_id = 2840').pluck().get(existing.id) as number;
     assert.ok(Math.abs(share - Math.min(1, 50000 / existing.volume)) < 1e-9);
+  } finally {
+    await engine.close();
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  }
+});
+
+test('a keyword import deletes the stored rank indexes, so the next start ranks the new keywords too', async () => {
+  const file = await copyTinyWorld(1);
+  const clock = new FakeClock(TINY_WORLD_AS_OF);
+  const engine = await openEngine({ file, clock });
+  try {
+    const storedMarkets = () => engine.store.raw.prepare('SELECT location_id FROM search_rank_index ORDER BY 1').pluck().all();
+    await (await engine.search()).rankIndex(2840);
+    assert.deepEqual(storedMarkets(), [2840]);
+    const csvFile = path.join(path.dirname(file), 'planner.csv');
+    fs.writeFileSync(csvFile, 'Keyword,Avg. monthly searches\nhiking boots for glacier treks,1300\n');
+    await importKeywordsCsv(csvFile, { locationId: 2840, languageId: 1000, store: engine.store });
+    assert.deepEqual(storedMarkets(), []);
+
+    clock.advance(DAY);
+    const next = await openSearch({ store: engine.store, clock });
+    const index = await next.rankIndex(2840);
+    assert.equal(index.date, '2026-11-23', 'ranked again, not loaded');
+    const imported = next.catalog.find('hiking boots for glacier treks', 1000);
+    assert.ok(imported !== undefined && index.covers(imported), 'the imported keyword is ranked');
+    assert.deepEqual(storedMarkets(), [2840]);
   } finally {
     await engine.close();
     fs.rmSync(path.dirname(file), { recursive: true, force: true });

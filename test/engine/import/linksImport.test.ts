@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { openEngine } from '../../../src/engine/index.js';
 import { importLinksCsv } from '../../../src/engine/import/linksImport.js';
-import { FakeClock } from '../../../src/lib/clock.js';
+import { DAY, FakeClock } from '../../../src/lib/clock.js';
+import { openSearch } from '../../../src/engine/search/index.js';
 import { copyTinyWorld, TINY_WORLD_AS_OF } from '../../support/world.js';
 
 test('imported links are served like sandbox links and counters are recomputed', async () => {
@@ -57,6 +58,31 @@ test('imported links are served like sandbox links and counters are recomputed',
     assert.equal(again.created, 0);
     assert.equal(again.updated, 4);
     assert.equal(engine.links.urlMetrics(target.domain)!.v.ExtBackLinks, after.ExtBackLinks);
+  } finally {
+    await engine.close();
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  }
+});
+
+test('a links import deletes the stored rank indexes, so the next start ranks again', async () => {
+  const file = await copyTinyWorld(1);
+  const clock = new FakeClock(TINY_WORLD_AS_OF);
+  const engine = await openEngine({ file, clock });
+  try {
+    const storedMarkets = () => engine.store.raw.prepare('SELECT location_id FROM search_rank_index ORDER BY 1').pluck().all();
+    const search = await engine.search();
+    await search.rankIndex(2840);
+    await search.rankIndex(2826);
+    assert.deepEqual(storedMarkets(), [2826, 2840]);
+    const target = engine.store.raw.prepare('SELECT url FROM pages WHERE is_homepage = 1 LIMIT 1').pluck().get() as string;
+    const csvFile = path.join(path.dirname(file), 'links.csv');
+    fs.writeFileSync(csvFile, `Source URL,Target URL,Anchor\nhttps://www.importedsite-three.com/,${target},home\n`);
+    await importLinksCsv(csvFile, { store: engine.store, asOf: TINY_WORLD_AS_OF });
+    assert.deepEqual(storedMarkets(), []);
+
+    clock.advance(DAY);
+    const next = await openSearch({ store: engine.store, clock });
+    assert.equal((await next.rankIndex(2840)).date, '2026-11-23', 'ranked again, not loaded');
   } finally {
     await engine.close();
     fs.rmSync(path.dirname(file), { recursive: true, force: true });
