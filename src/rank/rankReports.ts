@@ -3,10 +3,13 @@
  * monthly one from the 1st 00:00 UTC to the next 1st; when a period has ended, each active
  * report of a live tracking is sent once for it. A rank-change alert's period is a day.
  *
- * Once-only: the claim of (report, period) is a row under a primary key, inserted in one
- * statement, so two runs (or two processes) cannot both claim it. The claim counts as
- * sent: a crash between claiming and sending loses that one mail rather than sending it
- * twice. A delivery the mail server refused is marked failed and retried by later runs.
+ * Once per period: the claim of (report, period) is a row under a primary key, inserted
+ * in one statement, so two runs (or two processes) cannot both claim it. A delivery the
+ * mail server refused is marked failed and retried by later runs. A claim still `sending`
+ * after SENDING_LEASE_MS is a delivery that crashed, and is claimed again: at least once
+ * after a crash, so a crash between the server accepting the mail and the row being marked
+ * sent repeats it, with the same Message-ID (one per report and period) so that it is
+ * recognisable as the same report.
  *
  * Without QUARRY_SMTP_URL the raw message is written to `<dataDir>/outbox/*.eml`.
  */
@@ -26,6 +29,12 @@ type ReportsContext = Pick<QuarryContext, 'config' | 'state' | 'locations'>;
 /** A failed delivery is retried no sooner than this, and at most MAX_ATTEMPTS times. */
 const RETRY_AFTER_MS = 15 * MINUTE;
 const MAX_ATTEMPTS = 5;
+/**
+ * A claim older than this that is still `sending` belongs to a delivery that crashed. It
+ * outlasts the longest send nodemailer allows (its socket timeout is 10 minutes), so a slow
+ * delivery still under way in another process is not taken over.
+ */
+export const SENDING_LEASE_MS = 15 * MINUTE;
 
 export interface ReportPeriod {
   /** First day, `YYYY-MM-DD`. */
@@ -51,6 +60,14 @@ export function lastEndedPeriod(type: 0 | 1, nowMs: number): ReportPeriod {
     startMs = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 1, 1);
   }
   return { start: utcDay(startMs), end: utcDay(endMs - DAY), endMs };
+}
+
+/**
+ * The Message-ID of a report's mail for one period (a day for an alert): the same for every
+ * attempt, so a mail repeated after a crash is recognisable as the same report.
+ */
+export function reportMessageId(reportId: string, periodStart: string, domain: string): string {
+  return `<rank-report.${reportId}.${periodStart}@${domain}>`;
 }
 
 export interface ReportRunResult {
@@ -168,13 +185,18 @@ export class RankReports {
     return { domain: tracking.domain, location: { label: loc?.label ?? String(tracking.location_id), code: loc?.code ?? '' }, platform_id: tracking.platform_id };
   }
 
-  /** Takes (report, period) for this run: new, or failed long enough ago and not given up on. */
+  /**
+   * Takes (report, period) for this run: new, failed long enough ago, or left `sending` by
+   * a crashed delivery; in each case not given up on.
+   */
   private async claim(reportId: string, periodStart: string, nowMs: number): Promise<boolean> {
     const res = await sql`
       INSERT INTO rank_report_deliveries (report_id, period_start, status, attempts, claimed_ms)
       VALUES (${reportId}, ${periodStart}, 'sending', 1, ${nowMs})
       ON CONFLICT (report_id, period_start) DO UPDATE SET status = 'sending', attempts = attempts + 1, claimed_ms = excluded.claimed_ms
-      WHERE status = 'failed' AND attempts < ${MAX_ATTEMPTS} AND claimed_ms <= ${nowMs - RETRY_AFTER_MS}`.execute(this.ctx.state.db);
+      WHERE attempts < ${MAX_ATTEMPTS} AND (
+        (status = 'failed' AND claimed_ms <= ${nowMs - RETRY_AFTER_MS}) OR
+        (status = 'sending' AND claimed_ms <= ${nowMs - SENDING_LEASE_MS}))`.execute(this.ctx.state.db);
     return Number(res.numAffectedRows ?? 0) === 1;
   }
 
@@ -194,7 +216,12 @@ export class RankReports {
 
   /** Sends through QUARRY_SMTP_URL, or writes the raw message into the outbox; answers the message id. */
   private async dispatch(report: ReportRow, periodStart: string, mail: Omit<Mail.Options, 'from' | 'to'>): Promise<string> {
-    const message = { from: this.fromAddress(), to: JSON.parse(report.emails) as string[], ...mail };
+    const message = {
+      from: `Quarry rank reports <reports@${this.mailDomain()}>`,
+      to: JSON.parse(report.emails) as string[],
+      messageId: reportMessageId(report.id, periodStart, this.mailDomain()),
+      ...mail,
+    };
     if (this.ctx.config.smtpUrl) {
       const info = await this.smtp().sendMail(message);
       return String(info.messageId ?? '');
@@ -212,9 +239,10 @@ export class RankReports {
     return this.transport;
   }
 
-  private fromAddress(): string {
+  /** The domain of the sender address and Message-IDs: the public URL's host. */
+  private mailDomain(): string {
     const host = new URL(this.ctx.config.publicUrl).hostname;
-    return `Quarry rank reports <reports@${host.includes('.') ? host : `${host}.localdomain`}>`;
+    return host.includes('.') ? host : `${host}.localdomain`;
   }
 
   private async keywordHistories(trackingId: string, period: ReportPeriod): Promise<RankReportKeyword[]> {

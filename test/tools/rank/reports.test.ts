@@ -2,7 +2,7 @@
  * Email reports through a real SMTP server started by the test: a weekly and a monthly
  * report arrive with the right recipients, subject and positions, once per period even
  * when runDueReports runs twice (also concurrently); inactive reports and deleted
- * trackings send nothing.
+ * trackings send nothing; a delivery that crashed is sent again after its lease.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,7 +13,7 @@ import { SMTPServer } from 'smtp-server';
 import { testApp, type TestApp } from '../../support/app.js';
 import { DAY, HOUR, MINUTE } from '../../../src/lib/clock.js';
 import { rankServices } from '../../../src/rank/rankService.js';
-import { lastEndedPeriod, RankReports } from '../../../src/rank/rankReports.js';
+import { lastEndedPeriod, RankReports, reportMessageId } from '../../../src/rank/rankReports.js';
 import { rankClient, type RankClient } from './helpers.js';
 
 interface Received {
@@ -260,5 +260,44 @@ describe('rank email reports', () => {
     assert.deepEqual(await reports.runDueReports(t.clock.now() + 40 * MINUTE), { sent: 0, failed: 0 });
     assert.equal(inbox.length, refused.failed);
     assert.ok(inbox.every((m) => m.to.join() === 'retry@reports.test'));
+  });
+  test('a delivery left sending by a crash is sent after a restart once its 15-minute lease ends, with one Message-ID per report and period', async () => {
+    const crash = await rankClient(t, 'premium', 'crash@reports.test');
+    const id = (await crash.post('/trackings', { domain, location_id: 2840, platform_id: 1, keywords: ['tent'] })).json().tracking._id;
+    await rankServices(t.ctx).checks.idle();
+    t.clock.advance(7 * DAY);
+    await rankServices(t.ctx).checks.runDueChecks(t.clock.now());
+    const weekly = (await crash.get(`/trackings/${id}/reports`)).json().find((r: { type: number }) => r.type === 0);
+    const period = lastEndedPeriod(0, t.clock.now());
+    const crashedAt = t.clock.now();
+    // A process claimed the weekly report and died before sending it.
+    await t.ctx.state.db
+      .insertInto('rank_report_deliveries')
+      .values({ report_id: weekly._id, period_start: period.start, status: 'sending', attempts: 1, claimed_ms: crashedAt, sent_ms: null, message_id: null, error: null })
+      .execute();
+    const weeklyMails = () => inbox.filter((m) => m.to.join() === 'crash@reports.test' && header(m.raw, 'Subject').startsWith('Weekly'));
+    inbox.length = 0;
+    const restarted = new RankReports(t.ctx);
+    try {
+      await restarted.runDueReports(crashedAt + 14 * MINUTE);
+      assert.equal(weeklyMails().length, 0, 'within the lease the claim may still be sending');
+      await restarted.runDueReports(crashedAt + 16 * MINUTE);
+      assert.equal(weeklyMails().length, 1);
+      const messageId = reportMessageId(weekly._id, period.start, 'quarry.test');
+      assert.equal(header(weeklyMails()[0].raw, 'Message-ID'), messageId);
+      await restarted.runDueReports(crashedAt + 40 * MINUTE);
+      assert.equal(weeklyMails().length, 1, 'sent once');
+      // The worst moment: the server took the mail, the process died before marking it sent.
+      await t.ctx.state.db
+        .updateTable('rank_report_deliveries')
+        .set({ status: 'sending', claimed_ms: crashedAt + 40 * MINUTE })
+        .where('report_id', '=', weekly._id)
+        .execute();
+      await restarted.runDueReports(crashedAt + 56 * MINUTE);
+      await restarted.runDueReports(crashedAt + 80 * MINUTE);
+      assert.deepEqual(weeklyMails().map((m) => header(m.raw, 'Message-ID')), [messageId, messageId], 'the repeat is recognisably the same mail');
+    } finally {
+      await restarted.close();
+    }
   });
 });
