@@ -2,7 +2,7 @@
  * Favourite-link lists: one list per account and target root domain, holding backlink ids.
  * Another account's list is as unknown as one that never existed.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { newId } from '../lib/ids.js';
 import type { StateDatabase } from './schema.js';
 
@@ -35,15 +35,25 @@ export class Favourites {
       } else {
         await trx.deleteFrom('favourite_links').where('list_id', '=', list.id).where('link_id', '=', linkId).execute();
       }
-      await trx.updateTable('favourite_lists').set({ updated_at: nowSec }).where('id', '=', list.id).execute();
+      await trx
+        .updateTable('favourite_lists')
+        .set({ updated_at: nowSec, update_seq: sql<number>`(SELECT COALESCE(MAX(update_seq), 0) + 1 FROM favourite_lists WHERE account_id = ${accountId})` })
+        .where('id', '=', list.id)
+        .execute();
       return list.id;
     });
     return listId === null ? null : (await this.get(accountId, listId))!;
   }
 
-  /** The account's lists, most recently updated first. */
+  /** The account's lists, most recently updated first (also within one second). */
   async all(accountId: string): Promise<FavouriteList[]> {
-    const lists = await this.db.selectFrom('favourite_lists').selectAll().where('account_id', '=', accountId).orderBy('updated_at', 'desc').orderBy('id', 'desc').execute();
+    const lists = await this.db
+      .selectFrom('favourite_lists')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .orderBy('updated_at', 'desc')
+      .orderBy('update_seq', 'desc')
+      .execute();
     const out: FavouriteList[] = [];
     for (const l of lists) out.push(await this.withLinks(l));
     return out;

@@ -128,7 +128,7 @@ export class RankTrackingStore {
     });
   }
 
-  /** Trackings of the account, newest first, with their keyword counts. */
+  /** Trackings of the account, newest first (also within one second), with their keyword counts. */
   async list(accountId: string, filter: { fromSec?: number; toSec?: number; withDeleted: boolean }): Promise<TrackingWithCount[]> {
     let q = this.db
       .selectFrom('rank_trackings')
@@ -144,7 +144,8 @@ export class RankTrackingStore {
     if (!filter.withDeleted) q = q.where('is_deleted', '=', 0);
     if (filter.fromSec !== undefined) q = q.where('created_at', '>=', filter.fromSec);
     if (filter.toSec !== undefined) q = q.where('created_at', '<=', filter.toSec);
-    const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+    // Ids are random: within one second, rowid keeps the order of creation.
+    const rows = await q.orderBy('created_at', 'desc').orderBy(sql`rank_trackings.rowid`, 'desc').execute();
     return rows.map((r) => ({ ...r, count: Number(r.count ?? 0) }));
   }
 

@@ -174,6 +174,8 @@ export interface FavouriteListsTable {
   domain: string;
   created_at: number;
   updated_at: number;
+  /** Order of the account's list updates: breaks ties of `updated_at`, which is in whole seconds. */
+  update_seq: Generated<number>;
 }
 
 export interface FavouriteLinksTable {

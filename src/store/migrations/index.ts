@@ -8,6 +8,7 @@ import { jobMigrations } from './0002_jobs.js';
 import { keywordListMigrations } from './0003_keyword_lists.js';
 import { favouriteMigrations } from './0004_link_favourites.js';
 import { rankTrackingMigrations } from './0006_rank_tracking.js';
+import { favouriteUpdateOrderMigrations } from './0007_favourite_update_order.js';
 
 export const stateMigrations: Record<string, Migration> = {
   ...foundationMigrations,
@@ -15,4 +16,5 @@ export const stateMigrations: Record<string, Migration> = {
   ...keywordListMigrations,
   ...favouriteMigrations,
   ...rankTrackingMigrations,
+  ...favouriteUpdateOrderMigrations,
 };

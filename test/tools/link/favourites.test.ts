@@ -58,6 +58,22 @@ describe('link tool: favourites', () => {
     assert.equal((await c.pool()).remaining, links, 'favourites are free');
   });
 
+  test('GET /favorites is newest update first also for updates within one second', async () => {
+    const c = await newLinkClient(t);
+    const linksOf = async (url: string) => (await c.get(`/links?${q({ url, source: 0, page: 0, links_per_domain: 0 })}`)).json().links as Record<string, unknown>[];
+    const [learn, west] = [await linksOf('learnhub.com'), await linksOf('westwire.fr')];
+    const domains = () => c.get('/favorites').then((r) => r.json().map((l: { domain: string }) => l.domain));
+    // The fake clock stands still: every update below falls in one second.
+    for (const links of [wiki, bot, learn, west]) await fav(c, links[0]._id as string, true);
+    assert.deepEqual(await domains(), ['westwire.fr', 'learnhub.com', 'cleanbot.fr', 'openpedia.org']);
+    await fav(c, learn[1]._id as string, true);
+    await fav(c, wiki[1]._id as string, true);
+    await fav(c, bot[0]._id as string, false);
+    assert.deepEqual(await domains(), ['cleanbot.fr', 'openpedia.org', 'learnhub.com', 'westwire.fr']);
+    const lists = (await c.get('/favorites')).json() as { updated_at: number }[];
+    assert.equal(new Set(lists.map((l) => l.updated_at)).size, 1, 'all in one second');
+  });
+
   test('an unknown or malformed link id answers 200 null and creates nothing', async () => {
     const c = await newLinkClient(t);
     for (const id of ['ffffffffffffffffffffffff', '000000000000000000000000', 'not-a-link', 'zz']) {

@@ -165,6 +165,16 @@ describe('rank tool trackings', () => {
     assert.equal((await c.post('/trackings', trackingBody({ domain: 'b.com' }))).statusCode, 201);
   });
 
+  test('GET /trackings: trackings created within one second are newest first too', async () => {
+    const c = await rankClient(t);
+    const domains = ['one.com', 'two.com', 'three.com', 'four.com', 'five.com', 'six.com'];
+    // The fake clock stands still: every creation below falls in one second.
+    for (const domain of domains) assert.equal((await c.post('/trackings', trackingBody({ domain, keywords: ['tent'] }))).statusCode, 201);
+    const list = (await c.get('/trackings')).json() as { domain: string; created_at: number }[];
+    assert.equal(new Set(list.map((x) => x.created_at)).size, 1, 'all in one second');
+    assert.deepEqual(list.map((x) => x.domain), [...domains].reverse());
+  });
+
   test('PATCH changes reports_active; domain, location and platform cannot change', async () => {
     const c = await rankClient(t);
     const id = (await c.post('/trackings', trackingBody())).json().tracking._id;
