@@ -20,6 +20,16 @@ export interface KeywordListRecord {
   updated_at: number;
 }
 
+/**
+ * Which of the given ids a list may store (the others are dropped silently). The limit
+ * counts the ids as sent, before this filter: whether a request fits does not depend on
+ * which of its ids happen to be known, and a request too large is refused before any
+ * id is looked up.
+ */
+export type StorableIds = (ids: readonly string[]) => string[];
+
+const storeAll: StorableIds = (ids) => [...ids];
+
 export class ListLimitError extends Error {
   constructor(
     readonly limit: 'lists' | 'keywords',
@@ -32,12 +42,14 @@ export class ListLimitError extends Error {
 export class KeywordLists {
   constructor(private readonly db: Kysely<StateDatabase>) {}
 
-  /** Creates a list; throws ListLimitError past 10,000 lists or 10,000 keywords. */
-  async create(accountId: string, name: string, keywordIds: readonly string[], nowSec: number): Promise<KeywordListRecord> {
-    const ids = distinct(keywordIds);
-    if (ids.length > MAX_KEYWORDS_PER_LIST) {
-      throw new ListLimitError('keywords', `A list holds at most ${MAX_KEYWORDS_PER_LIST} keywords`);
-    }
+  /**
+   * Creates a list with the storable ids; throws ListLimitError past 10,000 lists or when
+   * more than 10,000 distinct ids are sent.
+   */
+  async create(accountId: string, name: string, keywordIds: readonly string[], nowSec: number, storable = storeAll): Promise<KeywordListRecord> {
+    const sent = distinct(keywordIds);
+    if (sent.length > MAX_KEYWORDS_PER_LIST) throw keywordLimit();
+    const ids = storable(sent);
     const id = newId();
     // Kysely runs SQLite transactions one at a time, so the count and the insert cannot
     // interleave with another create of the same account.
@@ -126,21 +138,19 @@ export class KeywordLists {
   }
 
   /**
-   * Adds keywords (already present ones silently); false for an unknown list. Throws
-   * ListLimitError when the list would hold more than 10,000 keywords (nothing is added).
+   * Adds the storable ids (already present ones silently); false for an unknown list. Throws
+   * ListLimitError when the present ids and the new ones sent exceed 10,000 (nothing is added).
    */
-  async addKeywords(accountId: string, listId: string, keywordIds: readonly string[], nowSec: number): Promise<boolean> {
+  async addKeywords(accountId: string, listId: string, keywordIds: readonly string[], nowSec: number, storable = storeAll): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       const owned = await trx.selectFrom('keyword_lists').select('id').where('id', '=', listId).where('account_id', '=', accountId).executeTakeFirst();
       if (!owned) return false;
       const existing = await trx.selectFrom('keyword_list_items').select(['keyword_id', 'seq']).where('list_id', '=', listId).execute();
       const present = new Set(existing.map((e) => e.keyword_id));
       const fresh = distinct(keywordIds).filter((id) => !present.has(id));
-      if (present.size + fresh.length > MAX_KEYWORDS_PER_LIST) {
-        throw new ListLimitError('keywords', `A list holds at most ${MAX_KEYWORDS_PER_LIST} keywords`);
-      }
+      if (present.size + fresh.length > MAX_KEYWORDS_PER_LIST) throw keywordLimit();
       const nextSeq = existing.reduce((m, e) => Math.max(m, e.seq + 1), 0);
-      await insertItems(trx, listId, fresh, nextSeq);
+      await insertItems(trx, listId, storable(fresh), nextSeq);
       await trx.updateTable('keyword_lists').set({ updated_at: nowSec }).where('id', '=', listId).execute();
       return true;
     });
@@ -159,6 +169,10 @@ export class KeywordLists {
       return true;
     });
   }
+}
+
+function keywordLimit(): ListLimitError {
+  return new ListLimitError('keywords', `A list holds at most ${MAX_KEYWORDS_PER_LIST} keywords`);
 }
 
 function distinct(ids: readonly string[]): string[] {

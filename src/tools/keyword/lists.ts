@@ -8,12 +8,16 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sendCsv, wantsCsv } from '../../http/csv.js';
 import { errors } from '../../http/errors.js';
 import { unixSeconds } from '../../lib/clock.js';
-import { KeywordLists, ListLimitError, MAX_KEYWORDS_PER_LIST } from '../../store/keywordLists.js';
+import { KeywordLists, ListLimitError, type StorableIds } from '../../store/keywordLists.js';
 import { errorResponses } from '../shared/schemas.js';
 import { keywordCsvRow, parseCsvFields, presentKeyword } from './keywordItems.js';
 
-/** Keyword ids as clients send them; the limit leaves room for the 422 of the 10,001st. */
-const KeywordIds = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: MAX_KEYWORDS_PER_LIST * 2 });
+/**
+ * Keyword ids as clients send them. No item cap: the body limit bounds the size, and more
+ * than a list holds answers the contract's OutOfLimitException, not a validation error.
+ */
+const KeywordId = Type.String({ minLength: 1, maxLength: 64 });
+const KeywordIds = Type.Array(KeywordId);
 const ListName = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
 const ListParams = Type.Object({ list_id: Type.String({ minLength: 1, maxLength: 100 }) });
 
@@ -39,8 +43,11 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
   const { search } = app.quarry;
   const lists = new KeywordLists(state.db);
   const now = () => unixSeconds(clock.now());
-  /** Keeps only ids the research store knows: a list cannot hold keywords it could never show. */
-  const known = (ids: readonly string[]) => search.keywordsById([...new Set(ids)]).map((k) => k._id);
+  /**
+   * Keeps only ids the research store knows: a list cannot hold keywords it could never show.
+   * Unknown ids still count against the list's limit, as sent (see StorableIds).
+   */
+  const known: StorableIds = (ids) => search.keywordsById(ids).map((k) => k._id);
 
   app.get(
     '/lists',
@@ -60,8 +67,7 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
     },
     async (req, reply) => {
       const body = req.body as { keyword_ids: string[]; name: string };
-      if (new Set(body.keyword_ids).size > MAX_KEYWORDS_PER_LIST) limitError(new ListLimitError('keywords', `A list holds at most ${MAX_KEYWORDS_PER_LIST} keywords`));
-      const record = await lists.create(req.account!.id, body.name.trim(), known(body.keyword_ids), now()).catch(limitError);
+      const record = await lists.create(req.account!.id, body.name.trim(), body.keyword_ids, now(), known).catch(limitError);
       return reply.code(201).send(record);
     },
   );
@@ -132,14 +138,14 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
         tags: ['keyword-tool'],
         summary: 'Add keywords to a list (existing ones are kept once)',
         params: ListParams,
-        body: Type.Object({ keyword_ids: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: MAX_KEYWORDS_PER_LIST * 2 }) }),
+        body: Type.Object({ keyword_ids: Type.Array(KeywordId, { minItems: 1 }) }),
         response: { 204: Type.Null(), ...errorResponses(401, 404, 422) },
       },
     },
     async (req, reply) => {
       const { list_id } = req.params as { list_id: string };
       const { keyword_ids } = req.body as { keyword_ids: string[] };
-      const ok = await lists.addKeywords(req.account!.id, list_id, known(keyword_ids), now()).catch(limitError);
+      const ok = await lists.addKeywords(req.account!.id, list_id, keyword_ids, now(), known).catch(limitError);
       if (!ok) throw errors.notFound('List not found');
       return reply.code(204).send();
     },

@@ -84,6 +84,38 @@ describe('10,000 limits with real keyword ids', () => {
     assert.equal(csv.length, 10_001);
   });
 
+  test('the list limit counts distinct ids as sent, known or not, alike on create and on add; no item cap below it', async () => {
+    const unknown = Array.from({ length: 10_000 }, (_, i) => `unknown-${i}`);
+    const outOfLimit = (res: { statusCode: number; json(): { error: { type: string } } }, what: string) => {
+      assert.equal(res.statusCode, 422, what);
+      assert.equal(res.json().error.type, 'OutOfLimitException', what);
+    };
+    // 20,001 ids (past the old schema cap of 20,000) answer the list limit, not a validation error.
+    const many = [...ids, extra, ...unknown];
+    assert.equal(many.length, 20_001);
+    outOfLimit(await c.post('/lists', { name: 'many', keyword_ids: many }), 'create with 20,001 ids');
+    const empty = (await c.post('/lists', { name: 'empty', keyword_ids: [] })).json();
+    outOfLimit(await c.post(`/lists/${empty._id}/keywords`, { keyword_ids: many }), 'add 20,001 ids');
+    // 10,001 distinct ids, one of them unknown: too many, on create and on add alike.
+    const oneUnknownTooMany = [...ids, 'unknown-x'];
+    outOfLimit(await c.post('/lists', { name: 'one too many', keyword_ids: oneUnknownTooMany }), 'create with 10,001 distinct ids');
+    outOfLimit(await c.post(`/lists/${empty._id}/keywords`, { keyword_ids: oneUnknownTooMany }), 'add 10,001 distinct ids');
+    assert.deepEqual((await c.get(`/lists/${empty._id}`)).json().keywords, [], 'nothing was added');
+    // 10,000 distinct ids fit; the unknown one is dropped silently.
+    const fits = [...ids.slice(0, 9_999), 'unknown-x'];
+    const created = await c.post('/lists', { name: 'fits', keyword_ids: fits });
+    assert.equal(created.statusCode, 201);
+    assert.deepEqual(created.json().keyword_ids, ids.slice(0, 9_999));
+    assert.equal((await c.post(`/lists/${empty._id}/keywords`, { keyword_ids: fits })).statusCode, 204);
+    assert.equal((await c.get(`/lists/${empty._id}`)).json().keywords.length, 9_999);
+    // 20,001 entries naming 10,000 distinct ids fit too: repeats count once.
+    const repeated = [...ids, ...ids, ids[0]];
+    assert.equal(repeated.length, 20_001);
+    const dup = await c.post('/lists', { name: 'repeats', keyword_ids: repeated });
+    assert.equal(dup.statusCode, 201);
+    assert.equal(dup.json().keyword_ids.length, 10_000);
+  });
+
   test('an account holds 10,000 lists; the 10,001st → 422', async () => {
     const owner = await newClient(t);
     const lists = new KeywordLists(t.ctx.state.db);
