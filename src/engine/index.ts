@@ -50,6 +50,15 @@ export interface WorldMetadata {
   contentHash: string | null;
 }
 
+/** How much the store holds (`quarry world info`). */
+export interface WorldCounts {
+  keywords: number;
+  rootDomains: number;
+  hosts: number;
+  pages: number;
+  links: number;
+}
+
 export interface Engine {
   store: ResearchStore;
   links: LinksService;
@@ -63,6 +72,8 @@ export interface Engine {
   /** True when the store holds a completely built (or imported) world. */
   isBuilt(): boolean;
   metadata(): WorldMetadata;
+  /** Row counts of the store's main tables (one COUNT each: seconds on `large`). */
+  counts(): WorldCounts;
   /** Hashes the store's contents now (a full read; seconds on `small`) and stores the hash. */
   computeContentHash(): string;
   close(): Promise<void>;
@@ -104,6 +115,10 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine> {
         generatorVersion: num('generator_version'),
         contentHash: meta.get('content_hash') ?? null,
       };
+    },
+    counts: () => {
+      const count = (table: string): number => store.raw.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get() as number;
+      return { keywords: count('keywords'), rootDomains: count('root_domains'), hosts: count('hosts'), pages: count('pages'), links: count('links') };
     },
     computeContentHash: () => {
       const hash = contentHashOf(store.raw);

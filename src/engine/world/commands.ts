@@ -52,7 +52,7 @@ export function worldCommand(): Command {
     });
   world
     .command('info')
-    .description('print the metadata of the research store (and its content hash with --hash)')
+    .description('print the metadata and row counts of the research store (and its content hash with --hash)')
     .option('--data-dir <dir>', 'data directory')
     .option('--hash', 'compute the content hash (reads the whole store)')
     .action(async (options: { dataDir?: string; hash?: boolean }) => {
@@ -60,7 +60,7 @@ export function worldCommand(): Command {
       const engine = await openEngine({ file: researchStoreFile(config.dataDir), clock: systemClock });
       try {
         if (options.hash) engine.computeContentHash();
-        console.log(JSON.stringify({ built: engine.isBuilt(), ...engine.metadata() }, null, 2));
+        console.log(JSON.stringify({ built: engine.isBuilt(), ...engine.metadata(), counts: engine.counts() }, null, 2));
       } finally {
         await engine.close();
       }
