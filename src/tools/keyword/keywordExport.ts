@@ -12,7 +12,8 @@ import { keywordCsvRow, parseCsvFields, presentKeyword } from './keywordItems.js
 export const MAX_EXPORT_IDS = 10_000;
 
 const ExportBody = Type.Object({
-  keyword_ids: Type.Array(Type.String({ maxLength: 64 }), { maxItems: MAX_EXPORT_IDS }),
+  // Any string: an id of any length that was never issued is unknown, and dropped silently.
+  keyword_ids: Type.Array(Type.String(), { maxItems: MAX_EXPORT_IDS }),
   fields: Type.Optional(Type.String({ maxLength: 200 })),
 });
 

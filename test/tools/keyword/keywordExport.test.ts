@@ -54,9 +54,13 @@ describe('keyword export', () => {
   });
 
   test('unknown and malformed ids are dropped silently', async () => {
-    const res = await c.post('/keywords', { keyword_ids: ['0'.repeat(32), ids[0], 'nope', '', ids[1], 'f'.repeat(64)] });
+    const res = await c.post('/keywords', { keyword_ids: ['0'.repeat(32), ids[0], 'nope', '', ids[1], 'f'.repeat(64), 'f'.repeat(65), `${ids[2]}0`, 'x'.repeat(5000)] });
     assert.equal(res.statusCode, 200);
     assert.deepEqual(res.json().map((k: { _id: string }) => k._id), [ids[0], ids[1]]);
+    // Past 64 characters too, and in the CSV.
+    const csv = await c.post('/keywords.csv', { keyword_ids: ['x'.repeat(65), ids[0]], fields: 'kw' });
+    assert.equal(csv.statusCode, 200);
+    assert.equal(parse(csv.body).length, 2);
     assert.deepEqual((await c.post('/keywords', { keyword_ids: [] })).json(), []);
     // Ids are not secrets of an account: any account may export an issued id.
     const other = await newClient(t);
@@ -116,7 +120,7 @@ describe('keyword export', () => {
   });
 
   test('a missing or malformed body → 422; no key → 401', async () => {
-    for (const payload of [{}, { keyword_ids: 'abc' }, { keyword_ids: [1, 2] }, { keyword_ids: [{}] }, { keyword_ids: ['x'.repeat(65)] }]) {
+    for (const payload of [{}, { keyword_ids: 'abc' }, { keyword_ids: [1, 2] }, { keyword_ids: [{}] }]) {
       for (const path of ['/keywords', '/keywords.csv']) {
         const res = await c.post(path, payload);
         assert.equal(res.statusCode, 422, `${path} ${JSON.stringify(payload).slice(0, 40)}`);
