@@ -1,7 +1,9 @@
 /**
  * Rank reports by email. A weekly period runs Monday 00:00 UTC to the next Monday, a
  * monthly one from the 1st 00:00 UTC to the next 1st; when a period has ended, each active
- * report of a live tracking is sent once for it. A rank-change alert's period is a day.
+ * report of a live tracking is sent once for it. Periods that ended while the service was
+ * down are sent when it is back, oldest first, as far back as the last 4 weeks or 2 months.
+ * A rank-change alert's period is a day.
  *
  * Once per period: the claim of (report, period) is a row under a primary key, inserted
  * in one statement, so two runs (or two processes) cannot both claim it. A delivery the
@@ -35,6 +37,12 @@ const MAX_ATTEMPTS = 5;
  * delivery still under way in another process is not taken over.
  */
 export const SENDING_LEASE_MS = 15 * MINUTE;
+/**
+ * How many ended periods of a weekly (0) and monthly (1) report a run still sends: after
+ * downtime, each missed one is a report of its own (its own week's positions), but beyond
+ * a month of weeks or two months they are history the tracking's stats already show.
+ */
+const CATCH_UP_PERIODS = { 0: 4, 1: 2 } as const;
 
 export interface ReportPeriod {
   /** First day, `YYYY-MM-DD`. */
@@ -70,6 +78,16 @@ export function reportMessageId(reportId: string, periodStart: string, domain: s
   return `<rank-report.${reportId}.${periodStart}@${domain}>`;
 }
 
+/** The last `count` periods of a weekly (0) or monthly (1) report ended by `nowMs`, oldest first. */
+export function endedPeriods(type: 0 | 1, nowMs: number, count: number): ReportPeriod[] {
+  const out = [lastEndedPeriod(type, nowMs)];
+  // One millisecond before a period ends, the last ended one is the period before it.
+  while (out.length < count) out.unshift(lastEndedPeriod(type, out[0].endMs - 1));
+  return out;
+}
+
+const deliveryKey = (reportId: string, periodStart: string) => `${reportId}\u0000${periodStart}`;
+
 export interface ReportRunResult {
   sent: number;
   failed: number;
@@ -101,6 +119,17 @@ export class RankReports {
       .where('t.reports_active', '=', 1)
       .orderBy('r.created_at')
       .execute();
+    // Periods already sent are skipped without a claim, so a run with nothing due writes nothing.
+    const oldest = Math.min(...([0, 1] as const).map((type) => Date.parse(endedPeriods(type, nowMs, CATCH_UP_PERIODS[type])[0].start)));
+    const sentRows = await db
+      .selectFrom('rank_report_deliveries as d')
+      .innerJoin('rank_reports as r', 'r.id', 'd.report_id')
+      .select(['d.report_id', 'd.period_start'])
+      .where('r.type', '!=', REPORT_TYPES.rankChange)
+      .where('d.status', '=', 'sent')
+      .where('d.period_start', '>=', utcDay(oldest))
+      .execute();
+    const sent = new Set(sentRows.map((d) => deliveryKey(d.report_id, d.period_start)));
     const result: ReportRunResult = { sent: 0, failed: 0 };
     for (const r of due) {
       const tracking: TrackingRow = {
@@ -119,10 +148,12 @@ export class RankReports {
         await this.alert(r, tracking, nowMs, result);
         continue;
       }
-      const period = lastEndedPeriod(r.type as 0 | 1, nowMs);
-      // A report is owed for the periods that end after it was created.
-      if (period.endMs <= r.created_at * 1000) continue;
-      await this.deliver(r.id, period.start, nowMs, result, () => this.sendReport(r, tracking, period));
+      const type = r.type as 0 | 1;
+      for (const period of endedPeriods(type, nowMs, CATCH_UP_PERIODS[type])) {
+        // A report is owed for the periods that end after it was created.
+        if (period.endMs <= r.created_at * 1000 || sent.has(deliveryKey(r.id, period.start))) continue;
+        await this.deliver(r.id, period.start, nowMs, result, () => this.sendReport(r, tracking, period));
+      }
     }
     return result;
   }

@@ -2,7 +2,8 @@
  * Email reports through a real SMTP server started by the test: a weekly and a monthly
  * report arrive with the right recipients, subject and positions, once per period even
  * when runDueReports runs twice (also concurrently); inactive reports and deleted
- * trackings send nothing; a delivery that crashed is sent again after its lease.
+ * trackings send nothing; a delivery that crashed is sent again after its lease; after
+ * downtime each missed period is sent once, as far back as 4 weeks or 2 months.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,7 +14,7 @@ import { SMTPServer } from 'smtp-server';
 import { testApp, type TestApp } from '../../support/app.js';
 import { DAY, HOUR, MINUTE } from '../../../src/lib/clock.js';
 import { rankServices } from '../../../src/rank/rankService.js';
-import { lastEndedPeriod, RankReports, reportMessageId } from '../../../src/rank/rankReports.js';
+import { endedPeriods, lastEndedPeriod, RankReports, reportMessageId } from '../../../src/rank/rankReports.js';
 import { rankClient, type RankClient } from './helpers.js';
 
 interface Received {
@@ -130,6 +131,8 @@ describe('rank email reports', () => {
     assert.deepEqual(lastEndedPeriod(0, Date.UTC(2026, 10, 22, 23, 59)), { start: '2026-11-09', end: '2026-11-15', endMs: Date.UTC(2026, 10, 16) });
     assert.deepEqual(lastEndedPeriod(1, Date.UTC(2026, 11, 1, 0, 0)), { start: '2026-11-01', end: '2026-11-30', endMs: Date.UTC(2026, 11, 1) });
     assert.deepEqual(lastEndedPeriod(1, Date.UTC(2027, 0, 15)), { start: '2026-12-01', end: '2026-12-31', endMs: Date.UTC(2027, 0, 1) });
+    assert.deepEqual(endedPeriods(0, Date.UTC(2026, 10, 23, 0, 0), 3).map((p) => p.start), ['2026-11-02', '2026-11-09', '2026-11-16']);
+    assert.deepEqual(endedPeriods(1, Date.UTC(2027, 0, 15), 2).map((p) => [p.start, p.end]), [['2026-11-01', '2026-11-30'], ['2026-12-01', '2026-12-31']]);
   });
 
   test('the weekly reports arrive on Monday, once, with recipients, subject and positions', async () => {
@@ -299,5 +302,31 @@ describe('rank email reports', () => {
     } finally {
       await restarted.close();
     }
+  });
+  test('after downtime across several periods each missed one is sent once, the last 4 weeks and 2 months', async () => {
+    t.clock.set(Date.UTC(2027, 4, 5, 12)); // Wednesday 2027-05-05
+    const away = await rankClient(t, 'premium', 'downtime@reports.test');
+    assert.equal((await away.post('/trackings', { domain, location_id: 2840, platform_id: 1, keywords: ['tent'] })).statusCode, 201);
+    await rankServices(t.ctx).checks.idle();
+    inbox.length = 0;
+    // Down until Wednesday 2027-08-18: 14 weeks and 3 months (May, June, July) ended meanwhile.
+    t.clock.set(Date.UTC(2027, 7, 18, 12));
+    const restarted = new RankReports(t.ctx);
+    try {
+      await rankServices(t.ctx).checks.runDueChecks(t.clock.now());
+      await restarted.runDueReports(t.clock.now());
+      await restarted.runDueReports(t.clock.now() + HOUR);
+      await runDays(1);
+    } finally {
+      await restarted.close();
+    }
+    const periods = (kind: string) =>
+      inbox
+        .filter((m) => m.to.join() === 'downtime@reports.test')
+        .map((m) => header(m.raw, 'Subject'))
+        .filter((subject) => subject.startsWith(kind))
+        .map((subject) => /\((\S+) – (\S+)\)/.exec(subject)!.slice(1).join('/'));
+    assert.deepEqual(periods('Weekly'), ['2027-07-19/2027-07-25', '2027-07-26/2027-08-01', '2027-08-02/2027-08-08', '2027-08-09/2027-08-15']);
+    assert.deepEqual(periods('Monthly'), ['2027-06-01/2027-06-30', '2027-07-01/2027-07-31']);
   });
 });
