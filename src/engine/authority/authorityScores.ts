@@ -35,10 +35,13 @@ export function topRanks(pda: Uint8Array, cf: Uint8Array, refDomains: Int32Array
 }
 
 /**
- * URL authority score (`lps`, used by keyword difficulty): a known page blends its upa
- * with its domain's pda (a page on a strong domain ranks more easily, as difficulty
- * models assume); an unknown page of a known domain inherits 40 % of the pda; an unknown
- * domain gets a deterministic low value (1–8) from a hash of its name.
+ * URL authority score (`lps`, used by keyword difficulty). Moz's keyword difficulty reads
+ * the page authority of the first-page results, modified by their domain authority, and
+ * lets a new page on a strong domain count through its domain alone (Moz Help, Keyword
+ * Explorer "Difficulty"). Likewise, with our weights (Moz publishes none): a known page is
+ * 0.6 · upa + 0.4 · pda, page first; a page the index does not know counts as upa = 0,
+ * i.e. 40 % of its domain's pda; an unknown domain gets a deterministic low value (1–8)
+ * from a hash of its name.
  */
 export function urlAuthorityScore(upa: number | null, pda: number | null, domain: string): number {
   if (upa !== null && pda !== null) return Math.round(0.6 * upa + 0.4 * pda);

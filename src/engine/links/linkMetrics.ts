@@ -43,14 +43,27 @@ export interface LinkMetrics {
 
 export type MetricsStage = 'pagerank' | 'trustrank' | 'counters' | 'strength' | 'history';
 
-/** Sum of per-page rank mass above `floor` per entity (the mass an entity receives through links). */
+/**
+ * Rolls page ranks up to hosts and root domains: the sum over an entity's pages of the rank
+ * above `floor`. PageRank is the random surfer's stationary distribution (Page et al. 1999),
+ * so the sum over a set of pages is the probability of being on that site. The floor
+ * ((1 − d)/N for PageRank: the teleport share every page gets with no link at all, as in
+ * flows.ts) is left out so that a site does not gain rank from its page count alone,
+ * only from the links it receives.
+ */
 function aggregate(ranks: Float64Array, floor: number, entityCount: number, entityOfPage: Int32Array): Float64Array {
   const out = new Float64Array(entityCount);
   for (let p = 0; p < ranks.length; p++) out[entityOfPage[p]] += Math.max(0, ranks[p] - floor);
   return out;
 }
 
-/** ACRank 0–15 from referring domains: ⌊log2(1 + RefDomains)⌋ capped at 15 (our definition). */
+/**
+ * ACRank 0–15 from referring domains: ⌊log2(1 + RefDomains)⌋ capped at 15. Our definition:
+ * Majestic, who named the metric, describes it as 0–15 by the number of unique referring
+ * root domains but publishes only a threshold table, changed over the years (Majestic SEO
+ * glossary, "ACRank"). A log2 keeps that input and range, each level doubling the domains,
+ * and needs no table (docs/decisions.md, research engine conventions).
+ */
 export function acRank(refDomains: number): number {
   return Math.min(15, Math.floor(Math.log2(1 + refDomains)));
 }

@@ -1,5 +1,17 @@
 /**
  * Content types of ranking pages, and the keyword opportunities (`kwOpps`) of a SERP.
+ *
+ * Content types: the contract names the field (`contentTypes`, an array of strings) but
+ * not its values, so the labels are ours. They follow the "content type" and "content
+ * format" the SEO trade reads off a SERP (Ahrefs, "Search Intent in SEO: What It Is & How
+ * to Optimize for It": blog posts vs product/category pages; how-tos, list posts, reviews):
+ * the type comes from the site's kind, and a blog's format from title words that match
+ * the sandbox's keyword modifiers and title templates (world/vocabulary.ts, world/pageText.ts).
+ *
+ * `kwOpps`: the contract's rule (research-api-v3.md, keyword-detail response):
+ * `isOutdatedPage` when one of the top five organic results was published more than six
+ * months ago; `missingWordsInTitle` the keyword words missing from their titles, read as
+ * words missing from any one of the five titles (docs/decisions.md, research engine conventions).
  */
 import type { CorpusPage } from './searchCorpus.js';
 import { contentTokens, tokenize } from './text.js';
