@@ -11,9 +11,14 @@ import { cacheKey } from '../policy/canonical.js';
 const REMEMBERED_URLS = 2_000;
 const REMEMBERED_URL_LENGTH = 1_000;
 
-/** The parameters a cost, history or cache key sees: query, path and body merged. */
-export function requestParams(req: FastifyRequest): Record<string, unknown> {
-  const body = req.body !== null && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {};
+/**
+ * The parameters a cost, history or cache key sees: query and path, merged with the body
+ * only for a route that declares a body schema. A route without one takes no body (the
+ * POST of competitor keywords reads the query string only), so a body sent to it anyway is
+ * unvalidated and must not override the validated query in its cache key, history or lookups.
+ */
+export function requestParams(req: FastifyRequest, takesBody: boolean): Record<string, unknown> {
+  const body = takesBody && req.body !== null && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {};
   return { ...(req.query as object), ...(req.params as object), ...body };
 }
 
@@ -27,17 +32,20 @@ export function installPaidRoutes(app: FastifyInstance, policy: AccessPolicy): v
     const methods = (Array.isArray(route.method) ? route.method : [route.method]).map((m) => (m === 'HEAD' ? 'GET' : m));
     const method = methods.join(',');
     const operationId = paid.cacheAs ?? `${method} ${route.url}`;
+    const takesBody = route.schema?.body !== undefined;
+    const paramsOf = (req: FastifyRequest) => requestParams(req, takesBody);
     /**
-     * Without a body, a request's validated parameters follow from its URL alone (path and
-     * query, coerced and defaulted by the same schema every time), so the cache key does too:
-     * a repeated request finds its key here and, on a hit, is answered without a promise.
+     * Without a body (or on a route that takes none), a request's validated parameters follow
+     * from its URL alone (path and query, coerced and defaulted by the same schema every time),
+     * so the cache key does too: a repeated request finds its key here and, on a hit, is
+     * answered without a promise.
      */
     const keysByUrl = new Map<string, string>();
     const cacheKeyOf = (req: FastifyRequest): string | null => {
-      if (paid.cacheable === false || req.body !== undefined) return null;
+      if (paid.cacheable === false || (takesBody && req.body !== undefined)) return null;
       let key = keysByUrl.get(req.url);
       if (key === undefined) {
-        key = cacheKey(operationId, requestParams(req));
+        key = cacheKey(operationId, paramsOf(req));
         if (req.url.length <= REMEMBERED_URL_LENGTH) {
           if (keysByUrl.size >= REMEMBERED_URLS) keysByUrl.clear();
           keysByUrl.set(req.url, key);
@@ -56,7 +64,7 @@ export function installPaidRoutes(app: FastifyInstance, policy: AccessPolicy): v
       const key = cacheKeyOf(req);
       const hit = key === null ? null : policy.cachedResponse(paid, req.account!.id, key);
       if (hit) {
-        policy.refreshLookups(paid, req.account!, requestParams(req), hit.body!);
+        policy.refreshLookups(paid, req.account!, paramsOf(req), hit.body!);
         answer(reply, hit);
         return;
       }
@@ -64,7 +72,7 @@ export function installPaidRoutes(app: FastifyInstance, policy: AccessPolicy): v
         account: req.account!,
         clientClass: req.clientClass,
         operationId,
-        params: requestParams(req),
+        params: paramsOf(req),
         execute: async (ctx) => {
           req.paid = ctx;
           const body = await handler.call(this, req, reply);

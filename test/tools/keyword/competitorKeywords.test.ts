@@ -176,6 +176,38 @@ describe('competitor keywords, competitor domains, suggested keywords', () => {
     assert.equal((await c.pool()).remaining, 500);
   });
 
+  test('POST: a body sent anyway is ignored (cache key, history and lookups follow the query)', async () => {
+    const c = await newClient(t);
+    const query = `/competitor-keywords?${q({ url: DOMAIN, location_id: 2840 })}`;
+    const post = await c.post(query, { url: 'geartalk.org', location_id: 2826 });
+    assert.equal(post.statusCode, 200);
+    assert.deepEqual(post.json().location, { _id: 2840, label: 'United States', code: 'us' });
+    const get = await c.get(query);
+    assert.equal(get.headers['x-cache'], 'HIT', 'cached under the query');
+    assert.equal(get.body, post.body);
+    const history = (await c.get('/requests')).json();
+    assert.equal(history.length, 1);
+    assert.equal(history[0].url, DOMAIN);
+    assert.equal((await domains(c, DOMAIN, 2840)).statusCode, 200);
+    assert.deepEqual((await domains(c, 'geartalk.org', 2826)).json(), NO_RESULT);
+    pace(t);
+    const other = await competitor(c, 'geartalk.org', 2826);
+    assert.equal(other.statusCode, 200);
+    assert.equal(other.headers['x-cache'], undefined, 'the body did not make a cache entry for its url');
+    assert.equal((await c.pool()).remaining, 498);
+  });
+
+  test('POST: a body of the wrong types is ignored too, never a 5xx', async () => {
+    const c = await newClient(t);
+    for (const body of [{ url: 5 }, { url: null }, { location_id: 'x', url: ['a'] }]) {
+      const res = await c.post(`/competitor-keywords?${q({ url: `shop.${DOMAIN}`, location_id: 2840 })}`, body);
+      assert.equal(res.statusCode, 200, JSON.stringify(body));
+      assert.match(res.json().keywords[0]?.url ?? `shop.${DOMAIN}`, /shop\.fabriclife\.io/);
+      pace(t);
+    }
+    assert.equal((await c.get('/requests')).json()[0].url, `shop.${DOMAIN}`);
+  });
+
   test('competitor domains: 422 No result without a lookup; works right after one; refused again at 24 h + 1 ms; free', async () => {
     const c = await newClient(t);
     const refused = await domains(c, DOMAIN, 2840);
