@@ -61,6 +61,12 @@ export function installPaidRoutes(app: FastifyInstance, policy: AccessPolicy): v
       return reply.send(result.body);
     };
     route.handler = function paidHandler(this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
+      // The policy's order holds on this synchronous path too: an answer without charge comes before the cache.
+      const early = paid.answerWithoutCharge === undefined ? null : policy.answerWithoutCharge(paid, req.account!, paramsOf(req));
+      if (early) {
+        answer(reply, early);
+        return;
+      }
       const key = cacheKeyOf(req);
       const hit = key === null ? null : policy.cachedResponse(paid, req.account!.id, key);
       if (hit) {

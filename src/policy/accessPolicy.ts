@@ -1,6 +1,6 @@
 /**
  * The access policy for paid operations, in the contract's order:
- * cache → import cooldown → burst window → quota pool → execute → commit.
+ * answer without charge → cache → import cooldown → burst window → quota pool → execute → commit.
  *
  * A route declares what it costs (a PaidOperation); this module alone decides how that is
  * charged. It knows nothing of HTTP: http/paidRoutes.ts adapts it to Fastify.
@@ -29,6 +29,14 @@ export interface PaidOperation<P = any, B = any> {
   cacheAs?: string;
   /** Identical requests within 24 h are answered from cache (default true). */
   cacheable?: boolean;
+  /**
+   * An answer given before the cache and admission, so it charges nothing and needs no burst
+   * slot, cooldown or quota: the 204 of an unsupported location, or a refusal (throw an
+   * ApiError) that the contract gives whatever the counters say. undefined lets the request
+   * go on. It sees the validated parameters; keep it pure and cheap, as it may be asked
+   * twice for one request (the HTTP adapter's synchronous cache path, then run()).
+   */
+  answerWithoutCharge?: (params: P, ctx: { account: Account; plan: Plan }) => ExecutionResult | undefined;
   /**
    * Whether a cached answer still stands (default: it does, for its 24 hours). One that no
    * longer does is forgotten, and the request executes and is charged again: an export
@@ -104,6 +112,16 @@ export class AccessPolicy {
   }
 
   /**
+   * The operation's answer before admission (see PaidOperation.answerWithoutCharge), never
+   * cached or charged, or null when the request goes on to the cache and admission.
+   */
+  answerWithoutCharge<P>(op: PaidOperation<P>, account: Account, params: P): PolicyResponse | null {
+    const early = op.answerWithoutCharge?.(params, { account, plan: this.planOf(account) });
+    if (early === undefined) return null;
+    return { status: early.status, contentType: JSON_TYPE, body: early.body === undefined ? null : JSON.stringify(early.body), fromCache: false };
+  }
+
+  /**
    * The cached answer for a cacheable request, by its cache key (see cacheKey), or null:
    * the whole cache-hit path of run(), synchronous, for callers that already know the key.
    */
@@ -121,6 +139,8 @@ export class AccessPolicy {
   }
 
   async run<P>(op: PaidOperation<P>, req: PaidRequest<P>): Promise<PolicyResponse> {
+    const early = this.answerWithoutCharge(op, req.account, req.params);
+    if (early) return early;
     const cacheable = op.cacheable !== false;
     const key = cacheable ? cacheKey(req.operationId, req.params) : null;
     let done: (() => void) | undefined;

@@ -32,25 +32,30 @@ const lookupKey = (p: UrlLocation) => `${requireTargetUrl(p.url).key}\u0000${p.l
 export async function competitorKeywordsRoutes(app: FastifyInstance): Promise<void> {
   const { search, locations, policy, clock } = app.quarry;
 
+  /** The location a lookup is computed for; null for an unsupported one; 422 for a bad url or unknown location. */
+  const lookupLocation = (q: UrlLocation): number | null => {
+    requireTargetUrl(q.url);
+    requireLocation(locations, q.location_id);
+    return competitorLocation(q.location_id, locations);
+  };
+
   const paid: PaidOperation<UrlLocation> = {
     pool: 'related-keywords',
     cacheAs: 'competitor-keywords',
+    // An unsupported location is an empty 204 whatever the counters say: it charges nothing,
+    // so it needs no burst slot or quota either.
+    answerWithoutCharge: (q) => (lookupLocation(q) === null ? { status: 204 } : undefined),
     history: (p, body, at) => [
       { tool: 'keyword', entry: { t: 1, url: p.url.trim(), location: body.location, created: unixSeconds(at.nowMs) } },
     ],
     lookups: (p) => [{ kind: COMPETITOR_LOOKUP, key: lookupKey(p) }],
   };
 
-  const handler = async (req: any, reply: any) => {
+  const handler = async (req: any) => {
     const q = req.query as UrlLocation;
     const target = requireTargetUrl(q.url);
-    requireLocation(locations, q.location_id);
-    const location = competitorLocation(q.location_id, locations);
-    if (location === null) {
-      // Unsupported location: an empty 204, charged nothing.
-      reply.code(204);
-      return undefined;
-    }
+    // Supported: an unsupported location was answered before admission (answerWithoutCharge).
+    const location = lookupLocation(q)!;
     const limit = Math.min(req.paid!.plan.competitorKeywordsRows, MAX_COMPETITOR_KEYWORDS_ROWS);
     const result = await search.competitorKeywords(target.input, location, limit);
     // Default order: by the domain's ranking position, worst to best.

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../../support/app.js';
 import { DAY, HOUR, SECOND } from '../../../src/lib/clock.js';
 import { newClient, pace, q, type KeywordClient } from './helpers.js';
+import { spend } from '../link/helpers.js';
 
 let t: TestApp;
 /** A domain of the tiny world with a few hundred ranking keywords in the United States. */
@@ -155,6 +156,29 @@ describe('competitor keywords, competitor domains, suggested keywords', () => {
     assert.deepEqual((await domains(c, DOMAIN, 2004)).json(), NO_RESULT);
     // Nor took the burst: three lookups are admitted straight after.
     for (const url of ['a.fabriclife.io', 'b.fabriclife.io', 'c.fabriclife.io']) assert.equal((await competitor(c, url, 2840)).statusCode, 200);
+  });
+
+  test('an unsupported location answers 204 before admission: with the burst window full or the pool spent, nothing changes', async () => {
+    const c = await newClient(t);
+    for (const url of ['a.fabriclife.io', 'b.fabriclife.io', 'c.fabriclife.io']) assert.equal((await competitor(c, url, 2840)).statusCode, 200);
+    const counters = await c.pool();
+    for (const method of ['GET', 'POST'] as const) {
+      const res = await competitor(c, DOMAIN, 2004, method);
+      assert.equal(res.statusCode, 204, `${method} with the burst window full`);
+      assert.equal(res.body, '');
+    }
+    // Parameters are still checked first: a bad url is a 422, not a 204 or a 429.
+    assert.equal((await competitor(c, 'not a url', 2004)).statusCode, 422);
+    const refused = await competitor(c, 'd.fabriclife.io', 2840);
+    assert.equal(refused.statusCode, 429, 'the window is full indeed');
+    assert.deepEqual(await c.pool(), counters);
+    t.clock.advance(31 * SECOND);
+    spend(t, c.id, counters.remaining, 'related-keywords');
+    const spent = await c.pool();
+    assert.equal((await competitor(c, DOMAIN, 2004)).statusCode, 204, 'with the pool spent');
+    assert.equal((await competitor(c, 'd.fabriclife.io', 2840)).json().error.type, 'CreditLimit');
+    assert.deepEqual(await c.pool(), spent);
+    assert.equal((await c.get('/requests')).json().length, 3);
   });
 
   test('GET then POST of the same query is one cache entry and one charge', async () => {
