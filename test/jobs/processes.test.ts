@@ -1,7 +1,9 @@
 /**
  * Durability across processes: separate worker processes on one file-backed state store.
  * The kill -9 tests kill a worker in the middle of an export and check what the next
- * worker process makes of it. Short real waits here are for the child processes.
+ * worker process makes of it: first fixture workers with a synthetic handler, then the
+ * real path (an export created through the API, run by `quarry worker` on the tiny world).
+ * Short real waits here are for the child processes.
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -12,13 +14,21 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { systemClock } from '../../src/lib/clock.js';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig } from '../../src/config.js';
+import type { QuarryContext } from '../../src/http/context.js';
+import { buildApp } from '../../src/http/app.js';
+import { systemClock, unixSeconds } from '../../src/lib/clock.js';
 import { EXPORT_JOB_KIND, ExportState, exportFileName, exportsDir, exportState } from '../../src/jobs/exportJobs.js';
 import { type Job, JobQueue } from '../../src/jobs/jobQueue.js';
 import { openStateStore, type StateStore } from '../../src/store/database.js';
+import { closeContext, createContext } from '../../src/service.js';
+import { EXPORT_COLUMNS } from '../../src/tools/link/exports.js';
+import { copyTinyWorld } from '../support/world.js';
 
 const ACCOUNT = 'f'.repeat(24);
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 function start(script: string, options: object): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', fixture(script), JSON.stringify(options)], {
@@ -146,5 +156,99 @@ describe('worker processes on one state store', () => {
       assert.equal(ledger(job.id, 'refund'), 1, `refunded once (after run ${run + 1})`);
     }
     assert.ok(!exportFiles().some((f) => f.includes(job.id)), 'the dead attempt’s temporary file was swept');
+  });
+});
+
+describe('the real export path across processes', () => {
+  /** The tiny world's target with the most backlinks: the longest export it has. */
+  const TARGET = 'openpedia.org';
+  let dataDir: string;
+  let ctx: QuarryContext;
+  let app: FastifyInstance;
+  let key: string;
+  const workers: ChildProcess[] = [];
+
+  before(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-real-export-'));
+    await copyTinyWorld(1, dataDir);
+    ctx = await createContext(loadConfig({ QUARRY_DATA_DIR: dataDir, QUARRY_GATEWAY_RPS: '0', QUARRY_PUBLIC_URL: 'http://quarry.test' }));
+    app = await buildApp(ctx);
+    await app.ready();
+    const now = unixSeconds(Date.now());
+    const account = await ctx.accounts.create('kill9@example.test', 'premium', now);
+    ({ key } = await ctx.accounts.createKey(account.id, now));
+  });
+  after(async () => {
+    // A failed assertion may leave a worker of this test running.
+    for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill('SIGKILL');
+    await app?.close();
+    if (ctx) await closeContext(ctx);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const api = (method: 'GET' | 'POST', url: string, payload?: object) =>
+    app.inject({ method, url: `/v3${url}`, headers: { 'x-access-token': key }, ...(payload ? { payload } : {}) });
+  const linksRemaining = async () => (await api('GET', '/keyword-tool/limits')).json().resources.links.remaining as number;
+  /** `quarry worker`, exactly as an operator starts it, on the test's data dir. */
+  const quarryWorker = () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'worker', '--concurrency', '1', '--poll-interval', '20'], {
+      cwd: ROOT,
+      env: { ...process.env, QUARRY_DATA_DIR: dataDir, QUARRY_LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    workers.push(child);
+    return child;
+  };
+  const exportFiles = () => (fs.existsSync(exportsDir(dataDir)) ? fs.readdirSync(exportsDir(dataDir)) : []);
+
+  it('kill -9 of `quarry worker` mid-export: the next one completes it to one CSV, charged once', async () => {
+    assert.equal((await api('POST', '/link-tool/exports/suggest', { url: TARGET })).statusCode, 200);
+    const poolBefore = await linksRemaining();
+    const created = await api('POST', '/link-tool/exports', { url: TARGET });
+    assert.equal(created.statusCode, 200, created.body);
+    const { _id: jobId, cost } = created.json() as { _id: string; cost: number };
+    assert.equal(await linksRemaining(), poolBefore - cost);
+    const tempFile = () => exportFiles().find((f) => f.includes(jobId) && f.endsWith('.tmp'));
+
+    const first = quarryWorker();
+    const firstExit = exited(first);
+    // Writing the tiny world's largest export takes about a second; its temporary file
+    // appears part way through, which is the moment to kill.
+    const over = () => ['completed', 'failed'].includes(ctx.jobs.byId(jobId)!.state);
+    await until(() => tempFile() !== undefined || over(), 'the first worker to write the CSV');
+    first.kill('SIGKILL');
+    assert.equal((await firstExit).signal, 'SIGKILL');
+    const killed = ctx.jobs.byId(jobId)!;
+    assert.equal(killed.state, 'running', 'killed mid-export: the dead worker still holds the lease');
+    assert.equal(exportState(killed), ExportState.Writing);
+    assert.equal(killed.attempts, 1);
+    assert.ok(tempFile(), 'a temporary file was being written');
+    assert.ok(!exportFiles().includes(exportFileName(jobId)), 'no final file yet');
+    // The dead worker's lease would run out 30 s from its last heartbeat; end it now instead.
+    ctx.state.raw.prepare('UPDATE jobs SET lease_expires_ms = ? WHERE id = ?').run(Date.now(), jobId);
+
+    const second = quarryWorker();
+    const secondExit = exited(second);
+    await until(() => ctx.jobs.byId(jobId)!.state !== 'running', 'the second worker to finish the export');
+    second.kill('SIGTERM');
+    const stopped = await secondExit;
+    assert.equal(stopped.code, 0, stopped.stderr);
+
+    const done = ctx.jobs.byId(jobId)!;
+    assert.equal(done.state, 'completed', done.error ?? '');
+    assert.equal(done.attempts, 2);
+    assert.deepEqual(exportFiles(), [exportFileName(jobId)], 'one CSV, no temporary leftovers');
+    assert.equal(await linksRemaining(), poolBefore - cost, 'charged once, not refunded');
+    const listed = ((await api('GET', '/link-tool/exports')).json() as { _id: string; state: number; backLinks: number; downloadURL?: string }[]).find((j) => j._id === jobId)!;
+    assert.equal(listed.state, ExportState.Completed);
+    const url = new URL(listed.downloadURL!);
+    const download = await app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
+    assert.equal(download.statusCode, 200);
+    const records = parse(download.body, { columns: true }) as Record<string, string>[];
+    assert.deepEqual(Object.keys(records[0]), [...EXPORT_COLUMNS]);
+    assert.equal(records.length, cost, 'every backlink of the target, as suggested and charged');
+    assert.equal(listed.backLinks, cost);
+    assert.equal(new Set(records.map((r) => r._id)).size, records.length, 'no row written twice');
+    assert.equal(download.body, fs.readFileSync(path.join(exportsDir(dataDir), exportFileName(jobId)), 'utf8'));
   });
 });
