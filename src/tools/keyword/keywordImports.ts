@@ -6,7 +6,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../http/errors.js';
-import { MAX_RELATED_KEYWORDS_ROWS } from '../../policy/plans.js';
+import type { PaidOperation } from '../../policy/accessPolicy.js';
 import { errorResponses, LanguageId, LocationId } from '../shared/schemas.js';
 import { requireLanguage, requireLocation } from '../shared/params.js';
 
@@ -18,16 +18,28 @@ interface ImportBody {
 
 export async function keywordImportRoutes(app: FastifyInstance): Promise<void> {
   const { search, locations } = app.quarry;
+  const paid: PaidOperation<ImportBody> = {
+    pool: 'related-keywords',
+    cacheable: false,
+    cooldown: 'keyword-import',
+    // A set larger than the plan's rows is a 400 whatever the counters say: refused before
+    // the cooldown, burst window and pool, it is never charged and starts no cooldown.
+    answerWithoutCharge: (body, { plan }) => {
+      const max = plan.relatedKeywordsRows;
+      if (body.keywords.length > max) throw errors.badRequest(`At most ${max} keywords can be imported at once`);
+      return undefined;
+    },
+  };
   app.post(
     '/keyword-imports',
     {
-      config: { paid: { pool: 'related-keywords', cacheable: false, cooldown: 'keyword-import' } },
+      config: { paid },
       schema: {
         tags: ['keyword-tool'],
         summary: 'Metrics, difficulty, history and organic results for a set of keywords',
         body: Type.Object({
-          // The schema bounds the work of a hostile body; the plan's size answers 400 below it.
-          keywords: Type.Array(Type.String({ maxLength: 255 }), { maxItems: MAX_RELATED_KEYWORDS_ROWS * 10 }),
+          // No item cap: the body limit bounds the size, and any set over the plan's rows is a 400.
+          keywords: Type.Array(Type.String({ maxLength: 255 })),
           location_id: LocationId,
           language_id: LanguageId,
         }),
@@ -36,8 +48,6 @@ export async function keywordImportRoutes(app: FastifyInstance): Promise<void> {
     },
     async (req) => {
       const body = req.body as ImportBody;
-      const max = req.paid!.plan.relatedKeywordsRows;
-      if (body.keywords.length > max) throw errors.badRequest(`At most ${max} keywords can be imported at once`);
       requireLocation(locations, body.location_id);
       requireLanguage(body.language_id);
       const keywords = search.importKeywords(body.keywords, body.location_id, body.language_id);

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../../support/app.js';
 import { SECOND } from '../../../src/lib/clock.js';
 import { newClient, type KeywordClient } from './helpers.js';
+import { spend } from '../link/helpers.js';
 
 let t: TestApp;
 /** Known English keywords of the tiny world (they have organic results). */
@@ -72,6 +73,27 @@ describe('POST /keyword-tool/keyword-imports', () => {
       assert.equal(exact.json().keywords.length, rows);
       assert.equal((await c.pool()).remaining, plan === 'entry' ? 99 : 499);
     }
+  });
+
+  test('a set over the plan rows is a 400 of any size, before the cooldown, the burst window and the pool', async () => {
+    const c = await newClient(t, 'entry');
+    const texts = Array.from({ length: 201 }, (_, i) => `cooldown probe ${i}`);
+    assert.equal((await importKw(c, texts.slice(0, 200))).statusCode, 200);
+    const counters = await c.pool();
+    // In the cooldown: exactly the plan rows wait, one more is refused outright.
+    assert.equal((await importKw(c, texts.slice(0, 200))).json().error.type, 'RateLimit');
+    const over = await importKw(c, texts);
+    assert.equal(over.statusCode, 400, 'in the cooldown');
+    // Any size: past the old schema cap of 100,000 too.
+    const huge = await importKw(c, Array.from({ length: 100_001 }, () => 'k'));
+    assert.equal(huge.statusCode, 400, '100,001 keywords');
+    assert.equal(typeof huge.json().error.message, 'string');
+    assert.deepEqual(await c.pool(), counters);
+    // With the pool spent as well.
+    t.clock.advance(31 * SECOND);
+    spend(t, c.id, counters.remaining, 'related-keywords', 'entry');
+    assert.equal((await importKw(c, texts)).statusCode, 400, 'with the pool spent');
+    assert.equal((await importKw(c, texts.slice(0, 200))).json().error.type, 'CreditLimit');
   });
 
   test('a repeat of the same import counts again: no cache', async () => {
