@@ -10,7 +10,7 @@
  * with noise(t) = 1 + 0.08 · ε(t) (ε a deterministic hash-normal per keyword and month),
  * scaled so that the mean of the last 12 months equals `volume · share`.
  */
-import { hash32 } from './random.js';
+import { HASH32_START, hash32Extend } from './random.js';
 
 export const HISTORY_START_YEAR = 2015;
 
@@ -38,11 +38,17 @@ export function lastCompleteMonth(asOfMs: number): { year: number; month: number
   return { year, month };
 }
 
-function hashNormal(seed: number, t: number): number {
-  // Sum of three uniforms minus their mean approximates a normal (Irwin–Hall), cheap and stable.
-  const a = hash32(`${seed}:${t}:a`) / 4294967296;
-  const b = hash32(`${seed}:${t}:b`) / 4294967296;
-  const c = hash32(`${seed}:${t}:c`) / 4294967296;
+/**
+ * A deterministic hash-normal for (seed, month t): the sum of three uniforms minus their
+ * mean approximates a normal (Irwin–Hall), cheap and stable. The uniforms are the hashes of
+ * `${seed}:${t}:a`, `…:b` and `…:c`, computed from the state after `${seed}:` (`seedState`)
+ * so that a history of ~140 months builds no strings but the month's digits.
+ */
+function hashNormal(seedState: number, t: number): number {
+  const month = hash32Extend(seedState, `${t}:`);
+  const a = hash32Extend(month, 'a') / 4294967296;
+  const b = hash32Extend(month, 'b') / 4294967296;
+  const c = hash32Extend(month, 'c') / 4294967296;
   return (a + b + c - 1.5) * 2;
 }
 
@@ -51,11 +57,12 @@ export function keywordHistory(params: HistoryParams, asOfMs: number): MonthlySe
   const end = lastCompleteMonth(asOfMs);
   const count = (end.year - HISTORY_START_YEAR) * 12 + end.month;
   const raw = new Float64Array(count);
+  const seedState = hash32Extend(HASH32_START, `${params.noiseSeed}:`);
   for (let t = 0; t < count; t++) {
     const month = (t % 12) + 1;
     const fromEnd = (count - 1 - t) / 12;
     const season = 1 + params.seasonAmplitude * Math.cos((2 * Math.PI * (month - params.seasonPeak)) / 12);
-    const noise = 1 + 0.08 * hashNormal(params.noiseSeed, t);
+    const noise = 1 + 0.08 * hashNormal(seedState, t);
     raw[t] = Math.pow(params.trend, -fromEnd) * season * Math.max(0.2, noise);
   }
   let lastYear = 0;

@@ -98,9 +98,21 @@ export class Rng {
   }
 }
 
+/** FNV-1a's offset basis: the state of hash32 before any character. */
+export const HASH32_START = 0x811c9dc5;
+
 /** A stable 32-bit hash of a string (FNV-1a), for deterministic per-item noise. */
 export function hash32(text: string): number {
-  let h = 0x811c9dc5;
+  return hash32Extend(HASH32_START, text);
+}
+
+/**
+ * Continues an FNV-1a state with more characters: `hash32Extend(hash32(a), b) === hash32(a + b)`.
+ * FNV-1a reads one character at a time, so hashes of strings sharing a prefix can start
+ * from the prefix's state instead of building every string.
+ */
+export function hash32Extend(state: number, text: string): number {
+  let h = state;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
