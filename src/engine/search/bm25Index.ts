@@ -348,6 +348,44 @@ export class Bm25Index {
   }
 
   /**
+   * The query's known terms, rarest first, each with its idf times its query-term
+   * frequency (a repeated token counts once per occurrence). `search` and `scoreDocs`
+   * add term contributions in this order, so both sum a document's score identically.
+   */
+  private queryTerms(queryTokens: readonly string[]): { term: number; idf: number }[] {
+    const queryTf = new Map<number, number>();
+    for (const token of queryTokens) {
+      const t = this.termIds.get(token);
+      if (t !== undefined) queryTf.set(t, (queryTf.get(t) ?? 0) + 1);
+    }
+    const terms = [...queryTf.keys()].sort((x, y) => this.offsets[x + 1] - this.offsets[x] - (this.offsets[y + 1] - this.offsets[y]));
+    return terms.map((t) => {
+      const n = this.offsets[t + 1] - this.offsets[t];
+      return { term: t, idf: Math.log(1 + (this.docCount - n + 0.5) / (n + 0.5)) * queryTf.get(t)! };
+    });
+  }
+
+  /** BM25 weight of a term occurring `tf` (field-weighted) times in a document. */
+  private termWeight(idf: number, tf: number, doc: number): number {
+    const norm = this.k1 * (1 - this.b + (this.b * this.docLength[doc]) / this.avgDocLength);
+    return (idf * (tf * (this.k1 + 1))) / (tf + norm);
+  }
+
+  /** Position of a document in a term's postings [start, end), or −1 (postings are sorted by doc). */
+  private postingOf(start: number, end: number, doc: number): number {
+    let lo = start;
+    let hi = end - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const d = this.postingDocs[mid];
+      if (d === doc) return mid;
+      if (d < doc) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  /**
    * The `limit` best documents for a bag of query tokens (a repeated token counts once per
    * occurrence, as query-term frequency). Documents matching no term are not returned.
    */
@@ -356,53 +394,32 @@ export class Bm25Index {
     const matched = this.matchedIdf;
     let totalIdf = 0;
     const touched = new GrowableInt32();
-    const { k1, b } = this;
-    const queryTf = new Map<number, number>();
-    for (const token of queryTokens) {
-      const t = this.termIds.get(token);
-      if (t !== undefined) queryTf.set(t, (queryTf.get(t) ?? 0) + 1);
-    }
     // Rarer terms first. A very common term ("how", "to", "best") is then scored only on
     // the documents the rarer terms found (when those are already `limit` or more), by
     // binary search in its sorted postings, instead of walking postings that cover a large
     // part of the collection; documents holding only common terms are then not candidates
     // (they would answer little of the query).
-    const terms = [...queryTf.keys()].sort((x, y) => this.offsets[x + 1] - this.offsets[x] - (this.offsets[y + 1] - this.offsets[y]));
     const commonDf = Math.max(1, Math.floor(this.docCount * COMMON_TERM_SHARE));
-    for (const t of terms) {
-      const qtf = queryTf.get(t)!;
-      const start = this.offsets[t];
-      const end = this.offsets[t + 1];
+    for (const { term, idf } of this.queryTerms(queryTokens)) {
+      const start = this.offsets[term];
+      const end = this.offsets[term + 1];
       const n = end - start;
-      const idf = Math.log(1 + (this.docCount - n + 0.5) / (n + 0.5)) * qtf;
       totalIdf += idf;
-      const add = (doc: number, tf: number) => {
-        const norm = k1 * (1 - b + (b * this.docLength[doc]) / this.avgDocLength);
-        acc[doc] += (idf * (tf * (k1 + 1))) / (tf + norm);
-        matched[doc] += idf;
-      };
       if (n > commonDf && touched.length >= limit && touched.length * 16 < n) {
         for (let j = 0; j < touched.length; j++) {
           const doc = touched.data[j];
-          let lo = start;
-          let hi = end - 1;
-          while (lo <= hi) {
-            const mid = (lo + hi) >> 1;
-            const d = this.postingDocs[mid];
-            if (d === doc) {
-              add(doc, this.postingTf[mid]);
-              break;
-            }
-            if (d < doc) lo = mid + 1;
-            else hi = mid - 1;
-          }
+          const at = this.postingOf(start, end, doc);
+          if (at === -1) continue;
+          acc[doc] += this.termWeight(idf, this.postingTf[at], doc);
+          matched[doc] += idf;
         }
         continue;
       }
       for (let i = start; i < end; i++) {
         const doc = this.postingDocs[i];
         if (acc[doc] === 0) touched.push(doc);
-        add(doc, this.postingTf[i]);
+        acc[doc] += this.termWeight(idf, this.postingTf[i], doc);
+        matched[doc] += idf;
       }
     }
     const count = touched.length;
@@ -418,6 +435,60 @@ export class Bm25Index {
       matched[docs[i]] = 0;
     }
     return result;
+  }
+
+  /**
+   * Scores and coverage of given documents for a query, in the given order: the same
+   * numbers `search` gives them when they are among its results (their scores add the
+   * same term weights in the same order). It looks the documents up in the postings of
+   * each term, in document order with a galloping search, so re-scoring the few hundred
+   * candidates a search once returned costs a small part of searching again (the rank
+   * index re-ranks each keyword's remembered candidates in every market).
+   */
+  scoreDocs(queryTokens: readonly string[], docs: Int32Array): ScoredDocs {
+    const n = docs.length;
+    const result: ScoredDocs = { docs, scores: new Float64Array(n), coverage: new Float64Array(n) };
+    // Positions of the documents in ascending document order (keys doc·n + position sort as numbers).
+    const keys = new Float64Array(n);
+    for (let i = 0; i < n; i++) keys[i] = docs[i] * n + i;
+    keys.sort();
+    const byDoc = new Int32Array(n);
+    for (let j = 0; j < n; j++) byDoc[j] = keys[j] % n;
+    let totalIdf = 0;
+    for (const { term, idf } of this.queryTerms(queryTokens)) {
+      const end = this.offsets[term + 1];
+      totalIdf += idf;
+      let at = this.offsets[term];
+      for (let j = 0; j < n && at < end; j++) {
+        const i = byDoc[j];
+        at = this.firstPostingFrom(at, end, docs[i]);
+        if (at < end && this.postingDocs[at] === docs[i]) {
+          result.scores[i] += this.termWeight(idf, this.postingTf[at], docs[i]);
+          result.coverage[i] += idf;
+        }
+      }
+    }
+    for (let i = 0; i < n; i++) result.coverage[i] = totalIdf > 0 ? result.coverage[i] / totalIdf : 0;
+    return result;
+  }
+
+  /** The first posting in [from, end) whose document is ≥ doc (end if none), by galloping from `from`. */
+  private firstPostingFrom(from: number, end: number, doc: number): number {
+    if (from >= end || this.postingDocs[from] >= doc) return from;
+    // Invariant: postingDocs[lo] < doc; the answer lies in (lo, hi].
+    let lo = from;
+    let step = 1;
+    while (lo + step < end && this.postingDocs[lo + step] < doc) {
+      lo += step;
+      step *= 2;
+    }
+    let hi = Math.min(lo + step, end);
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      if (this.postingDocs[mid] < doc) lo = mid;
+      else hi = mid;
+    }
+    return hi;
   }
 }
 

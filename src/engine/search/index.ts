@@ -27,7 +27,7 @@ export interface OpenSearchOptions {
   /**
    * Locations whose rank index to load, or build in the background when none is stored
    * (ranking a small world's market takes minutes), so that the first competitor-keywords
-   * lookup does not wait for it.
+   * lookup does not wait for it. The build gives way to builds lookups wait for.
    */
   warmRankIndexes?: readonly number[];
 }
@@ -36,11 +36,11 @@ export interface OpenSearchOptions {
 export async function openSearch(options: OpenSearchOptions): Promise<SearchEngine> {
   await migrateSearchTables(options.store.db);
   const store = new SearchStore(options.store.raw);
-  const { corpus, index } = loadSearchCorpus(options.store.raw, store);
-  const search = new SearchEngine({ corpus, index, clock: options.clock, locations: options.locations ?? loadLocations(), store });
+  const { corpus, index, textFingerprint } = loadSearchCorpus(options.store.raw, store);
+  const search = new SearchEngine({ corpus, index, textFingerprint, clock: options.clock, locations: options.locations ?? loadLocations(), store });
   for (const location of options.warmRankIndexes ?? []) {
     // A failure here (the store closed during a build) only means a later lookup builds it.
-    search.rankIndex(location).catch(() => undefined);
+    search.warmRankIndex(location).catch(() => undefined);
   }
   return search;
 }

@@ -41,6 +41,8 @@ export interface LoadedCorpus {
   corpus: SearchCorpus;
   /** BM25 index over the pages' title, description and body, built while reading them. */
   index: Bm25Index;
+  /** Identifies the page texts the index was built from (what stored rank candidates depend on). */
+  textFingerprint: string;
 }
 
 /**
@@ -143,7 +145,7 @@ export function loadSearchCorpus(raw: SqliteDatabase.Database, store?: SearchSto
   } else {
     index = Bm25Index.fromParts(storedIndex!);
   }
-  return { corpus: { pages, niches, brands, metricsTs, ...loadKeywordData(raw) }, index };
+  return { corpus: { pages, niches, brands, metricsTs, ...loadKeywordData(raw) }, index, textFingerprint: fingerprint };
 }
 
 export type KeywordData = Pick<SearchCorpus, 'keywords' | 'marketShare' | 'hasMarkets' | 'storedHistory'>;

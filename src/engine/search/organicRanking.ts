@@ -14,7 +14,7 @@
  * domain in a row of results, as Google limits results per site (Google Search Central
  * blog, "Site diversity change", June 2019).
  */
-import type { Bm25Index } from './bm25Index.js';
+import type { Bm25Index, ScoredDocs } from './bm25Index.js';
 import { hashString32, unitNoise } from './deterministicNoise.js';
 import type { SearchCorpus } from './searchCorpus.js';
 import type { IntentSignals } from './searchIntent.js';
@@ -35,6 +35,23 @@ export interface RankQuery {
   entityRootId?: number;
   /** Extra query tokens used, at low weight, when the keyword alone matches few pages. */
   fallbackTokens?: readonly string[];
+}
+
+/**
+ * The BM25 candidates of a query before scoring. They depend on the keyword's text and
+ * topic only, not on location, platform or date: the rank index retrieves them once per
+ * keyword and re-scores them in every market (see rankCandidates.ts).
+ */
+export interface Retrieval {
+  found: ScoredDocs;
+  /** Pages of the keyword's topic (its fallback tokens), searched when the keyword matches few pages. */
+  fallback?: ScoredDocs;
+}
+
+/** The documents of a retrieval, to re-score later (OrganicRanker.rescore). */
+export interface RetrievedDocs {
+  docs: Int32Array;
+  fallbackDocs?: Int32Array;
 }
 
 export interface RankedPage {
@@ -69,20 +86,51 @@ const PER_DOMAIN = 2;
 const DAY_MS = 86_400_000;
 
 export class OrganicRanker {
+  // What scoring reads of each page, in arrays indexed by page: a rank index build scores
+  // millions of candidates, and reading them from the page objects scattered in the heap
+  // cost more than the arithmetic.
   private readonly publishedDay: Int32Array;
   private readonly authority: Float32Array;
+  private readonly pageId: Float64Array;
+  private readonly rootId: Float64Array;
+  private readonly languageId: Float64Array;
+  private readonly isHomepage: Uint8Array;
+  private readonly domain: string[];
+  /** Index into `siteKinds` of each page's site kind. */
+  private readonly siteKind: Uint16Array;
+  private readonly siteKinds: string[] = [];
+  private readonly farmKind: number;
 
   constructor(private readonly corpus: SearchCorpus, private readonly index: Bm25Index) {
     const n = corpus.pages.length;
     this.publishedDay = new Int32Array(n);
     this.authority = new Float32Array(n);
+    this.pageId = new Float64Array(n);
+    this.rootId = new Float64Array(n);
+    this.languageId = new Float64Array(n);
+    this.isHomepage = new Uint8Array(n);
+    this.domain = new Array<string>(n);
+    this.siteKind = new Uint16Array(n);
+    const kindIndex = new Map<string, number>();
     for (let i = 0; i < n; i++) {
       const p = corpus.pages[i];
       const t = Date.parse(`${p.published}T00:00:00Z`);
       this.publishedDay[i] = Number.isFinite(t) ? Math.floor(t / DAY_MS) : 0;
       // Page strength 0–1: page authority counts more than its domain's.
       this.authority[i] = (0.6 * p.upa + 0.4 * p.pda) / 100;
+      this.pageId[i] = p.id;
+      this.rootId[i] = p.rootId;
+      this.languageId[i] = p.languageId;
+      this.isHomepage[i] = p.isHomepage ? 1 : 0;
+      this.domain[i] = p.domain;
+      let kind = kindIndex.get(p.siteKind);
+      if (kind === undefined) {
+        kind = this.siteKinds.push(p.siteKind) - 1;
+        kindIndex.set(p.siteKind, kind);
+      }
+      this.siteKind[i] = kind;
     }
+    this.farmKind = kindIndex.get('farm') ?? -1;
   }
 
   /** Page strength (0–1) used in ranking. */
@@ -96,75 +144,160 @@ export class OrganicRanker {
   }
 
   /**
-   * The best `limit` pages for the query, best first, re-ranking the `candidates` best
-   * BM25 matches (fewer candidates rank faster, for the rank index's top 50).
+   * The BM25 candidates `rank` re-ranks for a query: the `candidates` best matches of
+   * the keyword and, when fewer than twice `limit` pages match it, those of its fallback
+   * tokens.
    */
-  rank(query: RankQuery, limit: number, candidates = CANDIDATES): RankedPage[] {
-    const pages = this.corpus.pages;
-    const tokens = tokenize(query.keyword);
-    const found = this.index.search(tokens, Math.max(candidates, limit));
-    const relevance = new Map<number, number>();
+  retrieve(query: Pick<RankQuery, 'keyword' | 'fallbackTokens'>, limit: number, candidates = CANDIDATES): Retrieval {
+    const depth = Math.max(candidates, limit);
+    const found = this.index.search(tokenize(query.keyword), depth);
+    if (found.docs.length < limit * 2 && query.fallbackTokens && query.fallbackTokens.length > 0) {
+      return { found, fallback: this.index.search(query.fallbackTokens, depth) };
+    }
+    return { found };
+  }
+
+  /** The retrieval `retrieve` returned for the query, from its documents (same scores). */
+  rescore(query: Pick<RankQuery, 'keyword' | 'fallbackTokens'>, retrieved: RetrievedDocs): Retrieval {
+    const found = this.index.scoreDocs(tokenize(query.keyword), retrieved.docs);
+    if (!retrieved.fallbackDocs) return { found };
+    return { found, fallback: this.index.scoreDocs(query.fallbackTokens ?? [], retrieved.fallbackDocs) };
+  }
+
+  /**
+   * The best `limit` pages for the query, best first, re-ranking the `candidates` best
+   * BM25 matches (fewer candidates rank faster, for the rank index's top 50). A caller
+   * that remembers the query's retrieval passes it (`retrieve` with the same limit and
+   * candidates, or `rescore` of its documents).
+   */
+  rank(query: RankQuery, limit: number, candidates = CANDIDATES, retrieval = this.retrieve(query, limit, candidates)): RankedPage[] {
+    const { found, fallback } = retrieval;
+    const fallbackExtra = fallback ? fallback.docs.length : 0;
+    const candidatePage = new Int32Array(found.docs.length + fallbackExtra);
+    const relevance = new Float64Array(candidatePage.length);
+    let count = 0;
     const best = found.scores[0] ?? 1;
     // A page missing some of the query's words answers it only in part (coordination
     // factor: the share of the query's idf mass the page contains, squared).
-    for (let i = 0; i < found.docs.length; i++) relevance.set(found.docs[i], (found.scores[i] / best) * found.coverage[i] ** 2);
-    if (found.docs.length < limit * 2 && query.fallbackTokens && query.fallbackTokens.length > 0) {
+    for (let i = 0; i < found.docs.length; i++) {
+      candidatePage[count] = found.docs[i];
+      relevance[count++] = (found.scores[i] / best) * found.coverage[i] ** 2;
+    }
+    if (fallback) {
       // Too few pages use the keyword's words: pages of its topic answer at lower relevance.
-      const extra = this.index.search(query.fallbackTokens, Math.max(candidates, limit));
-      const extraBest = extra.scores[0] ?? 1;
-      for (let i = 0; i < extra.docs.length; i++) {
-        if (!relevance.has(extra.docs[i])) relevance.set(extra.docs[i], (0.35 * extra.scores[i]) / extraBest);
+      const fallbackBest = fallback.scores[0] ?? 1;
+      const known = new Set(found.docs);
+      for (let i = 0; i < fallback.docs.length; i++) {
+        if (known.has(fallback.docs[i])) continue;
+        candidatePage[count] = fallback.docs[i];
+        relevance[count++] = (0.35 * fallback.scores[i]) / fallbackBest;
       }
     }
     const today = Math.floor(Date.parse(`${query.date}T00:00:00Z`) / DAY_MS);
     const lastingSeed = hashString32(`${query.keyword}|${query.locationId}|${query.platform}`);
     const dailySeed = hashString32(`${query.keyword}|${query.locationId}|${query.platform}|${query.date}`);
     const labels = [...query.signals.labels, ...(query.signals.news ? ['news'] : [])];
+    // How well each kind of site answers the query: the best fit among its intents.
+    const intentOfKind = this.siteKinds.map((kind) => {
+      let intent = 0;
+      for (const label of labels) intent = Math.max(intent, INTENT_SITE_FIT[label]?.[kind] ?? 0);
+      return intent;
+    });
     const freshnessDays = query.signals.news ? 30 : 3 * 365;
     const geoSuffix = `.${query.tld}`;
-    const scored: RankedPage[] = [];
-    for (const [page, rel] of relevance) {
-      const p = pages[page];
-      let intent = 0;
-      for (const label of labels) intent = Math.max(intent, INTENT_SITE_FIT[label]?.[p.siteKind] ?? 0);
+    const score = new Float64Array(count);
+    const candidateId = new Float64Array(count);
+    for (let c = 0; c < count; c++) {
+      const page = candidatePage[c];
+      const id = this.pageId[page];
+      candidateId[c] = id;
       const age = Math.max(0, today - this.publishedDay[page]);
       const freshness = Math.exp(-age / freshnessDays);
-      const geo = query.tld !== 'com' && p.domain.endsWith(geoSuffix) ? 1 : 0;
+      const geo = query.tld !== 'com' && this.domain[page].endsWith(geoSuffix) ? 1 : 0;
       // Relevance gates everything else: quality signals scale a page's relevance, so an
       // authoritative page that does not answer the query cannot outrank one that does.
       const quality =
         QUALITY.base +
         QUALITY.authority * this.authority[page] +
-        QUALITY.intent * intent +
+        QUALITY.intent * intentOfKind[this.siteKind[page]] +
         QUALITY.freshness * freshness +
         QUALITY.geo * geo;
-      const noise = 1 + LASTING_NOISE * (2 * unitNoise(lastingSeed, p.id) - 1) + DAILY_NOISE * (2 * unitNoise(dailySeed, p.id) - 1);
-      let score = rel * quality * noise;
+      const noise = 1 + LASTING_NOISE * (2 * unitNoise(lastingSeed, id) - 1) + DAILY_NOISE * (2 * unitNoise(dailySeed, id) - 1);
+      let s = relevance[c] * quality * noise;
       // Pages in another language rarely rank; link farms are demoted as spam.
-      if (p.languageId !== query.languageId) score *= 0.3;
-      if (p.siteKind === 'farm') score -= 0.1;
-      if (query.entityRootId !== undefined && p.rootId === query.entityRootId) score += p.isHomepage ? 0.6 : 0.2;
-      scored.push({ page, score, relevance: rel });
+      if (this.languageId[page] !== query.languageId) s *= 0.3;
+      if (this.siteKind[page] === this.farmKind) s -= 0.1;
+      if (query.entityRootId !== undefined && this.rootId[page] === query.entityRootId) s += this.isHomepage[page] ? 0.6 : 0.2;
+      score[c] = s;
     }
-    scored.sort((a, b) => b.score - a.score || pages[a.page].id - pages[b.page].id);
+    const order = bestFirst(score, candidateId, count);
     // Host crowding: a third result of the same root domain waits until the list runs short.
+    const ranked = (c: number): RankedPage => ({ page: candidatePage[c], score: score[c], relevance: relevance[c] });
     const out: RankedPage[] = [];
-    const deferred: RankedPage[] = [];
+    const deferred: number[] = [];
     const perDomain = new Map<number, number>();
-    for (const r of scored) {
-      const root = pages[r.page].rootId;
+    for (const c of order) {
+      const root = this.rootId[candidatePage[c]];
       const n = perDomain.get(root) ?? 0;
-      if (n >= PER_DOMAIN) deferred.push(r);
+      if (n >= PER_DOMAIN) deferred.push(c);
       else {
         perDomain.set(root, n + 1);
-        out.push(r);
+        out.push(ranked(c));
         if (out.length === limit) return out;
       }
     }
-    for (const r of deferred) {
-      out.push(r);
+    for (const c of deferred) {
+      out.push(ranked(c));
       if (out.length === limit) break;
     }
     return out;
   }
+}
+
+/**
+ * Candidates 0..count−1 ordered by score, highest first, equal scores by page id: a total
+ * order (page ids are distinct), so any correct sort gives the same list. A quicksort over
+ * typed arrays: Array.prototype.sort calling a comparator was most of a rank index
+ * build's scoring time.
+ */
+export function bestFirst(score: Float64Array, id: Float64Array, count: number): Int32Array {
+  const order = new Int32Array(count);
+  for (let c = 0; c < count; c++) order[c] = c;
+  const before = (a: number, b: number) => score[a] > score[b] || (score[a] === score[b] && id[a] < id[b]);
+  const ranges = [0, count - 1];
+  while (ranges.length > 0) {
+    const hi = ranges.pop()!;
+    const lo = ranges.pop()!;
+    if (hi - lo < 16) {
+      for (let i = lo + 1; i <= hi; i++) {
+        const c = order[i];
+        let j = i - 1;
+        while (j >= lo && before(c, order[j])) {
+          order[j + 1] = order[j];
+          j--;
+        }
+        order[j + 1] = c;
+      }
+      continue;
+    }
+    // Median of the first, middle and last as the pivot; Hoare partition around it.
+    const a = order[lo];
+    const b = order[(lo + hi) >> 1];
+    const c = order[hi];
+    const pivot = before(a, b) ? (before(b, c) ? b : before(a, c) ? c : a) : before(a, c) ? a : before(b, c) ? c : b;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (before(order[i], pivot)) i++;
+      while (before(pivot, order[j])) j--;
+      if (i <= j) {
+        const t = order[i];
+        order[i++] = order[j];
+        order[j--] = t;
+      }
+    }
+    if (lo < j) ranges.push(lo, j);
+    if (i < hi) ranges.push(i, hi);
+  }
+  return order;
 }

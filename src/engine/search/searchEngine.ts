@@ -19,8 +19,9 @@ import { KeywordCatalog } from './keywordCatalog.js';
 import { keywordDifficulty } from './keywordDifficulty.js';
 import { keywordId } from './keywordIds.js';
 import { KeywordMetrics, type KeywordItem } from './keywordMetrics.js';
-import { OrganicRanker } from './organicRanking.js';
-import { PageGroups, RANK_DEPTH, RankIndex, type RankEntry, type RankRows } from './rankIndex.js';
+import { OrganicRanker, type Retrieval } from './organicRanking.js';
+import { RankCandidates } from './rankCandidates.js';
+import { PageGroups, RANK_DEPTH, RankIndex, RankRowsBuilder, type RankEntry, type RankRows } from './rankIndex.js';
 import { relatedCandidates } from './relatedKeywords.js';
 import type { CorpusKeyword, CorpusPage, SearchCorpus } from './searchCorpus.js';
 import type { IntentLabel } from './searchIntent.js';
@@ -43,7 +44,17 @@ export interface SearchEngineOptions {
   store?: SearchStore;
   /** A BM25 index over the corpus pages built by the loader; built from `pages` otherwise. */
   index?: Bm25Index;
+  /** The loader's fingerprint of the indexed page texts: with a store, rank candidates are stored under it. */
+  textFingerprint?: string;
 }
+
+/** Whether a lookup waits for a rank-index build; a background build (warm-up) gives way to those that are. */
+export interface BuildPriority {
+  urgent: boolean;
+}
+
+/** Work between two yields of a rank-index build to the event loop (ms): requests keep being answered. */
+const BUILD_SLICE_MS = 20;
 
 export interface SerpQuery {
   kw: string;
@@ -108,7 +119,13 @@ export class SearchEngine {
   private readonly locations: LocationRegistry;
   private readonly store: SearchStore | undefined;
   private readonly rankIndexes = new Map<number, RankIndex>();
-  private readonly pendingRankIndexes = new Map<number, Promise<RankIndex>>();
+  private readonly pendingRankIndexes = new Map<number, { index: Promise<RankIndex>; priority: BuildPriority }>();
+  /** Builds running now, each with a promise settled when it ends (see giveWay). */
+  private readonly runningBuilds = new Set<{ priority: BuildPriority; ended: Promise<void> }>();
+  private readonly rankCandidates: RankCandidates;
+  /** Identifies the stored rank candidates this engine can reuse (page texts and ranking depth). */
+  private readonly candidatesFingerprint: string | undefined;
+  private storedCandidatesLoaded = false;
   private readonly difficultyCache = new Map<string, { seo: number; ts: number }>();
   private readonly pageByUrl = new Map<string, number>();
   private readonly rootByDomain = new Map<string, number>();
@@ -128,6 +145,9 @@ export class SearchEngine {
       });
     this.ranker = new OrganicRanker(this.corpus, this.index);
     this.builder = new SerpBuilder(this.corpus, this.index, this.ranker);
+    this.rankCandidates = new RankCandidates(this.ranker, RANK_DEPTH, SearchEngine.SHORT_RANKING_CANDIDATES);
+    this.candidatesFingerprint =
+      options.textFingerprint === undefined ? undefined : `${options.textFingerprint}|${RANK_DEPTH}|${SearchEngine.SHORT_RANKING_CANDIDATES}`;
     this.catalog = new KeywordCatalog(this.corpus);
     this.metrics = new KeywordMetrics(this.corpus, this.catalog, (id) => this.marketOf(id));
     pages.forEach((p, i) => {
@@ -364,7 +384,8 @@ export class SearchEngine {
   /** Candidates re-ranked for short rankings (imports' top 10, the rank index's top 50). */
   private static readonly SHORT_RANKING_CANDIDATES = 200;
 
-  private organicPages(k: CorpusKeyword, market: number, limit: number): number[] {
+  /** The best `limit` pages for a keyword in a market, from its remembered retrieval when given. */
+  private organicPages(k: CorpusKeyword, market: number, limit: number, retrieval?: Retrieval): number[] {
     const locationId = market === 0 ? DEFAULT_SERP_LOCATION : market;
     const location = this.locations.get(locationId);
     const engineDomain = location?.engineDomain ?? 'google.com';
@@ -383,6 +404,7 @@ export class SearchEngine {
         },
         limit,
         SearchEngine.SHORT_RANKING_CANDIDATES,
+        retrieval,
       )
       .map((r) => r.page);
   }
@@ -426,24 +448,39 @@ export class SearchEngine {
   /**
    * The rank index of a market (location 0 uses the default engine, 2840): loaded from the
    * store, or built by ranking the market's keywords on the clock's date and stored.
-   * Concurrent callers share one build; the build yields to the event loop between
-   * batches so that a server keeps answering while a market is ranked the first time.
+   * Concurrent callers share one build; the build yields to the event loop every few
+   * milliseconds so that a server keeps answering while a market is ranked the first time.
    */
   rankIndex(locationId: number): Promise<RankIndex> {
+    return this.requestRankIndex(locationId, true);
+  }
+
+  /**
+   * Loads or builds a market's rank index in the background (the warm-up at open): the
+   * build pauses while a build a lookup waits for runs, unless a lookup asks for this one.
+   */
+  warmRankIndex(locationId: number): Promise<RankIndex> {
+    return this.requestRankIndex(locationId, false);
+  }
+
+  private requestRankIndex(locationId: number, urgent: boolean): Promise<RankIndex> {
     const market = this.marketOf(locationId) || DEFAULT_SERP_LOCATION;
     const ready = this.rankIndexes.get(market);
     if (ready) return Promise.resolve(ready);
-    let pending = this.pendingRankIndexes.get(market);
-    if (!pending) {
-      pending = this.loadOrBuildRankIndex(market).finally(() => this.pendingRankIndexes.delete(market));
-      this.pendingRankIndexes.set(market, pending);
+    const pending = this.pendingRankIndexes.get(market);
+    if (pending) {
+      if (urgent) pending.priority.urgent = true;
+      return pending.index;
     }
-    return pending;
+    const priority: BuildPriority = { urgent };
+    const index = this.loadOrBuildRankIndex(market, priority).finally(() => this.pendingRankIndexes.delete(market));
+    this.pendingRankIndexes.set(market, { index, priority });
+    return index;
   }
 
-  private async loadOrBuildRankIndex(market: number): Promise<RankIndex> {
+  private async loadOrBuildRankIndex(market: number, priority: BuildPriority): Promise<RankIndex> {
     const stored = this.store?.rankIndex(market);
-    if (!stored) return this.buildRankIndex(market);
+    if (!stored) return this.buildRankIndex(market, priority);
     // Research-store ids → catalogue and corpus indexes (ids are dense small integers).
     const keywordIndex = denseIndex(this.corpus.keywords.map((k) => k.id));
     const pageIndex = denseIndex(this.corpus.pages.map((p) => p.id));
@@ -477,23 +514,42 @@ export class SearchEngine {
   /**
    * Ranks every keyword of a market (top RANK_DEPTH) and stores the result, replacing an
    * older build: run it from a job to refresh the index, or at world build to have it ready.
+   * Each keyword's BM25 candidates are retrieved once and re-scored by the builds of
+   * later markets (rankCandidates.ts), which then take a small part of the first build's time.
    */
-  async buildRankIndex(locationId: number): Promise<RankIndex> {
-    const market = this.marketOf(locationId) || DEFAULT_SERP_LOCATION;
+  async buildRankIndex(locationId: number, priority: BuildPriority = { urgent: true }): Promise<RankIndex> {
+    let ended!: () => void;
+    const running = { priority, ended: new Promise<void>((resolve) => (ended = resolve)) };
+    this.runningBuilds.add(running);
+    try {
+      return await this.rankMarket(this.marketOf(locationId) || DEFAULT_SERP_LOCATION, priority);
+    } finally {
+      this.runningBuilds.delete(running);
+      ended();
+    }
+  }
+
+  private async rankMarket(market: number, priority: BuildPriority): Promise<RankIndex> {
     const date = day(this.clock.now());
-    const entries: RankEntry[] = [];
+    this.loadStoredCandidates();
+    const ranked = new RankRowsBuilder();
     let keywords = 0;
     const all = this.corpus.keywords;
-    // Small batches keep the event loop responsive (~0.1 s per batch on a small world).
-    const BATCH = 50;
+    let sliceStart = performance.now();
     for (let i = 0; i < all.length; i++) {
-      if (i % BATCH === BATCH - 1) await new Promise((resolve) => setImmediate(resolve));
+      if (performance.now() - sliceStart >= BUILD_SLICE_MS) {
+        await this.giveWay(priority);
+        sliceStart = performance.now();
+      }
       const k = all[i];
       if (this.corpus.marketShare(k.id, market) === undefined) continue;
       keywords++;
-      this.organicPages(k, market, RANK_DEPTH).forEach((page, p) => entries.push({ keyword: i, position: p + 1, page }));
+      const retrieval = this.rankCandidates.retrieval(k.id, { keyword: k.kw, fallbackTokens: this.fallbackTokens(k) });
+      ranked.add(i, this.organicPages(k, market, RANK_DEPTH, retrieval));
     }
-    const index = RankIndex.fromEntries(market, date, this.pageGroups(), this.catalog.size, this.corpus.pages.length, entries);
+    const unsaved = this.rankCandidates.takeUnsaved();
+    if (this.candidatesFingerprint !== undefined) this.store?.saveRankCandidates(this.candidatesFingerprint, unsaved);
+    const index = new RankIndex(market, date, this.pageGroups(), this.catalog.size, this.corpus.pages.length, ranked.finish());
     const rows = index.allRows();
     this.store?.saveRankIndex(
       { locationId: market, date, builtAt: Math.floor(this.clock.now() / 1000), keywords },
@@ -503,6 +559,26 @@ export class SearchEngine {
     );
     this.rankIndexes.set(market, index);
     return index;
+  }
+
+  /**
+   * Lets the event loop run. A background build then waits while a build a lookup waits
+   * for runs: both would otherwise take turns, and the lookup would wait for both.
+   */
+  private async giveWay(priority: BuildPriority): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
+    while (!priority.urgent) {
+      const urgent = [...this.runningBuilds].filter((b) => b.priority.urgent).map((b) => b.ended);
+      if (urgent.length === 0) return;
+      await Promise.race(urgent);
+    }
+  }
+
+  /** Adds the rank candidates stored by earlier processes, once (before the first build). */
+  private loadStoredCandidates(): void {
+    if (this.storedCandidatesLoaded) return;
+    this.storedCandidatesLoaded = true;
+    if (this.store && this.candidatesFingerprint !== undefined) this.rankCandidates.addStored(this.store.rankCandidates(this.candidatesFingerprint));
   }
 
   /** Classifies a url/domain/subdomain and returns the rank-index rows it owns. */

@@ -10,6 +10,7 @@
 import type SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, sql, type Migration } from 'kysely';
 import type { Bm25Parts } from './bm25Index.js';
+import type { StoredCandidates } from './rankCandidates.js';
 
 export const searchMigrations: Record<string, Migration> = {
   '0001_search_tables': {
@@ -70,6 +71,20 @@ searchMigrations['0003_search_rank_blobs'] = {
     }
     await sql`DROP TABLE search_rank_positions`.execute(db);
     await sql`DROP TABLE search_rank_builds`.execute(db);
+  },
+};
+
+/**
+ * The rank index's BM25 candidates per keyword (rankCandidates.ts), valid for the page
+ * texts of `fingerprint` (the text index's): a later process ranks a further market by
+ * re-scoring them instead of searching every keyword again.
+ */
+searchMigrations['0004_search_rank_candidates'] = {
+  async up(db: Kysely<any>) {
+    await sql`CREATE TABLE search_rank_candidates (
+      keyword_id INTEGER PRIMARY KEY, fingerprint TEXT NOT NULL, main_count INTEGER NOT NULL,
+      has_fallback INTEGER NOT NULL, docs BLOB NOT NULL
+    )`.execute(db);
   },
 };
 
@@ -194,6 +209,28 @@ export class SearchStore {
       insert.run('postingTf', fingerprint, bytesOf(parts.postingTf));
       insert.run('docLength', fingerprint, bytesOf(parts.docLength));
       insert.run('params', fingerprint, Buffer.from(JSON.stringify({ k1: parts.k1, b: parts.b }), 'utf8'));
+    })();
+  }
+
+  /**
+   * The stored rank candidates of the pages of `fingerprint`; candidates stored for other
+   * page texts (before an import added pages) are deleted.
+   */
+  rankCandidates(fingerprint: string): StoredCandidates[] {
+    this.raw.prepare('DELETE FROM search_rank_candidates WHERE fingerprint <> ?').run(fingerprint);
+    const rows = this.raw
+      .prepare('SELECT keyword_id AS keywordId, main_count AS mainCount, has_fallback AS hasFallback, docs FROM search_rank_candidates')
+      .all() as { keywordId: number; mainCount: number; hasFallback: number; docs: Buffer }[];
+    return rows.map((r) => ({ keywordId: r.keywordId, mainCount: r.mainCount, hasFallback: r.hasFallback === 1, docs: int32Of(r.docs) }));
+  }
+
+  saveRankCandidates(fingerprint: string, rows: readonly StoredCandidates[]): void {
+    if (rows.length === 0) return;
+    const insert = this.raw.prepare(
+      'INSERT OR REPLACE INTO search_rank_candidates (keyword_id, fingerprint, main_count, has_fallback, docs) VALUES (?, ?, ?, ?, ?)',
+    );
+    this.raw.transaction(() => {
+      for (const r of rows) insert.run(r.keywordId, fingerprint, r.mainCount, r.hasFallback ? 1 : 0, bytesOf(r.docs));
     })();
   }
 

@@ -5,7 +5,7 @@
 import { clickThroughRate } from './clickThroughCurve.js';
 import { hashString32, unitNoise } from './deterministicNoise.js';
 import { keywordDifficulty } from './keywordDifficulty.js';
-import type { OrganicRanker, RankedPage } from './organicRanking.js';
+import type { OrganicRanker, RankedPage, Retrieval } from './organicRanking.js';
 import type { CorpusPage, SearchCorpus } from './searchCorpus.js';
 import { intentSignals, type IntentSignals } from './searchIntent.js';
 import { chooseFeatures, type FeaturePlacement, type Platform } from './serpFeatures.js';
@@ -98,11 +98,15 @@ export class SerpBuilder {
     return undefined;
   }
 
-  /** Organic ranking only (rank index, related keywords): the best `limit` pages. */
+  /**
+   * Organic ranking only (rank index, related keywords): the best `limit` pages, from the
+   * query's remembered retrieval when given (see OrganicRanker.rank).
+   */
   organic(
     req: Pick<SerpRequest, 'keyword' | 'languageId' | 'location' | 'tld' | 'platform' | 'date' | 'cpc' | 'fallbackTokens' | 'intentHints'>,
     limit: number,
     candidates?: number,
+    retrieval?: Retrieval,
   ): RankedPage[] {
     return this.ranker.rank(
       {
@@ -118,6 +122,7 @@ export class SerpBuilder {
       },
       limit,
       candidates,
+      retrieval,
     );
   }
 
