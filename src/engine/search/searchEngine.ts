@@ -414,8 +414,15 @@ export class SearchEngine {
   private difficultyOf(k: CorpusKeyword, locationId: number): { seo: number; ts: number } | undefined {
     const market = this.marketOf(locationId);
     const key = `${k.kw}|${market}`;
-    const cached = this.difficultyCache.get(key) ?? this.store?.difficulty(k.kw, market);
+    const cached = this.difficultyCache.get(key);
     if (cached) return cached;
+    // A stored difficulty (from a SERP lookup or an import) is remembered like a computed one,
+    // so that a list of 10,000 keywords reads the store once per keyword, not once per request.
+    const stored = this.store?.difficulty(k.kw, market);
+    if (stored) {
+      this.difficultyCache.set(key, stored);
+      return stored;
+    }
     const index = this.rankIndexes.get(market === 0 ? DEFAULT_SERP_LOCATION : market);
     const idx = this.catalog.find(k.kw, k.languageId);
     if (index && idx !== undefined && index.covers(idx)) {
