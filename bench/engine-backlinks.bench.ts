@@ -12,8 +12,8 @@ import { openEngine } from '../src/engine/index.js';
 import { FakeClock } from '../src/lib/clock.js';
 import { Rng } from '../src/engine/world/random.js';
 import type { BacklinkFilter } from '../src/engine/index.js';
+import { BENCH_AS_OF, percentile } from './benchSupport.js';
 
-const BENCH_AS_OF = Date.UTC(2026, 10, 22, 12);
 const file = path.resolve('.bench-data', 'world-small-s1.db');
 if (!fs.existsSync(file)) {
   console.error(`${file} is missing: run tsx bench/engine-world.bench.ts small first`);
@@ -24,11 +24,6 @@ const engine = await openEngine({ file, clock: new FakeClock(BENCH_AS_OF) });
 const target = engine.links.resolve('openpedia.org')!;
 const total = engine.links.countBacklinks(target, {});
 console.log(`target ${target.name}: ${total.toLocaleString()} backlinks`);
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
 
 function run(label: string, filter: BacklinkFilter, pages: number): void {
   const rng = new Rng(7);

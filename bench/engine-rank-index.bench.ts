@@ -17,20 +17,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { openResearchStore } from '../src/engine/researchStore.js';
 import { openSearch } from '../src/engine/search/index.js';
-import { buildWorld } from '../src/engine/world/buildWorld.js';
 import { FakeClock } from '../src/lib/clock.js';
-
-const AS_OF = Date.UTC(2026, 10, 22, 12, 0, 0);
-
-async function worldFile(): Promise<string> {
-  if (process.env.QUARRY_BENCH_WORLD) return process.env.QUARRY_BENCH_WORLD;
-  const dir = path.resolve('.bench-data');
-  const small = fs.existsSync(dir) ? fs.readdirSync(dir).find((f) => f.includes('small') && f.endsWith('.db')) : undefined;
-  if (small) return path.join(dir, small);
-  const tiny = path.join(dir, 'search-tiny.db');
-  if (!fs.existsSync(tiny)) await buildWorld({ size: 'tiny', seed: 1, file: tiny, asOf: AS_OF });
-  return tiny;
-}
+import { BENCH_AS_OF, largestBenchWorld } from './benchSupport.js';
 
 /** A consistent private copy of the world (SQLite's backup API: safe while another process writes it). */
 async function privateCopy(source: string): Promise<{ file: string; remove(): void }> {
@@ -62,12 +50,12 @@ async function timed<T>(name: string, run: () => Promise<T>): Promise<T> {
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 
 async function main(): Promise<void> {
-  const source = await worldFile();
+  const source = await largestBenchWorld();
   console.log(`world: ${source}; load average ${load()} (${os.cpus().length} cores)`);
   const copy = await privateCopy(source);
   try {
     const store = await openResearchStore(copy.file);
-    const clock = new FakeClock(AS_OF);
+    const clock = new FakeClock(BENCH_AS_OF);
     const search = await timed('open (corpus + text index)', () => openSearch({ store, clock }));
     const us = await timed('build 2840 (default market, first build)', () => search.buildRankIndex(2840));
     console.log(`  ${us.rows} rows`);

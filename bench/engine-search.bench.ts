@@ -2,31 +2,13 @@
  * Benchmarks of the search engine: related keywords for a head term (target ≤ 100 ms)
  * and one SERP with metrics (target ≤ 30 ms), plus open and rank-index times.
  *
- * World: $QUARRY_BENCH_WORLD, else the first `.bench-data/*small*.db`, else a tiny world
- * built into `.bench-data/search-tiny.db`. Run: `npx tsx bench/engine-search.bench.ts`.
+ * World: $QUARRY_BENCH_WORLD, else `.bench-data/world-small-*.db`, else the tiny bench world
+ * (benchSupport.ts). Run: `npx tsx bench/engine-search.bench.ts`.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { openResearchStore } from '../src/engine/researchStore.js';
 import { openSearch } from '../src/engine/search/index.js';
-import { buildWorld } from '../src/engine/world/buildWorld.js';
 import { FakeClock } from '../src/lib/clock.js';
-
-const AS_OF = Date.UTC(2026, 10, 22, 12, 0, 0);
-
-async function worldFile(): Promise<string> {
-  if (process.env.QUARRY_BENCH_WORLD) return process.env.QUARRY_BENCH_WORLD;
-  const dir = path.resolve('.bench-data');
-  const small = fs.existsSync(dir) ? fs.readdirSync(dir).find((f) => f.includes('small') && f.endsWith('.db')) : undefined;
-  if (small) return path.join(dir, small);
-  const tiny = path.join(dir, 'search-tiny.db');
-  if (!fs.existsSync(tiny)) await buildWorld({ size: 'tiny', seed: 1, file: tiny, asOf: AS_OF });
-  return tiny;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
-}
+import { BENCH_AS_OF, largestBenchWorld, percentile } from './benchSupport.js';
 
 /**
  * Wall time and this process's CPU time per operation: on a machine shared with other
@@ -49,19 +31,19 @@ async function timed(run: () => unknown): Promise<Sample> {
 function report(name: string, samples: Sample[], target: number): void {
   const wall = samples.map((x) => x.wall).sort((a, b) => a - b);
   const cpu = samples.map((x) => x.cpu).sort((a, b) => a - b);
-  const median = percentile(wall, 0.5);
+  const median = percentile(wall, 50);
   console.log(
-    `${name.padEnd(40)} wall median ${median.toFixed(1)} ms, p90 ${percentile(wall, 0.9).toFixed(1)} ms; ` +
-      `CPU median ${percentile(cpu, 0.5).toFixed(1)} ms, p90 ${percentile(cpu, 0.9).toFixed(1)} ms ` +
-      `(target ≤ ${target} ms: ${median <= target ? 'met' : percentile(cpu, 0.5) <= target ? 'met in CPU time' : 'MISSED'})`,
+    `${name.padEnd(40)} wall median ${median.toFixed(1)} ms, p90 ${percentile(wall, 90).toFixed(1)} ms; ` +
+      `CPU median ${percentile(cpu, 50).toFixed(1)} ms, p90 ${percentile(cpu, 90).toFixed(1)} ms ` +
+      `(target ≤ ${target} ms: ${median <= target ? 'met' : percentile(cpu, 50) <= target ? 'met in CPU time' : 'MISSED'})`,
   );
 }
 
 async function main(): Promise<void> {
-  const file = await worldFile();
+  const file = await largestBenchWorld();
   console.log(`world: ${file}`);
   const store = await openResearchStore(file);
-  const clock = new FakeClock(AS_OF);
+  const clock = new FakeClock(BENCH_AS_OF);
   let t = performance.now();
   const search = await openSearch({ store, clock });
   console.log(`open (corpus + BM25 index): ${(performance.now() - t).toFixed(0)} ms`);

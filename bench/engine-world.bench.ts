@@ -12,8 +12,8 @@ import type { WorldSize } from '../src/config.js';
 import { buildWorld } from '../src/engine/world/buildWorld.js';
 import { openEngine } from '../src/engine/index.js';
 import { FakeClock } from '../src/lib/clock.js';
+import { BENCH_AS_OF } from './benchSupport.js';
 
-export const BENCH_AS_OF = Date.UTC(2026, 10, 22, 12);
 
 export function benchWorldFile(size: WorldSize, seed: number): string {
   return path.resolve('.bench-data', `world-${size}-s${seed}.db`);

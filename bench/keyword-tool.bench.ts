@@ -20,37 +20,19 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../src/config.js';
-import { buildWorld } from '../src/engine/world/buildWorld.js';
 import { buildApp } from '../src/http/app.js';
 import { FakeClock, unixSeconds } from '../src/lib/clock.js';
 import { closeContext, createContext } from '../src/service.js';
+import { BENCH_AS_OF, largestBenchWorld, percentile } from './benchSupport.js';
 import { importPlannerKeywords, PLANNER_WORDS } from '../test/tools/keyword/plannerKeywords.js';
 
-const AS_OF = Date.UTC(2026, 10, 22, 12, 0, 0);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
-
-async function worldFile(): Promise<string> {
-  if (process.env.QUARRY_BENCH_WORLD) return process.env.QUARRY_BENCH_WORLD;
-  const dir = path.resolve('.bench-data');
-  const small = fs.existsSync(dir) ? fs.readdirSync(dir).find((f) => f.startsWith('world-small') && f.endsWith('.db')) : undefined;
-  if (small) return path.join(dir, small);
-  const tiny = path.join(dir, 'search-tiny.db');
-  if (!fs.existsSync(tiny)) {
-    fs.mkdirSync(dir, { recursive: true });
-    await buildWorld({ size: 'tiny', seed: 1, file: tiny, asOf: AS_OF });
-  }
-  return tiny;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
-}
 
 function report(name: string, samples: number[], target: number | null, extra = ''): void {
   const s = [...samples].sort((a, b) => a - b);
-  const p50 = percentile(s, 0.5);
+  const p50 = percentile(s, 50);
   const verdict = target === null ? '' : `  (target ≤ ${target} ms: ${p50 <= target ? 'met' : 'MISSED'})`;
-  console.log(`${name.padEnd(44)} p50 ${p50.toFixed(1).padStart(7)} ms  p90 ${percentile(s, 0.9).toFixed(1).padStart(7)} ms  n=${s.length}${verdict}${extra}`);
+  console.log(`${name.padEnd(44)} p50 ${p50.toFixed(1).padStart(7)} ms  p90 ${percentile(s, 90).toFixed(1).padStart(7)} ms  n=${s.length}${verdict}${extra}`);
 }
 
 /** Fresh seeds: ordered selections of two or three of the planner words (every one has all imported keywords as related). */
@@ -62,7 +44,7 @@ function* seeds(): Generator<string> {
 }
 
 async function main(): Promise<void> {
-  const source = await worldFile();
+  const source = await largestBenchWorld();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-kw-bench-'));
   const researchFile = path.join(dir, 'research.db');
   // The grown copy (planner keywords imported, rank index of 2840 built and stored) is kept
@@ -76,7 +58,7 @@ async function main(): Promise<void> {
   fs.copyFileSync(reuse ? grown : source, researchFile);
   console.log(`world: ${source} (${reuse ? `grown copy ${grown}` : 'copied, grown by a planner import of 12,000 keywords'})`);
 
-  const clock = new FakeClock(AS_OF);
+  const clock = new FakeClock(BENCH_AS_OF);
   const config = loadConfig({ QUARRY_GATEWAY_RPS: '0', QUARRY_DATA_DIR: dir, QUARRY_PUBLIC_URL: 'http://quarry.bench', QUARRY_BODY_LIMIT: String(16 * 1024 * 1024) });
   const ctx = await createContext(config, { clock, inMemory: true, researchFile });
   let t = performance.now();

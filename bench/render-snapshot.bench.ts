@@ -10,13 +10,10 @@
 import { writeFileSync } from 'node:fs';
 import { renderSerpSnapshot } from '../src/render/serpSnapshot.js';
 import { plumberSerp } from '../test/render/serpFixture.js';
+import { percentile } from './benchSupport.js';
 
 const iterations = Math.max(1, Number(process.argv[2] ?? 30));
 const WARM_UP = 3;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 for (const [name, platform] of [['desktop', 1], ['mobile', 2]] as const) {
   const serp = plumberSerp(platform);

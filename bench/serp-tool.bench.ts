@@ -19,41 +19,28 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../src/config.js';
-import { buildWorld } from '../src/engine/world/buildWorld.js';
 import { buildApp } from '../src/http/app.js';
 import { FakeClock, SECOND, unixSeconds } from '../src/lib/clock.js';
 import { closeContext, createContext } from '../src/service.js';
 import { renderSerpSnapshot } from '../src/render/serpSnapshot.js';
+import { BENCH_AS_OF, percentile, smallBenchWorld, tinyBenchWorld } from './benchSupport.js';
 
-const AS_OF = Date.UTC(2026, 10, 22, 12, 0, 0);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const SNAPSHOT_TARGET_MS = 150;
 
 async function worldFile(): Promise<string> {
   if (process.env.QUARRY_BENCH_WORLD) return process.env.QUARRY_BENCH_WORLD;
-  const dir = path.resolve('.bench-data');
-  if (process.env.BENCH_WORLD === 'small') {
-    const small = fs.readdirSync(dir).find((f) => f.startsWith('world-small') && f.endsWith('.db'));
-    if (!small) throw new Error('no .bench-data/world-small-*.db');
-    return path.join(dir, small);
-  }
-  const tiny = path.join(dir, 'search-tiny.db');
-  if (!fs.existsSync(tiny)) {
-    fs.mkdirSync(dir, { recursive: true });
-    await buildWorld({ size: 'tiny', seed: 1, file: tiny, asOf: AS_OF });
-  }
-  return tiny;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
+  if (process.env.BENCH_WORLD !== 'small') return tinyBenchWorld();
+  const small = smallBenchWorld();
+  if (!small) throw new Error('no .bench-data/world-small-*.db (npm run bench:engine-world builds it)');
+  return small;
 }
 
 function report(name: string, samples: number[], target: number | null = null, extra = ''): void {
   const s = [...samples].sort((a, b) => a - b);
-  const p50 = percentile(s, 0.5);
+  const p50 = percentile(s, 50);
   const verdict = target === null ? '' : `  (target ≤ ${target} ms: ${p50 <= target ? 'met' : 'MISSED'})`;
-  console.log(`${name.padEnd(40)} p50 ${p50.toFixed(1).padStart(7)} ms  p95 ${percentile(s, 0.95).toFixed(1).padStart(7)} ms  n=${s.length}${verdict}${extra}`);
+  console.log(`${name.padEnd(40)} p50 ${p50.toFixed(1).padStart(7)} ms  p95 ${percentile(s, 95).toFixed(1).padStart(7)} ms  n=${s.length}${verdict}${extra}`);
 }
 
 async function main(): Promise<void> {
@@ -62,7 +49,7 @@ async function main(): Promise<void> {
   const researchFile = path.join(dir, 'research.db');
   let t = performance.now();
   fs.copyFileSync(source, researchFile);
-  const clock = new FakeClock(AS_OF);
+  const clock = new FakeClock(BENCH_AS_OF);
   const config = loadConfig({ QUARRY_GATEWAY_RPS: '0', QUARRY_DATA_DIR: dir, QUARRY_PUBLIC_URL: 'http://quarry.bench' });
   const ctx = await createContext(config, { clock, inMemory: true, researchFile });
   console.log(`world: ${source} (copied and opened in ${(performance.now() - t).toFixed(0)} ms)`);
@@ -116,7 +103,7 @@ async function main(): Promise<void> {
     pace();
   }
   sizes.sort((a, b) => a - b);
-  report('serps cold (fresh keyword)', cold, null, `  body p50 ${(percentile(sizes, 0.5) / 1024).toFixed(0)} KiB`);
+  report('serps cold (fresh keyword)', cold, null, `  body p50 ${(percentile(sizes, 50) / 1024).toFixed(0)} KiB`);
 
   const cached: number[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -158,7 +145,7 @@ async function main(): Promise<void> {
       `snapshot ${platform === 1 ? 'desktop' : 'mobile'} via API`,
       times,
       SNAPSHOT_TARGET_MS,
-      `  cpu p50 ${percentile(cpu, 0.5).toFixed(1)} ms; in-process: SERP rebuild p50 ${percentile(rebuild, 0.5).toFixed(1)} ms, render p50 ${percentile(render, 0.5).toFixed(1)} ms; png p50 ${(percentile(pngs, 0.5) / 1024).toFixed(0)} KiB`,
+      `  cpu p50 ${percentile(cpu, 50).toFixed(1)} ms; in-process: SERP rebuild p50 ${percentile(rebuild, 50).toFixed(1)} ms, render p50 ${percentile(render, 50).toFixed(1)} ms; png p50 ${(percentile(pngs, 50) / 1024).toFixed(0)} KiB`,
     );
   }
 
