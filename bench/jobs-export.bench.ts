@@ -1,6 +1,6 @@
 /**
  * Export throughput: ≥ 1,000,000 generated backlink-like rows (20 columns) through the
- * export CSV writer (csv-stringify → temp file → fsync → atomic rename). Prints rows/s
+ * export CSV writer (lib/csv.ts records → UTF-8 chunks → temp file → fsync → atomic rename). Prints rows/s
  * and the process's peak RSS sampled at 250k, 500k and 1M rows, which must stay flat
  * (the writer streams with backpressure). Target: ≥ 200,000 rows/s.
  *

@@ -1,19 +1,31 @@
 /**
- * Export files: a CSV streamed from an async iterable of rows into a temporary file in
- * the exports directory, flushed to disk, and renamed to its final name only when it is
+ * Export files: a CSV streamed from an iterable of rows into a temporary file in the
+ * exports directory, flushed to disk, and renamed to its final name only when it is
  * complete. rename(2) within one directory is atomic, so the final name always holds a
  * whole file or nothing; a crash leaves at most a temporary file, which the next attempt
- * (or the sweep) removes. Memory stays flat whatever the row count: rows go through
- * csv-stringify into the file stream, and the source is not read further while the
- * file falls behind (backpressure).
+ * (or the sweep) removes. Memory stays flat whatever the row count: rows are encoded
+ * (lib/csv.ts) straight into UTF-8 chunks of `CHUNK_BYTES`, and the next chunk is made
+ * only when the file stream asks for more (backpressure), so the source is not read
+ * further while the file falls behind.
  */
 import fs from 'node:fs';
-import { once } from 'node:events';
 import { pipeline } from 'node:stream/promises';
 import path from 'node:path';
-import { stringify, type ColumnOption } from 'csv-stringify';
+import { csvRecord } from '../lib/csv.js';
 
-export type CsvRow = Record<string, unknown> | unknown[];
+/** A row: its fields in column order, or an object whose column keys hold them. */
+export type CsvRow = Record<string, unknown> | readonly unknown[];
+
+/** A column: its key, or its key and a header other than the key. */
+export type CsvColumn = string | { key: string; header?: string };
+
+/**
+ * Bytes per write to the file: large enough that the per-write cost (a stream call,
+ * eventually a write(2)) disappears behind the rows, small enough to keep memory flat.
+ */
+const CHUNK_BYTES = 64 * 1024;
+/** A UTF-16 code unit takes at most 3 bytes in UTF-8 (a surrogate pair, 4 for 2 units). */
+const MAX_UTF8_BYTES_PER_UNIT = 3;
 
 export interface CsvExportOptions {
   /** The directory that holds finished exports (created if missing). */
@@ -23,7 +35,7 @@ export interface CsvExportOptions {
   /** Distinguishes this attempt's temporary file from a dead attempt's. */
   attemptTag: string;
   /** Column keys (and headers) in order; with object rows, keys select the fields. */
-  columns: ReadonlyArray<string | ColumnOption>;
+  columns: ReadonlyArray<CsvColumn>;
   rows: AsyncIterable<CsvRow> | Iterable<CsvRow>;
   signal?: AbortSignal;
   /** Called with the number of rows written so far, every `progressEvery` rows and at the end. */
@@ -117,54 +129,82 @@ export async function writeCsvExport(options: CsvExportOptions): Promise<CsvExpo
   await removeTempFiles(dir, fileName);
   const finalPath = path.join(dir, fileName);
   const tempPath = path.join(dir, tempFileName(fileName, options.attemptTag));
-  const every = Math.max(1, options.progressEvery ?? 10_000);
-  const onProgress = options.onProgress;
-  let rows = 0;
-
-  const stringifier = stringify({ header: true, columns: options.columns, cast: { boolean: (v) => (v ? 'true' : 'false') } });
   const out = fs.createWriteStream(tempPath, { flags: 'wx', highWaterMark: 256 * 1024 });
-  const written = pipeline(stringifier, out, { signal: options.signal });
-  // An abort rejects `written` at once, maybe while this function awaits the source; it
-  // is awaited (and its error handled) below, so it must not count as unhandled meanwhile.
-  written.catch(() => undefined);
-  // Writes one row; resolves only once the stringifier has room again (backpressure).
-  const push = (row: CsvRow): Promise<void> | undefined => {
-    rows++;
-    if (onProgress && rows % every === 0) onProgress(rows);
-    if (stringifier.write(row)) return undefined;
-    return once(stringifier, 'drain', { signal: options.signal }).then(() => undefined);
-  };
+  const counted = { rows: 0 };
   try {
-    // A synchronous source (rows in memory, a better-sqlite3 cursor) is iterated without
-    // a promise per row; only backpressure makes it wait.
-    if (Symbol.iterator in options.rows) {
-      for (const row of options.rows as Iterable<CsvRow>) {
-        const wait = push(row);
-        if (wait) await wait;
-      }
-    } else {
-      for await (const row of options.rows) {
-        options.signal?.throwIfAborted();
-        const wait = push(row);
-        if (wait) await wait;
-      }
-    }
+    // pipeline writes each chunk and asks for the next only once the file has room, and
+    // on an abort or a failed write destroys the file stream and ends the source.
+    await pipeline(csvChunks(options, counted), out, { signal: options.signal });
     options.signal?.throwIfAborted();
-    stringifier.end();
-    await written;
     await fsyncPath(tempPath);
     const { size } = await fs.promises.stat(tempPath);
     await fs.promises.rename(tempPath, finalPath);
     await fsyncPath(dir);
-    onProgress?.(rows);
-    return { path: finalPath, fileName, rows, bytes: size };
+    options.onProgress?.(counted.rows);
+    return { path: finalPath, fileName, rows: counted.rows, bytes: size };
   } catch (err) {
-    stringifier.destroy(err as Error);
-    await written.catch(() => undefined);
+    out.destroy();
     await fs.promises.rm(tempPath, { force: true });
     // The stream machinery wraps an abort in its own AbortError; the caller wants its reason.
     throw options.signal?.aborted ? options.signal.reason : err;
   }
+}
+
+/**
+ * The CSV of an export, header first, as UTF-8 chunks of about `CHUNK_BYTES`. Each
+ * record is encoded into the current chunk as it comes: one short string per row and
+ * no long string to flatten and re-encode at write time. Counts the rows into `counted`
+ * and reports progress as rows are taken from the source.
+ */
+async function* csvChunks(options: CsvExportOptions, counted: { rows: number }): AsyncGenerator<Buffer> {
+  const { columns, onProgress, signal } = options;
+  const every = Math.max(1, options.progressEvery ?? 10_000);
+  const keys = columns.map((column) => (typeof column === 'string' ? column : column.key));
+  const width = keys.length;
+  // Array rows give their fields in column order (extra fields are left out); object
+  // rows give them under the column keys.
+  const fieldsOf = (row: CsvRow): ArrayLike<unknown> => {
+    if (!Array.isArray(row)) return keys.map((key) => (row as Record<string, unknown>)[key]);
+    return row.length > width ? row.slice(0, width) : row;
+  };
+  let chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  let used = 0;
+  /** Encodes one record; returns the filled chunk when the record did not fit in it. */
+  const encode = (record: string): Buffer | undefined => {
+    const room = record.length * MAX_UTF8_BYTES_PER_UNIT;
+    let filled: Buffer | undefined;
+    if (used + room > chunk.length) {
+      if (used > 0) filled = chunk.subarray(0, used);
+      chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, room));
+      used = 0;
+    }
+    used += chunk.write(record, used);
+    return filled;
+  };
+  encode(csvRecord(columns.map((column) => (typeof column === 'string' ? column : (column.header ?? column.key)))));
+  let rows = 0;
+  /** Adds one row; returns the chunk it filled, if any. */
+  const add = (row: CsvRow): Buffer | undefined => {
+    const filled = encode(csvRecord(fieldsOf(row)));
+    counted.rows = ++rows;
+    if (onProgress && rows % every === 0) onProgress(rows);
+    return filled;
+  };
+  // A synchronous source (rows in memory, a better-sqlite3 cursor) is iterated without a
+  // promise per row; only a full chunk makes it wait.
+  if (Symbol.iterator in options.rows) {
+    for (const row of options.rows as Iterable<CsvRow>) {
+      const filled = add(row);
+      if (filled) yield filled;
+    }
+  } else {
+    for await (const row of options.rows) {
+      signal?.throwIfAborted();
+      const filled = add(row);
+      if (filled) yield filled;
+    }
+  }
+  if (used > 0) yield chunk.subarray(0, used);
 }
 
 /** Removes a finished export; false when it was already gone. */

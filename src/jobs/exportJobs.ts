@@ -14,11 +14,10 @@
  * moves the job to `expired`.
  */
 import path from 'node:path';
-import type { ColumnOption } from 'csv-stringify';
 import { DAY, unixSeconds } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import type { UrlSigner } from '../lib/signedUrl.js';
-import { type CsvRow, removeExportFile, removeTempFiles, tempFileOwners, writeCsvExport } from './exportFiles.js';
+import { type CsvColumn, type CsvRow, removeExportFile, removeTempFiles, tempFileOwners, writeCsvExport } from './exportFiles.js';
 import type { Job, JobQueue } from './jobQueue.js';
 import type { JobContext, JobHandler } from './worker.js';
 
@@ -136,7 +135,7 @@ export interface ExportRows {
 export interface ExportJobHandlerOptions<P> {
   /** `<dataDir>/exports` */
   dir: string;
-  columns: ReadonlyArray<string | ColumnOption>;
+  columns: ReadonlyArray<CsvColumn>;
   /** Finds the rows of an export (the link tool: its backlinks with the job's filter and limit). */
   collect(payload: P, ctx: JobContext<P>): Promise<ExportRows> | ExportRows;
   /**

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
 import { removeTempFiles, tempFileName, tempFileOwners, writeCsvExport, type CsvRow } from '../../src/jobs/exportFiles.js';
 
 const COLUMNS = ['source', 'target', 'anchor', 'no_follow', 'ls'];
@@ -48,6 +49,19 @@ describe('export files', () => {
     assert.equal(records[0].no_follow, 'true');
     assert.equal(records[1].no_follow, 'false');
     assert.equal(records[10].ls, '10');
+  });
+
+  it('writes multi-byte text across write chunks, and a record larger than a chunk, byte for byte as csv-stringify did', async () => {
+    // Rows of about 100 bytes with 1-, 2-, 3- and 4-byte characters: records end at every
+    // offset of the 64 KiB write chunks; one record alone is larger than a chunk.
+    const rows: unknown[][] = [];
+    for (let i = 0; i < 5_000; i++) rows.push([`https://blog${i}.example/é-${i}`, 'https://target.example/語', i % 7 ? `anchor "${i}", 😀` : '', i % 2 === 0, i]);
+    rows.splice(2_500, 0, ['https://big.example/', 'https://target.example/', `huge, "quoted"\n${'ü😀'.repeat(40_000)}`, true, 1]);
+    const result = await writeCsvExport({ dir, fileName: 'utf8.csv', attemptTag: '1', columns: COLUMNS, rows });
+    const expected = stringify(rows, { header: true, columns: COLUMNS, cast: { boolean: (v) => (v ? 'true' : 'false') } });
+    assert.equal(fs.readFileSync(result.path, 'utf8'), expected);
+    assert.equal(result.bytes, Buffer.byteLength(expected));
+    assert.equal(result.rows, rows.length);
   });
 
   it('accepts a synchronous source and array rows', async () => {
