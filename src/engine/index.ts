@@ -26,8 +26,8 @@ import { DEFAULT_SERP_LOCATION } from './search/searchEngine.js';
 
 export { researchStoreFile } from './researchStore.js';
 export type { ResearchStore } from './researchStore.js';
-export type { BacklinkFilter, BacklinkItem, BacklinkPage, LinkIndexMetrics, BacklinkProfile, TopContentItem, ExportSuggestion } from './links/linksService.js';
-export { emptyLinkIndex } from './links/linksService.js';
+export type { BacklinkFilter, BacklinkItem, BacklinkRow, BacklinkPage, LinkIndexMetrics, BacklinkProfile, TopContentItem, ExportSuggestion } from './links/linksService.js';
+export { BACKLINK_FIELDS, emptyLinkIndex } from './links/linksService.js';
 export type { ResolvedTarget, TargetType } from './links/targets.js';
 export { hexId, parseHexId } from './links/targets.js';
 export type { AuthorityMetrics } from './authority/authorityService.js';

@@ -5,12 +5,14 @@
  *
  * Queries are plain, portable SQL over the research store, driven by the
  * `links_target_*` indexes (target, internal, score DESC, id): a page of the strongest
- * backlinks is an index range scan, whatever the size of the target.
+ * backlinks is an index range scan, whatever the size of the target. What a backlink
+ * shows of its pages is read per batch of links (PageDetailsReader), not joined per row.
  *
  * Example:
  * ```ts
  * const page = engine.links.backlinks('openpedia.org', { source: 0, linksPerDomain: 0 }, { offset: 0, limit: 500 });
- * for (const link of engine.links.streamBacklinks('openpedia.org', { noFollow: false })) csv.write(link);
+ * const target = engine.links.resolve('openpedia.org')!;
+ * for (const row of engine.links.streamBacklinkRows(target, { noFollow: false })) out.write(csvRecord(row));
  * ```
  */
 import type SqliteDatabase from 'better-sqlite3';
@@ -18,7 +20,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { Level } from '../researchSchema.js';
 import { TargetResolver, hexId, parseHexId, type ResolvedTarget, type TargetType } from './targets.js';
 import { isoDay, dayNumber } from '../world/dates.js';
-import { LANGUAGES } from '../../locations/languages.js';
+import { PageDetailsReader, type PageDetails } from './pageDetails.js';
 
 /** Filters of backlink lists and exports (the spec's export filter object plus list options). */
 export interface BacklinkFilter {
@@ -74,6 +76,17 @@ export interface BacklinkItem {
   external_links: number;
   ls: number;
 }
+
+/** The fields of a backlink in the order lists and export columns show them. */
+export const BACKLINK_FIELDS = [
+  '_id', 'domainId', 'source', 'target', 'title', 'type', 'anchor', 'alt', 'first_seen', 'last_seen', 'last_crawl',
+  'deleted', 'reason_lost', 'source_cf', 'source_tf', 'target_cf', 'target_tf', 'no_follow', 'image', 'redirect',
+  'frame', 'lang', 'internal_links', 'external_links', 'ls',
+] as const satisfies readonly (keyof BacklinkItem)[];
+
+/** A backlink as an array of its `BACKLINK_FIELDS` values (what CSV exports stream). */
+export type BacklinkRow = BacklinkValues<typeof BACKLINK_FIELDS>;
+type BacklinkValues<Fields extends readonly (keyof BacklinkItem)[]> = { -readonly [I in keyof Fields]: BacklinkItem[Fields[I]] };
 
 export interface BacklinkPage {
   meta: { url_type: TargetType; available_links: number };
@@ -146,71 +159,57 @@ const TARGET_COLUMN: Record<TargetType, string> = { RootDomain: 'target_root_id'
 const BEST_COLUMN: Record<TargetType, string> = { RootDomain: 'best_root', SubDomain: 'best_host', URL: 'best_url' };
 /** Links aggregated for a backlink profile's referring domains and anchors. */
 const PROFILE_SAMPLE = 50_000;
-const LANGUAGE_CODES = new Map(LANGUAGES.map((l) => [l._id, l.code]));
 
-const SELECT_ITEM = `
-  SELECT l.id, l.source_root_id, sp.url AS source_url, tp.url AS target_url, sp.title, l.type, l.anchor, l.alt,
-    l.first_seen, l.last_seen, l.deleted, l.reason_lost, l.nofollow, l.strength, sp.language_id,
-    sm.citation_flow AS source_cf, sm.trust_flow AS source_tf, tm.citation_flow AS target_cf, tm.trust_flow AS target_tf,
-    sm.out_internal, sm.out_external
-  FROM links l
-  JOIN pages sp ON sp.id = l.source_page_id
-  JOIN pages tp ON tp.id = l.target_page_id
-  JOIN entity_metrics sm ON sm.level = 0 AND sm.entity_id = l.source_page_id
-  JOIN entity_metrics tm ON tm.level = 0 AND tm.entity_id = l.target_page_id`;
+/**
+ * A link's own columns as backlink lists read them (raw, in `LinkRow` order); what they
+ * show of the source and target pages comes from `PageDetailsReader`.
+ */
+const LINK_ROW_COLUMNS = 'l.id, l.source_root_id, l.source_page_id, l.target_page_id, l.type, l.anchor, l.alt, l.first_seen, l.last_seen, l.deleted, l.reason_lost, l.nofollow, l.strength';
 
-interface ItemRow {
-  id: number;
-  source_root_id: number;
-  source_url: string;
-  target_url: string;
-  title: string;
-  type: BacklinkItem['type'];
-  anchor: string;
-  alt: string;
-  first_seen: string;
-  last_seen: string;
-  deleted: number;
-  reason_lost: string;
-  nofollow: number;
-  strength: number;
-  language_id: number;
-  source_cf: number;
-  source_tf: number;
-  target_cf: number;
-  target_tf: number;
-  out_internal: number;
-  out_external: number;
+type LinkRow = [
+  id: number, sourceRootId: number, sourcePageId: number, targetPageId: number, type: BacklinkItem['type'], anchor: string,
+  alt: string, firstSeen: string, lastSeen: string, deleted: number, reasonLost: string, nofollow: number, strength: number,
+];
+const SOURCE_PAGE = 2;
+const TARGET_PAGE = 3;
+
+/** Links read, and their pages looked up, at a time while streaming. */
+const STREAM_BATCH = 1024;
+
+/** The backlink of a link and its pages, as a `BACKLINK_FIELDS` array. */
+function backlinkRow(link: LinkRow, source: PageDetails, target: PageDetails): BacklinkRow {
+  const [id, sourceRootId, , , type, anchor, alt, firstSeen, lastSeen, deleted, reasonLost, nofollow, strength] = link;
+  const lost = deleted === 1;
+  return [
+    hexId(id), hexId(sourceRootId), source.url, target.url, source.title, type, anchor, alt, firstSeen, lastSeen, lastSeen,
+    lost, lost ? reasonLost : null, source.citationFlow, source.trustFlow, target.citationFlow, target.trustFlow,
+    nofollow === 1, type === 'image', type === 'redirect', type === 'frame', source.lang, source.outInternal, source.outExternal, strength,
+  ];
 }
 
-function toItem(row: ItemRow): BacklinkItem {
-  return {
-    _id: hexId(row.id),
-    domainId: hexId(row.source_root_id),
-    source: row.source_url,
-    target: row.target_url,
-    title: row.title,
-    type: row.type,
-    anchor: row.anchor,
-    alt: row.alt,
-    first_seen: row.first_seen,
-    last_seen: row.last_seen,
-    last_crawl: row.last_seen,
-    deleted: row.deleted === 1,
-    reason_lost: row.deleted === 1 ? row.reason_lost : null,
-    source_cf: row.source_cf,
-    source_tf: row.source_tf,
-    target_cf: row.target_cf,
-    target_tf: row.target_tf,
-    no_follow: row.nofollow === 1,
-    image: row.type === 'image',
-    redirect: row.type === 'redirect',
-    frame: row.type === 'frame',
-    lang: LANGUAGE_CODES.get(row.language_id) ?? null,
-    internal_links: row.out_internal,
-    external_links: row.out_external,
-    ls: row.strength,
-  };
+/** A `BacklinkRow` as the API's object. */
+function itemOfRow(row: BacklinkRow): BacklinkItem {
+  const item: Record<string, unknown> = {};
+  for (let i = 0; i < BACKLINK_FIELDS.length; i++) item[BACKLINK_FIELDS[i]] = row[i];
+  return item as unknown as BacklinkItem;
+}
+
+/**
+ * The backlinks of `links` (raw `LinkRow`s), in the same order. A link whose source or
+ * target page, or its metrics, is missing from the index has no backlink to show and is
+ * left out.
+ */
+function backlinkRows(links: readonly LinkRow[], pages: PageDetailsReader): BacklinkRow[] {
+  const pageIds: number[] = [];
+  for (const link of links) pageIds.push(link[SOURCE_PAGE], link[TARGET_PAGE]);
+  pages.load(pageIds);
+  const rows: BacklinkRow[] = [];
+  for (const link of links) {
+    const source = pages.get(link[SOURCE_PAGE]);
+    const target = pages.get(link[TARGET_PAGE]);
+    if (source !== undefined && target !== undefined) rows.push(backlinkRow(link, source, target));
+  }
+  return rows;
 }
 
 interface MetricsRow {
@@ -381,17 +380,23 @@ export class LinksService {
     return { where, params, window, joins };
   }
 
-  /** SQL selecting the ids of the matching links, strongest first. */
-  private idsSql(target: ResolvedTarget, filter: BacklinkFilter, at: number): { sql: string; params: unknown[] } {
+  /**
+   * SQL selecting `columns` (of `links l`) of the matching links, strongest first.
+   * `l.id` alone is answered from the indexes.
+   */
+  private matchingSql(target: ResolvedTarget, filter: BacklinkFilter, at: number, columns: string): { sql: string; params: unknown[] } {
     const q = this.query(target, filter, at);
     // New/lost lists are a small slice of a target's links: the unary plus keeps the
     // planner on the (covering) first-seen / lost index and sorts that slice, instead of
     // walking the whole strongest-first index and checking dates row by row.
     const order = (filter.source ?? 0) !== 0 ? '+l.score DESC, l.id' : 'l.score DESC, l.id';
-    if (!q.window) return { sql: `SELECT l.id FROM links l ${q.joins} WHERE ${q.where} ORDER BY ${order}`, params: q.params };
+    if (!q.window) return { sql: `SELECT ${columns} FROM links l ${q.joins} WHERE ${q.where} ORDER BY ${order}`, params: q.params };
+    const ranked = `SELECT l.id, l.score, ROW_NUMBER() OVER (PARTITION BY l.source_root_id ORDER BY l.score DESC, l.id) AS rn
+        FROM links l ${q.joins} WHERE ${q.where}`;
+    if (columns === 'l.id') return { sql: `SELECT id FROM (${ranked}) ranked WHERE rn = 1 ORDER BY score DESC, id`, params: q.params };
+    // The ranking keeps one id per referring domain; the other columns are read back by id.
     return {
-      sql: `SELECT id FROM (SELECT l.id, l.score, ROW_NUMBER() OVER (PARTITION BY l.source_root_id ORDER BY l.score DESC, l.id) AS rn
-        FROM links l ${q.joins} WHERE ${q.where}) ranked WHERE rn = 1 ORDER BY score DESC, id`,
+      sql: `SELECT ${columns} FROM (${ranked}) ranked JOIN links l ON l.id = ranked.id WHERE ranked.rn = 1 ORDER BY ranked.score DESC, ranked.id`,
       params: q.params,
     };
   }
@@ -399,9 +404,10 @@ export class LinksService {
   /** Full items of the given link ids, in the same (strongest first) order. */
   private itemsOf(ids: number[]): BacklinkItem[] {
     if (ids.length === 0) return [];
-    const rows = this.raw.prepare(`${SELECT_ITEM} WHERE l.id IN (${ids.map(() => '?').join(', ')})`).all(...ids) as ItemRow[];
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return ids.map((id) => toItem(byId.get(id)!));
+    const links = this.raw.prepare(`SELECT ${LINK_ROW_COLUMNS} FROM links l WHERE l.id IN (SELECT value FROM json_each(?))`).raw().all(JSON.stringify(ids)) as LinkRow[];
+    const byId = new Map(links.map((link) => [link[0], link]));
+    const ordered = ids.map((id) => byId.get(id)).filter((link): link is LinkRow => link !== undefined);
+    return backlinkRows(ordered, new PageDetailsReader(this.raw)).map(itemOfRow);
   }
 
   /** Exact number of backlinks matching a filter. */
@@ -430,35 +436,52 @@ export class LinksService {
   backlinksOf(target: ResolvedTarget, filter: BacklinkFilter, page: { offset: number; limit: number }, at = this.clock.now()): BacklinkPage {
     const meta = { url_type: target.type, available_links: this.countBacklinks(target, filter, at) };
     if (target.entityId === null || page.limit <= 0) return { meta, links: [] };
-    const { sql, params } = this.idsSql(target, filter, at);
+    const { sql, params } = this.matchingSql(target, filter, at, 'l.id');
     const ids = this.raw.prepare(`${sql} LIMIT ? OFFSET ?`).pluck().all(...params, page.limit, page.offset) as number[];
     return { meta, links: this.itemsOf(ids) };
   }
 
-  /** Every matching backlink, strongest first, read row by row (constant memory) — for CSV exports. */
-  *streamBacklinks(target: ResolvedTarget, filter: BacklinkFilter = {}, limit = Number.MAX_SAFE_INTEGER, at = this.clock.now()): Generator<BacklinkItem> {
-    if (target.entityId === null) return;
-    const { sql, params } = this.idsSql(target, filter, at);
-    // Ids stream in index order; items are fetched in batches so memory stays constant.
-    const batch: number[] = [];
-    let n = 0;
-    for (const id of this.raw.prepare(sql).pluck().iterate(...params) as IterableIterator<number>) {
-      if (n++ >= limit) break;
-      batch.push(id);
-      if (batch.length === 1000) {
-        yield* this.itemsOf(batch);
+  /**
+   * Every matching backlink, strongest first, as `BACKLINK_FIELDS` arrays: what a CSV
+   * export writes. One scan of the matching links in list order; the pages of each batch
+   * of links are read together and remembered (PageDetailsReader), so a row costs little
+   * more than reading its link, and memory stays flat whatever the number of rows.
+   */
+  *streamBacklinkRows(target: ResolvedTarget, filter: BacklinkFilter = {}, limit = Number.MAX_SAFE_INTEGER, at = this.clock.now()): Generator<BacklinkRow> {
+    if (target.entityId === null || limit <= 0) return;
+    const pages = new PageDetailsReader(this.raw);
+    // The list's length without its other filters bounds it from above and costs no scan
+    // (new and lost links have their own indexes).
+    pages.preloadFor(Math.min(limit, this.countBacklinks(target, { source: filter.source }, at)));
+    const { sql, params } = this.matchingSql(target, filter, at, LINK_ROW_COLUMNS);
+    const links = this.raw.prepare(`${sql} LIMIT ?`).raw().iterate(...params, limit) as IterableIterator<LinkRow>;
+    const batch: LinkRow[] = [];
+    try {
+      for (let next = links.next(); !next.done; ) {
         batch.length = 0;
+        for (; !next.done && batch.length < STREAM_BATCH; next = links.next()) batch.push(next.value);
+        yield* backlinkRows(batch, pages);
       }
+    } finally {
+      // Ends the scan when the consumer stops early (a failed or aborted export).
+      links.return?.();
     }
-    yield* this.itemsOf(batch);
+  }
+
+  /** Every matching backlink, strongest first, as objects (see `streamBacklinkRows`). */
+  *streamBacklinks(target: ResolvedTarget, filter: BacklinkFilter = {}, limit = Number.MAX_SAFE_INTEGER, at = this.clock.now()): Generator<BacklinkItem> {
+    for (const row of this.streamBacklinkRows(target, filter, limit, at)) yield itemOfRow(row);
   }
 
   /** Full data of one backlink by its `_id`, or null for an unknown id. */
   backlinkById(id: string): (BacklinkItem & { targetRootDomain: string }) | null {
     const numeric = parseHexId(id);
     if (numeric === null) return null;
-    const row = this.raw.prepare(`${SELECT_ITEM.replace('SELECT l.id,', 'SELECT (SELECT domain FROM root_domains WHERE id = l.target_root_id) AS target_root, l.id,')} WHERE l.id = ?`).get(numeric) as (ItemRow & { target_root: string }) | undefined;
-    return row ? { ...toItem(row), targetRootDomain: row.target_root } : null;
+    const link = this.raw.prepare(`SELECT ${LINK_ROW_COLUMNS}, (SELECT domain FROM root_domains WHERE id = l.target_root_id) FROM links l WHERE l.id = ?`)
+      .raw().get(numeric) as [...LinkRow, targetRoot: string] | undefined;
+    if (!link) return null;
+    const [row] = backlinkRows([link.slice(0, -1) as LinkRow], new PageDetailsReader(this.raw));
+    return row ? { ...itemOfRow(row), targetRootDomain: link[link.length - 1] as string } : null;
   }
 
   /** Root domain, subdomain, exact URL and protocol variants of a URL with their backlink counts. */

@@ -69,8 +69,16 @@ export class TargetResolver {
   }
 }
 
+const HEX_BYTES = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+const HEX_ID_PADDING = '0'.repeat(16);
+
 /** 24-lowercase-hex form of a numeric research id (the API's id convention). */
 export function hexId(id: number): string {
+  // Ids below 2^32 (all of them in practice) by byte table: several times faster than
+  // toString(16), and a CSV export writes two per row.
+  if (id >= 0 && id < 0x1_0000_0000 && Number.isInteger(id)) {
+    return HEX_ID_PADDING + HEX_BYTES[id >>> 24] + HEX_BYTES[(id >>> 16) & 0xff] + HEX_BYTES[(id >>> 8) & 0xff] + HEX_BYTES[id & 0xff];
+  }
   return id.toString(16).padStart(24, '0');
 }
 

@@ -6,7 +6,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { BacklinkFilter, Engine, ResolvedTarget, TargetType } from '../../engine/index.js';
+import { BACKLINK_FIELDS, type BacklinkFilter, type Engine, type ResolvedTarget, type TargetType } from '../../engine/index.js';
 import { errors } from '../../http/errors.js';
 import type { QuarryContext } from '../../http/context.js';
 import { unixSeconds } from '../../lib/clock.js';
@@ -38,12 +38,8 @@ export interface ExportPayload {
   unfiltered: number;
 }
 
-/** The columns of an export CSV: the fields of a backlink as GET /link-tool/links shows it. */
-export const EXPORT_COLUMNS = [
-  '_id', 'domainId', 'source', 'target', 'title', 'type', 'anchor', 'alt', 'first_seen', 'last_seen', 'last_crawl',
-  'deleted', 'reason_lost', 'source_cf', 'source_tf', 'target_cf', 'target_tf', 'no_follow', 'image', 'redirect',
-  'frame', 'lang', 'internal_links', 'external_links', 'ls',
-] as const;
+/** The columns of an export CSV: the fields of a backlink as GET /link-tool/links shows it, in its order. */
+export const EXPORT_COLUMNS = BACKLINK_FIELDS;
 
 const suggestionKey = (url: string) => url.trim().toLowerCase();
 
@@ -219,7 +215,7 @@ export function exportHandler(ctx: Pick<QuarryContext, 'engine' | 'config' | 'po
       const limit = payload.request.limit;
       // Link dates are judged as of the export's creation, so a re-run writes the same rows.
       const total = Math.min(limit, ctx.engine.links.countBacklinks(target, payload.request.filter, payload.chargedAtMs));
-      return { total, rows: ctx.engine.links.streamBacklinks(target, payload.request.filter, limit, payload.chargedAtMs) as Iterable<Record<string, unknown>> };
+      return { total, rows: ctx.engine.links.streamBacklinkRows(target, payload.request.filter, limit, payload.chargedAtMs) };
     },
     refund(job) {
       ctx.policy.store.refund(job.accountId, 'links', job.payload.cost, job.payload.chargedAtMs, ctx.clock.now());

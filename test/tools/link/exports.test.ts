@@ -10,6 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
 import { testApp, type TestApp } from '../../support/app.js';
 import { DAY, SECOND } from '../../../src/lib/clock.js';
 import { startEmbeddedWorker, type RunningWorker } from '../../../src/jobs/workerCommand.js';
@@ -254,6 +255,18 @@ describe('link tool: exports', () => {
         const v = api[i][col];
         assert.equal(rows[i][col], v === null ? '' : String(v), `row ${i} column ${col}`);
       }
+    }
+  });
+
+  test('the CSV is byte for byte what csv-stringify wrote for the same backlinks read page by page (columns, order, quoting, values)', async () => {
+    const c = await newLinkClient(t);
+    for (const [url, filter] of [[BIG, {}], [TARGET, { linksPerDomain: 1, noFollow: false }], [TARGET, { targetAnchorText: 'loans', minTopRank: 10 }]] as const) {
+      const { job } = await exportRows(c, { url, filter });
+      const body = (await download(job.downloadURL!)).body;
+      const items = t.ctx.engine.links.backlinks(url, filter, { offset: 0, limit: 1_000_000 })!.links;
+      const expected = stringify(items, { header: true, columns: [...EXPORT_COLUMNS], cast: { boolean: (v) => (v ? 'true' : 'false') } });
+      assert.ok(items.length > 0, `${url} ${JSON.stringify(filter)}: some rows`);
+      assert.equal(body, expected, `${url} ${JSON.stringify(filter)}`);
     }
   });
 
