@@ -9,7 +9,7 @@
  * links included (they route a site's rank to its pages).
  */
 import type { LinkGraphInput } from './linkGraphInput.js';
-import { buildInEdgeCsr, segmentCsr } from './csrGraph.js';
+import { buildInEdgeCsr, tileCsr } from './csrGraph.js';
 import { pageRank } from './pageRank.js';
 import { trustRank } from './trustRank.js';
 import { flows } from './flows.js';
@@ -72,8 +72,8 @@ export function computeLinkMetrics(g: LinkGraphInput, onStage: (stage: MetricsSt
   const damping = 0.85;
   onStage('pagerank');
   const graph = buildInEdgeCsr(g.pageCount, g.linkSource, g.linkTarget, (i) => g.linkDeleted[i] === 0 && g.linkNofollow[i] === 0 && g.linkType[i] !== 4);
-  const segmented = g.pageCount > 131_072 ? segmentCsr(graph, 131_072) : null;
-  const pr = pageRank(graph, { damping, tolerance: 1e-7 * Math.max(1, g.pageCount / 1e4), maxIterations: 60, segmented });
+  const tiles = tileCsr(graph);
+  const pr = pageRank(graph, { damping, tolerance: 1e-7 * Math.max(1, g.pageCount / 1e4), maxIterations: 60, tiles });
   onStage('trustrank');
   // Seeds: homepages of trusted root domains; a trusted domain known only by inner pages
   // (imports) seeds with all of them.
@@ -84,7 +84,7 @@ export function computeLinkMetrics(g: LinkGraphInput, onStage: (stage: MetricsSt
     const r = g.pageRoot[p];
     if (g.rootTrusted[r] && (g.pageIsHome[p] || !hasHome[r])) seeds.push(p);
   }
-  const tr = trustRank(graph, seeds, damping, segmented);
+  const tr = trustRank(graph, seeds, damping, tiles);
 
   const prFloor = (1 - damping) / Math.max(1, g.pageCount);
   const pageCf = flows(pr.ranks, prFloor);

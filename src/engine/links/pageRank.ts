@@ -12,7 +12,7 @@
  * VLDB) is the same iteration with t concentrated on a hand-checked seed set of trusted
  * pages ("biased PageRank", their Algorithm 2); see trustRank.ts.
  */
-import { segmentCsr, type CsrGraph, type SegmentedCsr } from './csrGraph.js';
+import { tileCsr, type CsrGraph, type TiledCsr } from './csrGraph.js';
 
 export interface PageRankOptions {
   damping?: number;
@@ -21,14 +21,8 @@ export interface PageRankOptions {
   maxIterations?: number;
   /** Teleport distribution (sums to 1); uniform when omitted. */
   teleport?: Float64Array;
-  /**
-   * Nodes per cache segment (csrGraph.ts segmentCsr); graphs with more nodes are
-   * processed segment by segment. 131,072 nodes = 1 MiB of float64 contributions, half
-   * of a 2 MiB L2 cache.
-   */
-  segmentSize?: number;
-  /** A segmentation of `graph` computed beforehand (reused across runs, e.g. PageRank then TrustRank). */
-  segmented?: SegmentedCsr | null;
+  /** The tiling of `graph` (csrGraph.ts tileCsr) computed beforehand, reused across runs (e.g. PageRank then TrustRank). */
+  tiles?: TiledCsr;
 }
 
 export interface PageRankResult {
@@ -43,54 +37,84 @@ export function pageRank(graph: CsrGraph, options: PageRankOptions = {}): PageRa
   const d = options.damping ?? 0.85;
   const tolerance = options.tolerance ?? 1e-9;
   const maxIterations = options.maxIterations ?? 100;
-  const { offsets, sources, outDegree } = graph;
+  const { outDegree } = graph;
   if (n === 0) return { ranks: new Float64Array(0), iterations: 0, delta: 0 };
+  const tiles = options.tiles ?? tileCsr(graph);
+  if (tiles.nodeCount !== n) throw new RangeError(`tiles of ${tiles.nodeCount} nodes for a graph of ${n}`);
   const teleport = options.teleport ?? new Float64Array(n).fill(1 / n);
   let ranks = new Float64Array(teleport);
   let next = new Float64Array(n);
+  // contribution[u] = r(u) / out(u), the rank u passes along each out-link (0 when dangling).
   const contribution = new Float64Array(n);
-  const segmentSize = options.segmentSize ?? 131_072;
-  const segmented = options.segmented !== undefined ? options.segmented : n > segmentSize ? segmentCsr(graph, segmentSize) : null;
+  let dangling = 0;
+  for (let u = 0; u < n; u++) {
+    const deg = outDegree[u];
+    if (deg === 0) dangling += ranks[u];
+    else contribution[u] = ranks[u] / deg;
+  }
   let iterations = 0;
   let delta = Infinity;
   while (iterations < maxIterations && delta > tolerance) {
-    let dangling = 0;
-    for (let u = 0; u < n; u++) {
-      const deg = outDegree[u];
-      if (deg === 0) {
-        dangling += ranks[u];
-        contribution[u] = 0;
-      } else {
-        contribution[u] = ranks[u] / deg;
-      }
-    }
+    next.fill(0);
+    addInEdgeSums(tiles, contribution, next);
+    // The update also prepares the next iteration's contributions and dangling mass, so
+    // that an iteration reads the rank arrays once.
     delta = 0;
-    if (segmented === null) {
-      for (let v = 0; v < n; v++) {
-        let sum = 0;
-        const end = offsets[v + 1];
-        for (let e = offsets[v]; e < end; e++) sum += contribution[sources[e]];
-        next[v] = sum;
-      }
-    } else {
-      next.fill(0);
-      for (const segment of segmented.segments) {
-        const { targets, offsets: segOffsets, sources: segSources } = segment;
-        for (let j = 0; j < targets.length; j++) {
-          let sum = 0;
-          const end = segOffsets[j + 1];
-          for (let e = segOffsets[j]; e < end; e++) sum += contribution[segSources[e]];
-          next[targets[j]] += sum;
-        }
-      }
-    }
+    let nextDangling = 0;
     for (let v = 0; v < n; v++) {
       const value = (1 - d) * teleport[v] + d * (next[v] + dangling * teleport[v]);
       next[v] = value;
       delta += Math.abs(value - ranks[v]);
+      const deg = outDegree[v];
+      if (deg === 0) {
+        nextDangling += value;
+        contribution[v] = 0;
+      } else {
+        contribution[v] = value / deg;
+      }
     }
+    dangling = nextDangling;
     [ranks, next] = [next, ranks];
     iterations++;
   }
   return { ranks, iterations, delta };
+}
+
+/**
+ * next[v] += Σ_{u→v} contribution[u], tile by tile (see tileCsr). The loop over a tile's
+ * edges is unrolled eight times: V8 checks a typed array's map and reloads its data
+ * pointer and length at every iteration of a loop, and one unrolled iteration shares
+ * those between eight edges (on the large world's graph, the tile pass runs about 1.5
+ * times as fast as with the plain loop). The sums are done in the same order either way.
+ */
+function addInEdgeSums(tiles: TiledCsr, contribution: Float64Array, next: Float64Array): void {
+  const { nodeCount, blockBits, blockCount, tileOffsets, packed } = tiles;
+  const blockSize = 1 << blockBits;
+  const mask = blockSize - 1;
+  for (let tb = 0; tb < blockCount; tb++) {
+    const targets = next.subarray(tb * blockSize, Math.min(nodeCount, (tb + 1) * blockSize));
+    for (let sb = 0; sb < blockCount; sb++) {
+      const tile = tb * blockCount + sb;
+      const end = tileOffsets[tile + 1];
+      let k = tileOffsets[tile];
+      if (k === end) continue;
+      const sources = contribution.subarray(sb * blockSize, Math.min(nodeCount, (sb + 1) * blockSize));
+      for (; k + 7 < end; k += 8) {
+        const p0 = packed[k], p1 = packed[k + 1], p2 = packed[k + 2], p3 = packed[k + 3];
+        const p4 = packed[k + 4], p5 = packed[k + 5], p6 = packed[k + 6], p7 = packed[k + 7];
+        targets[p0 & mask] += sources[p0 >>> blockBits];
+        targets[p1 & mask] += sources[p1 >>> blockBits];
+        targets[p2 & mask] += sources[p2 >>> blockBits];
+        targets[p3 & mask] += sources[p3 >>> blockBits];
+        targets[p4 & mask] += sources[p4 >>> blockBits];
+        targets[p5 & mask] += sources[p5 >>> blockBits];
+        targets[p6 & mask] += sources[p6 >>> blockBits];
+        targets[p7 & mask] += sources[p7 >>> blockBits];
+      }
+      for (; k < end; k++) {
+        const p = packed[k];
+        targets[p & mask] += sources[p >>> blockBits];
+      }
+    }
+  }
 }

@@ -8,12 +8,12 @@
  * flagged `trusted` on their root domains), and imports keep the same rule by TLD. The
  * seed pages are the homepages of trusted root domains, weighted uniformly.
  */
-import type { CsrGraph, SegmentedCsr } from './csrGraph.js';
+import type { CsrGraph, TiledCsr } from './csrGraph.js';
 import { pageRank, type PageRankResult } from './pageRank.js';
 
-export function trustRank(graph: CsrGraph, seedNodes: readonly number[] | Int32Array, damping = 0.85, segmented?: SegmentedCsr | null): PageRankResult {
+export function trustRank(graph: CsrGraph, seedNodes: readonly number[] | Int32Array, damping = 0.85, tiles?: TiledCsr): PageRankResult {
   const teleport = new Float64Array(graph.nodeCount);
   if (seedNodes.length === 0) return { ranks: teleport, iterations: 0, delta: 0 };
   for (const node of seedNodes) teleport[node] += 1 / seedNodes.length;
-  return pageRank(graph, { damping, teleport, tolerance: 1e-10, segmented });
+  return pageRank(graph, { damping, teleport, tolerance: 1e-10, tiles });
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildInEdgeCsr } from '../../../src/engine/links/csrGraph.js';
+import { buildInEdgeCsr, tileCsr, type CsrGraph } from '../../../src/engine/links/csrGraph.js';
 import { pageRank } from '../../../src/engine/links/pageRank.js';
 import { trustRank } from '../../../src/engine/links/trustRank.js';
 import { flows } from '../../../src/engine/links/flows.js';
@@ -66,21 +66,82 @@ test('flows are 0–100, 0 for nodes nothing links to, monotonic in rank', () =>
   for (let i = 1; i < out.length; i++) assert.ok(out[i] >= out[i - 1]);
 });
 
-test('cache-segmented iteration gives the same ranks as the plain pull iteration', () => {
+/** Edges of a pseudo-random graph (a linear congruential generator), listed by source. */
+function randomEdges(nodes: number, count: number, seed: number): [number, number][] {
   const edges: [number, number][] = [];
-  let x = 99;
-  for (let i = 0; i < 5000; i++) {
+  let x = seed;
+  for (let i = 0; i < count; i++) {
     x = (x * 1103515245 + 12345) & 0x7fffffff;
-    const s = x % 1000;
+    const s = x % nodes;
     x = (x * 1103515245 + 12345) & 0x7fffffff;
-    edges.push([s, x % 1000]);
+    edges.push([s, x % nodes]);
   }
-  const g = graph(1000, edges);
-  const plain = pageRank(g, { tolerance: 1e-13, maxIterations: 300 });
-  const segmented = pageRank(g, { tolerance: 1e-13, maxIterations: 300, segmentSize: 128 });
-  for (let v = 0; v < 1000; v++) close(segmented.ranks[v], plain.ranks[v], 1e-12);
+  return edges.sort((a, b) => a[0] - b[0]);
+}
+
+/** The textbook pull iteration over the in-edge CSR, for reference. */
+function plainPull(g: CsrGraph, iterations: number, d = 0.85): Float64Array {
+  const n = g.nodeCount;
+  let ranks = new Float64Array(n).fill(1 / n);
+  for (let it = 0; it < iterations; it++) {
+    let dangling = 0;
+    const contribution = new Float64Array(n);
+    for (let u = 0; u < n; u++) {
+      if (g.outDegree[u] === 0) dangling += ranks[u];
+      else contribution[u] = ranks[u] / g.outDegree[u];
+    }
+    const next = new Float64Array(n);
+    for (let v = 0; v < n; v++) {
+      let sum = 0;
+      for (let e = g.offsets[v]; e < g.offsets[v + 1]; e++) sum += contribution[g.sources[e]];
+      next[v] = (1 - d) * (1 / n) + d * (sum + dangling * (1 / n));
+    }
+    ranks = next;
+  }
+  return ranks;
+}
+
+test('tiles hold every edge once, in the tile of its blocks, in source order', () => {
+  const g = graph(1000, randomEdges(1000, 5000, 7));
+  const tiles = tileCsr(g, 5);
+  assert.equal(tiles.blockCount, 32);
+  const expected = new Map<string, number>();
+  for (let v = 0; v < 1000; v++) for (let e = g.offsets[v]; e < g.offsets[v + 1]; e++) expected.set(`${g.sources[e]}>${v}`, (expected.get(`${g.sources[e]}>${v}`) ?? 0) + 1);
+  for (let tile = 0; tile < tiles.blockCount ** 2; tile++) {
+    const targetStart = Math.floor(tile / tiles.blockCount) * 32;
+    const sourceStart = (tile % tiles.blockCount) * 32;
+    let previousSource = -1;
+    for (let k = tiles.tileOffsets[tile]; k < tiles.tileOffsets[tile + 1]; k++) {
+      const source = sourceStart + (tiles.packed[k] >>> 5);
+      const key = `${source}>${targetStart + (tiles.packed[k] & 31)}`;
+      assert.ok(source >= previousSource, 'source order within a tile');
+      previousSource = source;
+      assert.ok((expected.get(key) ?? 0) > 0, `edge ${key} once`);
+      expected.set(key, expected.get(key)! - 1);
+    }
+  }
+  assert.equal(tiles.tileOffsets[tiles.blockCount ** 2], g.edgeCount);
+  assert.ok([...expected.values()].every((count) => count === 0));
+});
+
+test('the tiled iteration gives the ranks of the plain pull iteration, bit for bit, at any block size', () => {
+  // 1000 nodes, some of them dangling (sources only among the first 900).
+  const g = graph(1000, randomEdges(1000, 6000, 99).map(([s, t]) => [s % 900, t] as [number, number]).sort((a, b) => a[0] - b[0]));
+  const reference = plainPull(g, 40);
+  for (const blockBits of [3, 5, 7, 16]) {
+    const { ranks } = pageRank(g, { tolerance: 0, maxIterations: 40, tiles: tileCsr(g, blockBits) });
+    assert.deepEqual(ranks, reference, `blockBits ${blockBits}`);
+  }
   const seeds = [1, 2, 3];
   const trusted = trustRank(g, seeds);
-  const trustedSegmented = pageRank(g, { teleport: Float64Array.from({ length: 1000 }, (_, i) => (seeds.includes(i) ? 1 / 3 : 0)), tolerance: 1e-10, segmentSize: 100 });
-  for (let v = 0; v < 1000; v++) close(trustedSegmented.ranks[v], trusted.ranks[v], 1e-9);
+  const trustedSmallTiles = trustRank(g, seeds, 0.85, tileCsr(g, 4));
+  assert.deepEqual(trustedSmallTiles.ranks, trusted.ranks);
+  assert.equal(trustedSmallTiles.iterations, trusted.iterations);
+  close(trusted.ranks.reduce((a, b) => a + b, 0), 1, 1e-9);
+});
+
+test('block sizes outside 1–16 bits are refused (source and target offsets share one int32)', () => {
+  const g = graph(3, [[0, 1]]);
+  assert.throws(() => tileCsr(g, 17), RangeError);
+  assert.throws(() => tileCsr(g, 0), RangeError);
 });
