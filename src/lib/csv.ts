@@ -5,7 +5,8 @@
  * export's boolean cast, so files stay byte for byte what they were: strings as they are,
  * numbers and bigints by `String`, booleans `true`/`false`, null and undefined empty,
  * dates as epoch milliseconds, other objects as JSON. csv-stringify itself was too slow
- * for a million-row export (docs/decisions.md, "Backlink export: own CSV encoder").
+ * for a million-row export (docs/decisions.md, "Backlink export: own CSV encoder, one scan
+ * of the links, page details per batch").
  *
  * @example
  * csvRecord(['a,b', 'say "hi"', true, 3, null]); // '"a,b","say ""hi""",true,3,\n'
