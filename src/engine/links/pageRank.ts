@@ -55,16 +55,17 @@ export function pageRank(graph: CsrGraph, options: PageRankOptions = {}): PageRa
   let iterations = 0;
   let delta = Infinity;
   while (iterations < maxIterations && delta > tolerance) {
-    next.fill(0);
     addInEdgeSums(tiles, contribution, next);
-    // The update also prepares the next iteration's contributions and dangling mass, so
-    // that an iteration reads the rank arrays once.
+    // The update also prepares the next iteration's contributions and dangling mass, and
+    // zeroes the old ranks, which are the next iteration's sums: an iteration passes over
+    // the rank arrays once.
     delta = 0;
     let nextDangling = 0;
     for (let v = 0; v < n; v++) {
       const value = (1 - d) * teleport[v] + d * (next[v] + dangling * teleport[v]);
       next[v] = value;
       delta += Math.abs(value - ranks[v]);
+      ranks[v] = 0;
       const deg = outDegree[v];
       if (deg === 0) {
         nextDangling += value;
