@@ -71,11 +71,11 @@ export const MOBILE_TYPE: Typography = {
   blockGap: 10,
 };
 
-/** Muted colours for drawn image placeholders, picked by a hash of the item. */
-const PLACEHOLDER_PALETTE = ['#8ab4f8', '#81c995', '#fdd663', '#f28b82', '#c58af9', '#78d9ec', '#fcad70', '#a7b0ba'];
+/** Muted colours for drawn thumbnails, picked by a hash of the item. */
+const THUMBNAIL_PALETTE = ['#8ab4f8', '#81c995', '#fdd663', '#f28b82', '#c58af9', '#78d9ec', '#fcad70', '#a7b0ba'];
 const FAVICON_PALETTE = ['#1a73e8', '#188038', '#d93025', '#e37400', '#9334e6', '#007b83', '#b80672', '#5f6368'];
 
-export function paletteColor(key: string, palette: readonly string[] = PLACEHOLDER_PALETTE): string {
+export function paletteColor(key: string, palette: readonly string[] = THUMBNAIL_PALETTE): string {
   return palette[hashString32(key) % palette.length];
 }
 
