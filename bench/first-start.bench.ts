@@ -76,6 +76,11 @@ async function run(): Promise<void> {
     console.log(`peak memory: VmHWM ${mib(hwm)}, highest sampled RSS ${mib(peakKib)} (target ≤ 3072 MiB)`);
 
     const key = fs.readFileSync(path.join(dataDir, 'demo-key.txt'), 'utf8').trim();
+    // The README's first research call, made as soon as the service is ready.
+    const r0 = performance.now();
+    const related = await fetch(`${base}/v3/keyword-tool/related-keywords?kw=running%20shoes&location_id=2840`, { headers: { 'x-access-token': key } });
+    await related.arrayBuffer();
+    console.log(`first related-keywords request (2840) right after ready: ${related.status} in ${((performance.now() - r0) / 1000).toFixed(1)} s`);
     const t0 = performance.now();
     const res = await fetch(`${base}/v3/keyword-tool/competitor-keywords?url=openpedia.org&location_id=2276`, { headers: { 'x-access-token': key } });
     await res.arrayBuffer();

@@ -12,6 +12,7 @@ import { closeContext, createContext } from '../../src/service.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { copyTinyWorld } from './world.js';
+import { DEFAULT_SERP_LOCATION } from '../../src/engine/search/searchEngine.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -43,6 +44,9 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
   // keyword ids and difficulty in it.
   const researchFile = await copyTinyWorld();
   const ctx = await createContext(config, { clock, inMemory: true, researchFile });
+  // The default market's rank index warms up in the background; related keywords answer
+  // without SERP overlap until it is ready, so tests wait for it to see one answer each time.
+  await ctx.search.rankIndex(DEFAULT_SERP_LOCATION);
   const app = await buildApp(ctx, { clientClassOf: options.clientClassOf, extraRoutes: options.extraRoutes });
   await app.ready();
   return {

@@ -231,19 +231,15 @@ export class SearchEngine {
     const lang = this.languageFor(locationId, languageId);
     const seed = this.metrics.keywordFor(seedText, lang._id);
     const market = this.marketOf(locationId);
-    // SERP overlap reads the market's rank index when it is loaded or stored; a market not
-    // ranked yet borrows the default engine's rather than making the lookup wait for a build.
-    const own = market === 0 ? DEFAULT_SERP_LOCATION : market;
-    const index =
-      this.rankIndexes.get(own) ?? (this.store === undefined || this.store.hasRankIndex(own) ? await this.rankIndex(own) : await this.rankIndex(DEFAULT_SERP_LOCATION));
+    const index = await this.overlapIndex(market === 0 ? DEFAULT_SERP_LOCATION : market);
     const seedIdx = this.catalog.find(seed.kw, lang._id);
-    const seedTop = seedIdx !== undefined && index.covers(seedIdx) ? index.top(seedIdx) : this.organicPages(seed, market, 10);
+    const seedTop = index && seedIdx !== undefined && index.covers(seedIdx) ? index.top(seedIdx) : this.organicPages(seed, market, 10);
     const ranked = relatedCandidates({
       catalog: this.catalog,
       seed,
       seedIndex: seedIdx,
       seedTop,
-      topOf: (k) => (index.covers(k) ? index.top(k) : undefined),
+      topOf: (k) => (index?.covers(k) ? index.top(k) : undefined),
       inMarket: (k) => market === 0 || this.corpus.marketShare(this.catalog.at(k).id, market) !== undefined,
     });
     const max = Math.max(0, Math.min(limit, MAX_RELATED));
@@ -257,6 +253,24 @@ export class SearchEngine {
     }
     this.recordRefs(keywords.map((k) => ({ id: k._id, kw: k.kw, locationId, languageId })));
     return { keywords, countKeywordsBeforeLimit: ranked.length + 1 };
+  }
+
+  /**
+   * The rank index related keywords read SERP overlap from, never waiting for a build: the
+   * market's own when loaded or stored (loading takes well under a second), else the default
+   * engine's on the same terms. While neither is ready — the first minutes after a first
+   * start, while the default market is ranked in the background — there is none: candidates
+   * are then ranked by shared words and niche alone, and the default market's build is
+   * started if nothing started it. (Without a store every index is built in process, as before.)
+   */
+  private async overlapIndex(market: number): Promise<RankIndex | undefined> {
+    for (const m of market === DEFAULT_SERP_LOCATION ? [market] : [market, DEFAULT_SERP_LOCATION]) {
+      const loaded = this.rankIndexes.get(m);
+      if (loaded) return loaded;
+      if (this.store === undefined || this.store.hasRankIndex(m)) return this.rankIndex(m);
+    }
+    this.warmRankIndex(DEFAULT_SERP_LOCATION).catch(() => undefined);
+    return undefined;
   }
 
   /**

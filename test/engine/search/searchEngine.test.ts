@@ -115,6 +115,7 @@ test('keyword detail carries kwOpps from the top five results', () => {
 });
 
 test('related keywords of a head term share its niche, seed first, count varying with location', async () => {
+  await t.search.rankIndex(2840); // SERP overlap, the same for every call below
   const head = heads().find((k) => k.kind === 'head' && k.kw === 'hiking boots') ?? heads().find((k) => k.kind === 'head')!;
   const related = await t.search.relatedKeywords(head.kw, 2840, 1000, 700);
   assert.equal(related.keywords[0].kw, head.kw);
@@ -287,4 +288,20 @@ test('a city counts as its country for keyword volume', () => {
   assert.equal(city.sv, us.sv);
   assert.equal(city.lid, 1023191);
   assert.notEqual(city._id, us._id);
+});
+
+test('related keywords answer at once while the market is being ranked, and start its ranking', async () => {
+  const fresh = await openTinySearch();
+  try {
+    const storedMarkets = () => fresh.store.raw.prepare('SELECT location_id FROM search_rank_index').pluck().all();
+    assert.deepEqual(storedMarkets(), []);
+    const related = await fresh.search.relatedKeywords('hiking boots', 2840, 1000, 700);
+    assert.equal(related.keywords[0].kw, 'hiking boots');
+    assert.ok(related.keywords.length > 5, 'related by shared words and niche without SERP overlap');
+    assert.deepEqual(storedMarkets(), [], 'answered before the ranking of the market was done');
+    await fresh.search.rankIndex(2840);
+    assert.deepEqual(storedMarkets(), [2840], 'the lookup started the ranking in the background');
+  } finally {
+    await fresh.close();
+  }
 });
