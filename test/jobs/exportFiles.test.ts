@@ -70,6 +70,13 @@ describe('export files', () => {
     assert.equal(fs.readFileSync(result.path, 'utf8'), 'source,target,anchor,no_follow,ls\na,b,c,true,1\nd,e,f,false,2\n');
   });
 
+  it('writes rows given already encoded as they are, among array rows', async () => {
+    const rows = [['a', 'b', 'c', true, 1], '"d,1",e,f,false,2\n'];
+    const result = await writeCsvExport({ dir, fileName: 'encoded.csv', attemptTag: '1', columns: COLUMNS, rows });
+    assert.equal(fs.readFileSync(result.path, 'utf8'), 'source,target,anchor,no_follow,ls\na,b,c,true,1\n"d,1",e,f,false,2\n');
+    assert.equal(result.rows, 2);
+  });
+
   it('leaves neither a final nor a temporary file when aborted midway', async () => {
     const controller = new AbortController();
     await assert.rejects(

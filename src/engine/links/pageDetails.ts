@@ -31,6 +31,18 @@ export interface PageDetails {
   trustFlow: number;
   outInternal: number;
   outExternal: number;
+  /** Set by the first CSV export record that shows the page (its fields encoded once). */
+  csv: PageCsvFields | undefined;
+}
+
+/** A page's fields as a backlink's CSV record shows them (see `streamBacklinkCsv`). */
+export interface PageCsvFields {
+  url: string;
+  title: string;
+  /** `citationFlow,trustFlow`. */
+  flows: string;
+  /** `lang,outInternal,outExternal`: the record's last page fields. */
+  counts: string;
 }
 
 /** About 50 MB of page details at most (URL and title strings, one object each). */
@@ -110,7 +122,7 @@ export class PageDetailsReader {
   }
 
   private add([id, url, title, languageId, citationFlow, trustFlow, outInternal, outExternal]: PageRow): void {
-    this.byId[id] = { url, title, lang: languageCode(languageId), citationFlow, trustFlow, outInternal, outExternal };
+    this.byId[id] = { url, title, lang: languageCode(languageId), citationFlow, trustFlow, outInternal, outExternal, csv: undefined };
     this.cachedCount++;
   }
 

@@ -215,7 +215,7 @@ export function exportHandler(ctx: Pick<QuarryContext, 'engine' | 'config' | 'po
       const limit = payload.request.limit;
       // Link dates are judged as of the export's creation, so a re-run writes the same rows.
       const total = Math.min(limit, ctx.engine.links.countBacklinks(target, payload.request.filter, payload.chargedAtMs));
-      return { total, rows: ctx.engine.links.streamBacklinkRows(target, payload.request.filter, limit, payload.chargedAtMs) };
+      return { total, rows: ctx.engine.links.streamBacklinkCsv(target, payload.request.filter, limit, payload.chargedAtMs) };
     },
     refund(job) {
       ctx.policy.store.refund(job.accountId, 'links', job.payload.cost, job.payload.chargedAtMs, ctx.clock.now());

@@ -1,7 +1,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { openEngine, type Engine } from '../../../src/engine/index.js';
 import { FakeClock } from '../../../src/lib/clock.js';
+import { csvRecord } from '../../../src/lib/csv.js';
 import { tinyWorldFile, TINY_WORLD_AS_OF } from '../../support/world.js';
 
 let engine: Engine;
@@ -79,6 +84,39 @@ test('export filters', () => {
   check({ targetAnchorText: 'openpedia' }, (l) => `${l.anchor} ${l.alt}`.toLowerCase().includes('openpedia'));
   check({ targetHrefText: '/wiki/' }, (l) => l.target.includes('/wiki/'));
   check({ maxTopRank: 20 }, () => true);
+});
+
+test('CSV records of backlinks are the generic encoding of their rows, byte for byte', async () => {
+  // A copy of the world whose strongest links and their pages hold what CSV must quote.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-backlink-csv-'));
+  const file = path.join(dir, 'world.db');
+  fs.copyFileSync(await tinyWorldFile(1), file);
+  const raw = new Database(file);
+  const target = engine.links.resolve(giant)!;
+  const strongest = raw.prepare('SELECT id, source_page_id FROM links WHERE target_root_id = ? AND internal = 0 ORDER BY score DESC, id LIMIT 20')
+    .all(target.entityId) as { id: number; source_page_id: number }[];
+  strongest.forEach(({ id, source_page_id: page }, i) => {
+    raw.prepare('UPDATE links SET anchor = ?, alt = ?, deleted = ?, reason_lost = ? WHERE id = ?')
+      .run(`best "coffee", ever ${i}`, 'line\nbreak\r', i % 2, 'gone, "moved"', id);
+    raw.prepare('UPDATE pages SET title = ?, language_id = ? WHERE id = ?').run(`Coffee, "tea" ${i}`, i % 3 === 0 ? 9999 : 1, page);
+  });
+  raw.close();
+  const hostile = await openEngine({ file, clock: new FakeClock(TINY_WORLD_AS_OF) });
+  try {
+    for (const filter of [{}, { source: 2 as const }, { linksPerDomain: 1 as const }, { linkType: 'image' }]) {
+      const expected = [...hostile.links.streamBacklinkRows(target, filter)].map(csvRecord);
+      const records = [...hostile.links.streamBacklinkCsv(target, filter)];
+      assert.ok(records.length > 0, JSON.stringify(filter));
+      assert.deepEqual(records, expected, JSON.stringify(filter));
+    }
+    const first = [...hostile.links.streamBacklinkCsv(target, {}, 4)];
+    assert.ok(first.some((line) => line.includes('"best ""coffee"", ever')), 'a quoted anchor');
+    assert.ok(first.some((line) => line.includes(',true,"gone, ""moved""",')), 'a lost link with its quoted reason');
+    assert.ok(first.some((line) => line.includes('"Coffee, ""tea""')), 'a quoted title');
+  } finally {
+    await hostile.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('URL metrics: the full linkindex v with string-typed non-unique counters', () => {

@@ -19,7 +19,7 @@ function expected(id: number): PageDetails | undefined {
   if (!row) return undefined;
   return {
     url: row.url, title: row.title, lang: languageCode(row.language_id), citationFlow: row.citation_flow, trustFlow: row.trust_flow,
-    outInternal: row.out_internal, outExternal: row.out_external,
+    outInternal: row.out_internal, outExternal: row.out_external, csv: undefined,
   };
 }
 
