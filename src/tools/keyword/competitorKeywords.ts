@@ -11,8 +11,8 @@ import { unixSeconds } from '../../lib/clock.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';
 import { CACHE_TTL_MS } from '../../policy/policyStore.js';
 import { MAX_COMPETITOR_KEYWORDS_ROWS } from '../../policy/plans.js';
-import { errorResponses, LocationId } from '../shared/schemas.js';
-import { requireLocation, requireTargetUrl } from '../shared/params.js';
+import { errorResponses, LocationId } from '../common/schemas.js';
+import { requireLocation, requireTargetUrl } from '../common/params.js';
 import { competitorLocation } from './competitorLocations.js';
 
 interface UrlLocation {

@@ -9,8 +9,8 @@ import type { FastifyInstance } from 'fastify';
 import { unixSeconds } from '../../lib/clock.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';
 import type { Plan } from '../../policy/plans.js';
-import { errorResponses, LocationId } from '../shared/schemas.js';
-import { requireLocation, requireTargetUrl } from '../shared/params.js';
+import { errorResponses, LocationId } from '../common/schemas.js';
+import { requireLocation, requireTargetUrl } from '../common/params.js';
 
 export const GAP_PAGE_SIZE = 100;
 const GAP_LOOKUP = 'gap';

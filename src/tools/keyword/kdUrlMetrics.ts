@@ -8,8 +8,8 @@ import { errors } from '../../http/errors.js';
 import { unixSeconds } from '../../lib/clock.js';
 import { md5Hex } from '../../lib/ids.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';
-import { errorResponses } from '../shared/schemas.js';
-import { requireTargetUrl } from '../shared/params.js';
+import { errorResponses } from '../common/schemas.js';
+import { requireTargetUrl } from '../common/params.js';
 
 interface KdBody {
   _id: string;

@@ -6,7 +6,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { sendCsv } from '../../http/csv.js';
 import { errors } from '../../http/errors.js';
-import { errorResponses } from '../shared/schemas.js';
+import { errorResponses } from '../common/schemas.js';
 import { keywordCsvRow, parseCsvFields, presentKeyword } from './keywordItems.js';
 
 export const MAX_EXPORT_IDS = 10_000;

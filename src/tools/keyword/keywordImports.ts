@@ -7,8 +7,8 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../http/errors.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';
-import { errorResponses, LanguageId, LocationId } from '../shared/schemas.js';
-import { requireLanguage, requireLocation } from '../shared/params.js';
+import { errorResponses, LanguageId, LocationId } from '../common/schemas.js';
+import { requireLanguage, requireLocation } from '../common/params.js';
 
 interface ImportBody {
   keywords: string[];

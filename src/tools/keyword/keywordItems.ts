@@ -2,7 +2,7 @@
 import type { KeywordItem } from '../../engine/search/index.js';
 import { languageById, ANY_LANGUAGE } from '../../locations/languages.js';
 import type { LocationRegistry } from '../../locations/registry.js';
-import { shortLocation } from '../shared/presenters.js';
+import { shortLocation } from '../common/presenters.js';
 
 /** A keyword as the engine resolves it: the API item plus the language it was looked up in. */
 export type KeywordWithLanguage = KeywordItem & { languageId: number };

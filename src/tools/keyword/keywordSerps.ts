@@ -4,8 +4,8 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { errorResponses, LanguageId, LocationId } from '../shared/schemas.js';
-import { requireLanguage, requireLocation } from '../shared/params.js';
+import { errorResponses, LanguageId, LocationId } from '../common/schemas.js';
+import { requireLanguage, requireLocation } from '../common/params.js';
 import { KeywordText } from './schemas.js';
 import { relatedLookupId } from './lookupIds.js';
 

@@ -9,7 +9,7 @@ import { sendCsv, wantsCsv } from '../../http/csv.js';
 import { errors } from '../../http/errors.js';
 import { unixSeconds } from '../../lib/clock.js';
 import { KeywordLists, ListLimitError, type StorableIds } from '../../store/keywordLists.js';
-import { errorResponses } from '../shared/schemas.js';
+import { errorResponses } from '../common/schemas.js';
 import { keywordCsvRow, parseCsvFields, presentKeyword } from './keywordItems.js';
 
 /**

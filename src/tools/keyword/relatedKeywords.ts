@@ -7,8 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import { unixSeconds } from '../../lib/clock.js';
 import { MAX_RELATED_KEYWORDS_ROWS } from '../../policy/plans.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';
-import { errorResponses, LanguageId, LocationId } from '../shared/schemas.js';
-import { requireLanguage, requireLocation } from '../shared/params.js';
+import { errorResponses, LanguageId, LocationId } from '../common/schemas.js';
+import { requireLanguage, requireLocation } from '../common/params.js';
 import { KeywordText } from './schemas.js';
 import { relatedLookupId } from './lookupIds.js';
 

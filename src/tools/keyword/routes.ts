@@ -1,6 +1,6 @@
 /** /keyword-tool: one file per resource. */
 import type { FastifyInstance } from 'fastify';
-import { historyRoute } from '../shared/history.js';
+import { historyRoute } from '../common/history.js';
 import { competitorKeywordsRoutes } from './competitorKeywords.js';
 import { gapAnalysisRoutes } from './gapAnalysis.js';
 import { kdUrlMetricsRoutes } from './kdUrlMetrics.js';

@@ -5,7 +5,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { unixSeconds } from '../../lib/clock.js';
-import { errorResponses } from '../shared/schemas.js';
+import { errorResponses } from '../common/schemas.js';
 import { KeywordText } from './schemas.js';
 
 export async function trendsRoutes(app: FastifyInstance): Promise<void> {

@@ -15,7 +15,7 @@ import type { PaidOperation } from '../../policy/accessPolicy.js';
 import { EXPORT_JOB_KIND, exportJobHandler, exportJobStatus, exportsDir, ExportState, type ExportResult } from '../../jobs/exportJobs.js';
 import type { Job } from '../../jobs/jobQueue.js';
 import { PermanentJobError, type JobHandler } from '../../jobs/worker.js';
-import { errorResponses } from '../shared/schemas.js';
+import { errorResponses } from '../common/schemas.js';
 
 const SUGGESTION_LOOKUP = 'export-suggestion';
 

@@ -6,7 +6,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { unixSeconds } from '../../lib/clock.js';
 import { Favourites } from '../../store/favourites.js';
-import { errorResponses } from '../shared/schemas.js';
+import { errorResponses } from '../common/schemas.js';
 
 const IdParam = (name: string) => Type.Object({ [name]: Type.String({ minLength: 1, maxLength: 100 }) });
 

@@ -1,6 +1,6 @@
 /** /link-tool: URL metrics, backlinks, favourites, exports and the request history. */
 import type { FastifyInstance } from 'fastify';
-import { historyRoute } from '../shared/history.js';
+import { historyRoute } from '../common/history.js';
 import { backlinkRoutes } from './backlinks.js';
 import { favouriteRoutes } from './favourites.js';
 import { exportRoutes } from './exports.js';

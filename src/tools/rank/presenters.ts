@@ -1,7 +1,7 @@
 /** Stored rank-tracking records → the API's JSON shapes (DESIGN.md §5), each defined once. */
 import type { LocationRegistry } from '../../locations/registry.js';
 import type { ReportRow, TrackedKeywordRow, TrackingRow } from '../../store/rankTracking.js';
-import { shortLocation } from '../shared/presenters.js';
+import { shortLocation } from '../common/presenters.js';
 
 export function presentTracking(t: TrackingRow, keywordIds: readonly string[], locations: LocationRegistry) {
   const loc = locations.get(t.location_id);

@@ -8,7 +8,7 @@ import { errors } from '../../http/errors.js';
 import { unixSeconds } from '../../lib/clock.js';
 import { rankServices } from '../../rank/rankService.js';
 import type { NewReport } from '../../store/rankTracking.js';
-import { errorResponses } from '../shared/schemas.js';
+import { errorResponses } from '../common/schemas.js';
 import { presentReport } from './presenters.js';
 import { Report, ReportBody, ReportParams, TrackingParams } from './schemas.js';
 import { requireTracking } from './trackings.js';

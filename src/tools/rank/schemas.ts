@@ -1,6 +1,6 @@
 /** Request and response schemas of the rank tool, defined once. */
 import { Type } from '@sinclair/typebox';
-import { LocationId, ShortLocation } from '../shared/schemas.js';
+import { LocationId, ShortLocation } from '../common/schemas.js';
 
 export const MAX_KEYWORDS_PER_REQUEST = 10_000;
 export const MAX_KEYWORD_LENGTH = 200;

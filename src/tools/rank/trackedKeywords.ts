@@ -9,7 +9,7 @@ import { errors } from '../../http/errors.js';
 import { unixSeconds } from '../../lib/clock.js';
 import { rankServices } from '../../rank/rankService.js';
 import { TrackedKeywordLimitError } from '../../store/rankTracking.js';
-import { errorResponses } from '../shared/schemas.js';
+import { errorResponses } from '../common/schemas.js';
 import { presentNewKeyword } from './presenters.js';
 import { Keywords, NewTrackedKeyword, TrackedKeyword, TrackedKeywordParams, TrackingParams, MAX_KEYWORDS_PER_REQUEST } from './schemas.js';
 import { presentTrackedKeyword, processingOf, requireTracking, trackingError } from './trackings.js';

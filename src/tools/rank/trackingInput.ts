@@ -7,7 +7,7 @@ import { errors } from '../../http/errors.js';
 import { DAY } from '../../lib/clock.js';
 import { normaliseKeyword } from '../../engine/search/text.js';
 import { utcDay } from '../../store/rankTracking.js';
-import { requireTargetUrl } from '../shared/params.js';
+import { requireTargetUrl } from '../common/params.js';
 
 /** The host a tracking follows, lower-case and without `www.`; its subdomains count too. */
 export function requireTrackedDomain(raw: string): string {

@@ -10,8 +10,8 @@ import { unixSeconds } from '../../lib/clock.js';
 import { trackingStats } from '../../rank/rankStats.js';
 import { rankServices } from '../../rank/rankService.js';
 import { TrackedKeywordLimitError, TrackingConflictError, type TrackingRow } from '../../store/rankTracking.js';
-import { errorResponses } from '../shared/schemas.js';
-import { requireLocation } from '../shared/params.js';
+import { errorResponses } from '../common/schemas.js';
+import { requireLocation } from '../common/params.js';
 import { presentNewKeyword, presentReport, presentTracking } from './presenters.js';
 import {
   CreateTrackingBody,

@@ -1,6 +1,6 @@
 /** /serp-tool: SERPs, snapshots, URL metrics and the request history. */
 import type { FastifyInstance } from 'fastify';
-import { historyRoute } from '../shared/history.js';
+import { historyRoute } from '../common/history.js';
 import { serpRoutes } from './serps.js';
 import { serpUrlMetricsRoutes } from './urlMetrics.js';
 

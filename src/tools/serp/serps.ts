@@ -12,8 +12,8 @@ import type { PaidOperation } from '../../policy/accessPolicy.js';
 import { cacheKey } from '../../policy/canonical.js';
 import { openableSnapshot, snapshotLookups } from '../../policy/serpSnapshots.js';
 import { renderSerpSnapshot } from '../../render/serpSnapshot.js';
-import { errorResponses, LocationId } from '../shared/schemas.js';
-import { requireLocation } from '../shared/params.js';
+import { errorResponses, LocationId } from '../common/schemas.js';
+import { requireLocation } from '../common/params.js';
 import { KeywordText } from '../keyword/schemas.js';
 import { DEFAULT_SERP_LOCATION, PlatformId } from '../keyword/keywordSerps.js';
 

@@ -4,8 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { errors } from '../../http/errors.js';
 import { unixSeconds } from '../../lib/clock.js';
 import { md5Hex } from '../../lib/ids.js';
-import { errorResponses } from '../shared/schemas.js';
-import { requireTargetUrl } from '../shared/params.js';
+import { errorResponses } from '../common/schemas.js';
+import { requireTargetUrl } from '../common/params.js';
 
 export async function serpUrlMetricsRoutes(app: FastifyInstance): Promise<void> {
   const { engine } = app.quarry;

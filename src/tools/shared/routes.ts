@@ -2,8 +2,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../http/errors.js';
-import { errorResponses } from './schemas.js';
-import { fullLocation } from './presenters.js';
+import { errorResponses } from '../common/schemas.js';
+import { fullLocation } from '../common/presenters.js';
 
 const LocationBody = Type.Object({
   _id: Type.Integer(),

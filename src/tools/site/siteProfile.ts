@@ -10,9 +10,9 @@ import { hexId } from '../../engine/index.js';
 import { errors } from '../../http/errors.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';
 import { CACHE_TTL_MS } from '../../policy/policyStore.js';
-import { historyRoute } from '../shared/history.js';
-import { errorResponses } from '../shared/schemas.js';
-import { requireTargetUrl } from '../shared/params.js';
+import { historyRoute } from '../common/history.js';
+import { errorResponses } from '../common/schemas.js';
+import { requireTargetUrl } from '../common/params.js';
 
 const OVERVIEW_LOOKUP = 'site-overview';
 const UrlQuery = Type.Object({ url: Type.String({ minLength: 1, maxLength: 2048 }) });
