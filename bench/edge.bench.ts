@@ -117,7 +117,12 @@ async function main(): Promise<void> {
   const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
 
   console.log(`edge benchmark: ${CONNECTIONS} connections, ${SECONDS} s per server after ${WARMUP_SECONDS} s warm-up each, body ${hitBody.length} bytes`);
-  console.log(`load average before: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}  (${os.cpus().length} cpus)`);
+  console.log(
+    `load average before: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}  (${os.cpus().length} cpus)`,
+  );
 
   await run(bareUrl + PATH, headers, WARMUP_SECONDS);
   await run(edgeUrl + PATH, headers, WARMUP_SECONDS);
@@ -142,7 +147,12 @@ async function main(): Promise<void> {
   // Less sensitive to other processes than req/s: how much server CPU each request takes.
   console.log(`CPU cost ratio bare / edge (server CPU time per request): ${(bareFigures.cpuUs / edgeFigures.cpuUs).toFixed(2)}`);
   console.log(`ratio edge / bare (median of rounds): ${ratio.toFixed(2)}  (target ≥ ${TARGET_RATIO.toFixed(2)}: ${ratio >= TARGET_RATIO ? 'met' : 'MISSED'})`);
-  console.log(`load average after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `load average after: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 
   const usage = ctx.policy.store.poolState(account.id, 'trends', 'daily', 500, Date.now());
   if (usage.remaining !== 499) throw new Error(`cache hits were charged: trends remaining ${usage.remaining}`);

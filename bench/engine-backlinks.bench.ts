@@ -35,7 +35,9 @@ function run(label: string, filter: BacklinkFilter, pages: number): void {
     times.push(performance.now() - t);
     if (result.links.length === 0 && page < pages - 1) throw new Error(`empty page ${page}`);
   }
-  console.log(`${label}: p50 ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms over ${samples} pages of 500`);
+  console.log(
+    `${label}: p50 ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms over ${samples} pages of 500`,
+  );
 }
 
 // Totals of unfiltered lists come from the stored counters; the page query is the cost.

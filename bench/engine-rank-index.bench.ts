@@ -47,7 +47,11 @@ async function timed<T>(name: string, run: () => Promise<T>): Promise<T> {
   return result;
 }
 
-const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 async function main(): Promise<void> {
   const source = await largestBenchWorld();
@@ -64,9 +68,7 @@ async function main(): Promise<void> {
 
     // A restart: a second engine on the same store warms 2124 up in the background while
     // a request asks for 2250; the request should not wait for the warm-up.
-    const restarted = await timed('open a second engine (restart), warm-up 2124', () =>
-      openSearch({ store, clock, warmRankIndexes: [2124] }),
-    );
+    const restarted = await timed('open a second engine (restart), warm-up 2124', () => openSearch({ store, clock, warmRankIndexes: [2124] }));
     await timed('  request 2250 (French) during the 2124 warm-up', () => restarted.rankIndex(2250));
     await timed('  then 2124 warm-up done (English, after a restart)', () => restarted.rankIndex(2124));
     console.log(`load average at the end ${load()}; RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB (two engines)`);

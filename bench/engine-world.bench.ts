@@ -14,7 +14,6 @@ import { openEngine } from '../src/engine/index.js';
 import { FakeClock } from '../src/lib/clock.js';
 import { BENCH_AS_OF } from './benchSupport.js';
 
-
 export function benchWorldFile(size: WorldSize, seed: number): string {
   return path.resolve('.bench-data', `world-${size}-s${seed}.db`);
 }
@@ -29,7 +28,10 @@ async function main(): Promise<void> {
   let last = '';
   const started = performance.now();
   const built = await buildWorld({
-    size, seed, file: temporary, asOf: BENCH_AS_OF,
+    size,
+    seed,
+    file: temporary,
+    asOf: BENCH_AS_OF,
     onProgress: (stage) => {
       if (stage !== last) {
         stages.push([stage, (performance.now() - started) / 1000]);
@@ -45,8 +47,10 @@ async function main(): Promise<void> {
   fs.renameSync(temporary, file);
   for (const suffix of ['-wal', '-shm']) fs.rmSync(`${temporary}${suffix}`, { force: true });
   const peakMiB = process.resourceUsage().maxRSS / 1024;
-  console.log(`world ${size} seed ${seed}: ${built.keywords.toLocaleString()} keywords, ${built.rootDomains.toLocaleString()} root domains, `
-    + `${built.pages.toLocaleString()} pages, ${built.links.toLocaleString()} links; giant backlinks ${probe?.meta.available_links.toLocaleString()}`);
+  console.log(
+    `world ${size} seed ${seed}: ${built.keywords.toLocaleString()} keywords, ${built.rootDomains.toLocaleString()} root domains, ` +
+      `${built.pages.toLocaleString()} pages, ${built.links.toLocaleString()} links; giant backlinks ${probe?.meta.available_links.toLocaleString()}`,
+  );
   console.log(`stages (s since start): ${stages.map(([s, t]) => `${s} ${t.toFixed(1)}`).join(', ')}`);
   console.log(`ready in ${seconds.toFixed(1)} s wall (target ≤ 120 s), peak RSS ${peakMiB.toFixed(0)} MiB (target ≤ 3072 MiB)`);
   console.log(`file ${file} (${(fs.statSync(file).size / 2 ** 20).toFixed(0)} MiB)`);

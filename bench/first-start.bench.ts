@@ -47,7 +47,12 @@ async function run(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-first-start-'));
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const base = `http://127.0.0.1:${port}`;
-  console.log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} CPUs; world ${size}, seed ${seed}`);
+  console.log(
+    `load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${os.cpus().length} CPUs; world ${size}, seed ${seed}`,
+  );
   const started = performance.now();
   const child = spawn(process.execPath, [main, 'serve'], {
     env: {

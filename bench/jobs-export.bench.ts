@@ -16,8 +16,26 @@ const CHECKPOINTS = [250_000, 500_000, 1_000_000].filter((n) => n <= ROWS);
 const TARGET_ROWS_PER_S = 200_000;
 
 const COLUMNS = [
-  'source_url', 'target_url', 'anchor', 'alt', 'type', 'no_follow', 'image', 'redirect', 'frame', 'deleted',
-  'first_seen', 'last_seen', 'last_crawl', 'reason_lost', 'source_cf', 'source_tf', 'target_cf', 'target_tf', 'lang', 'ls',
+  'source_url',
+  'target_url',
+  'anchor',
+  'alt',
+  'type',
+  'no_follow',
+  'image',
+  'redirect',
+  'frame',
+  'deleted',
+  'first_seen',
+  'last_seen',
+  'last_crawl',
+  'reason_lost',
+  'source_cf',
+  'source_tf',
+  'target_cf',
+  'target_tf',
+  'lang',
+  'ls',
 ];
 const TYPES = ['text', 'image', 'redirect', 'frame', 'mention'];
 const WORDS = ['best', 'cheap', 'review', 'guide', 'coffee', 'grinder', 'espresso', 'beans', 'how to', 'near me'];
@@ -100,9 +118,13 @@ async function main(): Promise<void> {
   const rate = result.rows / seconds;
   const mb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MB`;
   console.log(`export CSV writer: ${result.rows.toLocaleString('en')} rows × ${COLUMNS.length} columns, ${mb(result.bytes)} written`);
-  console.log(`  time ${seconds.toFixed(2)} s   throughput ${Math.round(rate).toLocaleString('en')} rows/s (target ≥ ${TARGET_ROWS_PER_S.toLocaleString('en')}) ${rate >= TARGET_ROWS_PER_S ? 'OK' : 'BELOW TARGET'}`);
+  console.log(
+    `  time ${seconds.toFixed(2)} s   throughput ${Math.round(rate).toLocaleString('en')} rows/s (target ≥ ${TARGET_ROWS_PER_S.toLocaleString('en')}) ${rate >= TARGET_ROWS_PER_S ? 'OK' : 'BELOW TARGET'}`,
+  );
   // On a shared machine wall-clock throughput depends on the neighbours; rows per CPU-second does not.
-  console.log(`  CPU ${cpuSeconds.toFixed(2)} s (${Math.round((cpuSeconds / seconds) * 100)}% of one core)   ${Math.round(result.rows / cpuSeconds).toLocaleString('en')} rows per CPU-second`);
+  console.log(
+    `  CPU ${cpuSeconds.toFixed(2)} s (${Math.round((cpuSeconds / seconds) * 100)}% of one core)   ${Math.round(result.rows / cpuSeconds).toLocaleString('en')} rows per CPU-second`,
+  );
   console.log(`  (making the rows alone: ${genSeconds.toFixed(2)} s for ${generated.toLocaleString('en')}, included in the figures above)`);
   for (const n of CHECKPOINTS) console.log(`  peak RSS at ${n.toLocaleString('en').padStart(9)} rows: ${mb(rssAt.get(n) ?? 0)}`);
   const first = rssAt.get(CHECKPOINTS[0]) ?? 0;

@@ -59,7 +59,12 @@ async function main(): Promise<void> {
   console.log(`world: ${source} (${reuse ? `grown copy ${grown}` : 'copied, grown by a planner import of 12,000 keywords'})`);
 
   const clock = new FakeClock(BENCH_AS_OF);
-  const config = loadConfig({ QUARRY_GATEWAY_RPS: '0', QUARRY_DATA_DIR: dir, QUARRY_PUBLIC_URL: 'http://quarry.bench', QUARRY_BODY_LIMIT: String(16 * 1024 * 1024) });
+  const config = loadConfig({
+    QUARRY_GATEWAY_RPS: '0',
+    QUARRY_DATA_DIR: dir,
+    QUARRY_PUBLIC_URL: 'http://quarry.bench',
+    QUARRY_BODY_LIMIT: String(16 * 1024 * 1024),
+  });
   const ctx = await createContext(config, { clock, inMemory: true, researchFile });
   let t = performance.now();
   if (!reuse) {
@@ -81,7 +86,8 @@ async function main(): Promise<void> {
     const text = await res.text();
     return { ms: performance.now() - start, status: res.status, text };
   }
-  const post = (p: string, body: unknown) => timed(`${base}${p}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  const post = (p: string, body: unknown) =>
+    timed(`${base}${p}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
   const related = (kw: string) => timed(`${base}/related-keywords?kw=${encodeURIComponent(kw)}&location_id=2840`);
 
   // Warm the engine: the first lookup of a market loads its rank index.

@@ -45,7 +45,9 @@ function biggestRootDomain(file: string): { domain: string; links: number } {
   const db = new BetterSqlite(file, { readonly: true });
   try {
     const row = db
-      .prepare('SELECT r.domain, m.total_non_unique AS links FROM entity_metrics m JOIN root_domains r ON r.id = m.entity_id WHERE m.level = 2 ORDER BY m.total_non_unique DESC LIMIT 1')
+      .prepare(
+        'SELECT r.domain, m.total_non_unique AS links FROM entity_metrics m JOIN root_domains r ON r.id = m.entity_id WHERE m.level = 2 ORDER BY m.total_non_unique DESC LIMIT 1',
+      )
       .get() as { domain: string; links: number };
     return row;
   } finally {
@@ -99,7 +101,9 @@ async function workerMain(dataDir: string, researchFile: string, jobId: string, 
     if (job && (job.state === 'completed' || job.state === 'failed')) {
       await running.stop();
       const result = job.result as { rows: number; bytes: number } | null;
-      process.stdout.write(`${JSON.stringify({ state: job.state, error: job.error, rows: result?.rows ?? 0, bytes: result?.bytes ?? 0, runMs, cpuMs, readyRssKb: readyRss, hwmKb: kib('VmHWM', 'self') })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ state: job.state, error: job.error, rows: result?.rows ?? 0, bytes: result?.bytes ?? 0, runMs, cpuMs, readyRssKb: readyRss, hwmKb: kib('VmHWM', 'self') })}\n`,
+      );
       break;
     }
     await new Promise((r) => setTimeout(r, 20));
@@ -109,7 +113,12 @@ async function workerMain(dataDir: string, researchFile: string, jobId: string, 
 
 async function main(): Promise<void> {
   const samples = Number(process.argv[2] ?? 40);
-  console.log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} CPUs`);
+  console.log(
+    `load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${os.cpus().length} CPUs`,
+  );
   const { file, label } = worldFile();
   const target = biggestRootDomain(file);
   console.log(`world: ${label} (${path.relative(process.cwd(), file)}); biggest root domain ${target.domain}: ${target.links.toLocaleString()} backlinks`);
@@ -132,13 +141,19 @@ async function main(): Promise<void> {
         clock.advance(11_000);
         const page = pageOf(i);
         const t0 = performance.now();
-        const res = await app.inject({ method: 'GET', url: `/v3/link-tool/links?url=${target.domain}&source=0&page=${page}&links_per_domain=0${extra}`, headers });
+        const res = await app.inject({
+          method: 'GET',
+          url: `/v3/link-tool/links?url=${target.domain}&source=0&page=${page}&links_per_domain=0${extra}`,
+          headers,
+        });
         times.push(performance.now() - t0);
         if (res.statusCode !== 200) throw new Error(`page ${page}: ${res.statusCode} ${res.body.slice(0, 200)}`);
         const n = (res.json() as { links: unknown[] }).links.length;
         if (n !== Math.min(500, target.links - page * 500)) throw new Error(`page ${page}: ${n} links`);
       }
-      console.log(`GET /links ${name}: p50 ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms over ${samples} pages of 500 (target p50 ≤ 50 ms)`);
+      console.log(
+        `GET /links ${name}: p50 ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms over ${samples} pages of 500 (target p50 ≤ 50 ms)`,
+      );
     };
     // Warm-up: the first requests compile schemas and fill SQLite's page cache.
     for (let i = 0; i < 3; i++) {
@@ -158,7 +173,7 @@ async function main(): Promise<void> {
       console.log(`engine only, same pages: p50 ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms`);
     }
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     await run(`random pages of ${pages}`, () => Math.floor(random() * pages));
 
     // 2. The export, created through the API, run by a worker process.
@@ -170,7 +185,9 @@ async function main(): Promise<void> {
     if (created.statusCode !== 200) throw new Error(`export: ${created.statusCode} ${created.body}`);
     const jobId = (created.json() as { _id: string })._id;
     const self = fileURLToPath(import.meta.url);
-    const child = spawn(process.execPath, ['--import', 'tsx', self, '--worker', dataDir, file, jobId, String(clock.now())], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', self, '--worker', dataDir, file, jobId, String(clock.now())], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let peakKb = 0;
     const sampler = setInterval(() => (peakKb = Math.max(peakKb, kib('VmRSS', child.pid!))), 50);
     let out = '';
@@ -178,7 +195,16 @@ async function main(): Promise<void> {
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     clearInterval(sampler);
     if (code !== 0) throw new Error(`worker exited with ${code}`);
-    const r = JSON.parse(out.trim().split('\n').pop()!) as { state: string; error: string | null; rows: number; bytes: number; runMs: number; cpuMs: number; readyRssKb: number; hwmKb: number };
+    const r = JSON.parse(out.trim().split('\n').pop()!) as {
+      state: string;
+      error: string | null;
+      rows: number;
+      bytes: number;
+      runMs: number;
+      cpuMs: number;
+      readyRssKb: number;
+      hwmKb: number;
+    };
     if (r.state !== 'completed') throw new Error(`export ${r.state}: ${r.error}`);
     console.log(
       `export of ${target.domain}: ${r.rows.toLocaleString()} rows, ${(r.bytes / 1024 / 1024).toFixed(0)} MiB CSV in ${(r.runMs / 1000).toFixed(2)} s → ${Math.round(r.rows / (r.runMs / 1000)).toLocaleString()} rows/s (target ≥ 200,000); ${(r.cpuMs / 1000).toFixed(2)} s of worker CPU → ${Math.round(r.rows / (r.cpuMs / 1000)).toLocaleString()} rows per CPU-second`,

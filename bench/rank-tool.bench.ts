@@ -30,7 +30,6 @@ const STATS_KEYWORDS = 1_500;
 const STATS_DAYS = 90;
 const ONLY = process.env.BENCH_ONLY ?? '';
 
-
 async function main(): Promise<void> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-rank-bench-'));
   const researchFile = path.join(work, 'research.db');
@@ -95,7 +94,6 @@ async function main(): Promise<void> {
   }
 
   async function statsRuns(): Promise<void> {
-
     // Stats: 1,500 keywords × 90 days of checks, inserted directly.
     const statsTracking = (
       await store.createTrackings(
@@ -110,14 +108,22 @@ async function main(): Promise<void> {
     );
     const firstDayMs = Date.parse(`${utcDay(clock.now())}T00:00:00Z`) - (STATS_DAYS - 1) * DAY;
     let seed = 1;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     ctx.state.raw.transaction(() => {
       for (const k of statsTracking.keywords) {
         let position = 1 + Math.floor(random() * 120);
         for (let d = 0; d < STATS_DAYS; d++) {
           position = Math.max(1, position + Math.round((random() - 0.5) * 4));
           const shown = position > 100 ? null : position;
-          insert.run(k.id, utcDay(firstDayMs + d * DAY), statsTracking.tracking.id, shown, shown === null ? null : `https://stats.example/${k.id}`, '[]', clock.now());
+          insert.run(
+            k.id,
+            utcDay(firstDayMs + d * DAY),
+            statsTracking.tracking.id,
+            shown,
+            shown === null ? null : `https://stats.example/${k.id}`,
+            '[]',
+            clock.now(),
+          );
         }
       }
     })();
@@ -137,14 +143,14 @@ async function main(): Promise<void> {
       if (res.statusCode !== 200) throw new Error(`stats answered ${res.statusCode}: ${res.body}`);
       if (i === 0 && res.json().daily.length !== STATS_DAYS) throw new Error('stats did not see 90 days');
       if (i >= 3) samples.push(ms);
-  }
-  samples.sort((a, b) => a - b);
-  const p50 = percentile(samples, 50);
-  console.log(
-    `${`POST /stats, ${STATS_KEYWORDS} keywords × ${STATS_DAYS} days`.padEnd(52)} p50 ${p50.toFixed(1)} ms  p95 ${percentile(samples, 95).toFixed(1)} ms  n=${samples.length}` +
-      `  (target ≤ ${STATS_TARGET_MS} ms: ${p50 <= STATS_TARGET_MS ? 'met' : 'MISSED'})`,
-  );
-  await app.close();
+    }
+    samples.sort((a, b) => a - b);
+    const p50 = percentile(samples, 50);
+    console.log(
+      `${`POST /stats, ${STATS_KEYWORDS} keywords × ${STATS_DAYS} days`.padEnd(52)} p50 ${p50.toFixed(1)} ms  p95 ${percentile(samples, 95).toFixed(1)} ms  n=${samples.length}` +
+        `  (target ≤ ${STATS_TARGET_MS} ms: ${p50 <= STATS_TARGET_MS ? 'met' : 'MISSED'})`,
+    );
+    await app.close();
   }
 }
 

@@ -15,7 +15,10 @@ import { percentile } from './benchSupport.js';
 const iterations = Math.max(1, Number(process.argv[2] ?? 30));
 const WARM_UP = 3;
 
-for (const [name, platform] of [['desktop', 1], ['mobile', 2]] as const) {
+for (const [name, platform] of [
+  ['desktop', 1],
+  ['mobile', 2],
+] as const) {
   const serp = plumberSerp(platform);
   const png = renderSerpSnapshot(serp);
   writeFileSync(`/tmp/snapshot-${name}.png`, png);

@@ -150,7 +150,10 @@ async function main(): Promise<void> {
   }
 
   // Sites: root domains of the world, each asked once (cold), then one again and again (cache).
-  const domains = (ctx.engine.store.raw.prepare('SELECT domain FROM root_domains ORDER BY id LIMIT ?').pluck().all(RUNS + 3) as string[]);
+  const domains = ctx.engine.store.raw
+    .prepare('SELECT domain FROM root_domains ORDER BY id LIMIT ?')
+    .pluck()
+    .all(RUNS + 3) as string[];
   for (const d of domains.splice(0, 3)) {
     await timed(`/site-tool/overview?url=${encodeURIComponent(d)}`);
     pace();

@@ -104,7 +104,11 @@ export class Accounts {
   /** An account by id or by email. */
   async find(idOrEmail: string): Promise<Account | undefined> {
     const v = idOrEmail.trim().toLowerCase();
-    return this.db.selectFrom('accounts').selectAll().where((eb) => eb.or([eb('id', '=', v), eb('email', '=', v)])).executeTakeFirst();
+    return this.db
+      .selectFrom('accounts')
+      .selectAll()
+      .where((eb) => eb.or([eb('id', '=', v), eb('email', '=', v)]))
+      .executeTakeFirst();
   }
 
   async list(): Promise<(Account & { keys: number })[]> {
@@ -119,7 +123,10 @@ export class Accounts {
   }
 
   async count(): Promise<number> {
-    const row = await this.db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('accounts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 

@@ -26,7 +26,16 @@ import { DEFAULT_SERP_LOCATION } from './search/searchEngine.js';
 
 export { researchStoreFile } from './researchStore.js';
 export type { ResearchStore } from './researchStore.js';
-export type { BacklinkFilter, BacklinkItem, BacklinkRow, BacklinkPage, LinkIndexMetrics, BacklinkProfile, TopContentItem, ExportSuggestion } from './links/linksService.js';
+export type {
+  BacklinkFilter,
+  BacklinkItem,
+  BacklinkRow,
+  BacklinkPage,
+  LinkIndexMetrics,
+  BacklinkProfile,
+  TopContentItem,
+  ExportSuggestion,
+} from './links/linksService.js';
 export { BACKLINK_FIELDS, emptyLinkIndex } from './links/linksService.js';
 export type { ResolvedTarget, TargetType } from './links/targets.js';
 export { hexId, parseHexId } from './links/targets.js';
@@ -34,7 +43,17 @@ export type { AuthorityMetrics } from './authority/authorityService.js';
 export type { SiteOverview, SiteCompetitor } from './sites/sitesService.js';
 export type { RootHistory } from './sites/siteHistory.js';
 export { LinksService, AuthorityService, SitesService };
-export type { SearchEngine, KeywordItem, Serp, SerpItem, KeywordDetail, CompetitorKeywords, GapResult, SuggestedKeyword, ImportedKeyword } from './search/index.js';
+export type {
+  SearchEngine,
+  KeywordItem,
+  Serp,
+  SerpItem,
+  KeywordDetail,
+  CompetitorKeywords,
+  GapResult,
+  SuggestedKeyword,
+  ImportedKeyword,
+} from './search/index.js';
 
 /** Facts about the loaded world. */
 export interface WorldMetadata {

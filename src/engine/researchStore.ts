@@ -29,8 +29,14 @@ export const LINK_INDEXES: readonly { name: string; sql: string }[] = [
   { name: 'links_target_root', sql: 'CREATE INDEX links_target_root ON links (target_root_id, internal, score DESC, id, best_root, deleted, nofollow)' },
   { name: 'links_target_host', sql: 'CREATE INDEX links_target_host ON links (target_host_id, internal, score DESC, id, best_host, deleted, nofollow)' },
   { name: 'links_target_page', sql: 'CREATE INDEX links_target_page ON links (target_page_id, internal, score DESC, id, best_url, deleted, nofollow)' },
-  { name: 'links_target_root_first_seen', sql: 'CREATE INDEX links_target_root_first_seen ON links (target_root_id, first_seen, internal, score, target_host_id, target_page_id)' },
-  { name: 'links_target_root_lost', sql: 'CREATE INDEX links_target_root_lost ON links (target_root_id, deleted_on, internal, last_seen, score, target_host_id, target_page_id) WHERE deleted = 1' },
+  {
+    name: 'links_target_root_first_seen',
+    sql: 'CREATE INDEX links_target_root_first_seen ON links (target_root_id, first_seen, internal, score, target_host_id, target_page_id)',
+  },
+  {
+    name: 'links_target_root_lost',
+    sql: 'CREATE INDEX links_target_root_lost ON links (target_root_id, deleted_on, internal, last_seen, score, target_host_id, target_page_id) WHERE deleted = 1',
+  },
   { name: 'links_source_root', sql: 'CREATE INDEX links_source_root ON links (source_root_id, target_root_id)' },
 ];
 
@@ -38,11 +44,13 @@ export const LINK_INDEXES: readonly { name: string; sql: string }[] = [
 export const researchMigrations: Record<string, Migration> = {
   '0001_sandbox_web': {
     async up(db: Kysely<any>) {
-      await db.schema.createTable('world_meta')
+      await db.schema
+        .createTable('world_meta')
         .addColumn('key', 'text', (c) => c.primaryKey())
         .addColumn('value', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createTable('niches')
+      await db.schema
+        .createTable('niches')
         .addColumn('id', 'integer', (c) => c.primaryKey())
         .addColumn('name', 'text', (c) => c.notNull().unique())
         .addColumn('season_peak', 'integer', (c) => c.notNull())
@@ -50,7 +58,8 @@ export const researchMigrations: Record<string, Migration> = {
         .addColumn('trend', 'real', (c) => c.notNull())
         .addColumn('vocabulary', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createTable('keywords')
+      await db.schema
+        .createTable('keywords')
         .addColumn('id', 'integer', (c) => c.primaryKey())
         .addColumn('kw', 'text', (c) => c.notNull())
         .addColumn('language_id', 'integer', (c) => c.notNull())
@@ -68,14 +77,16 @@ export const researchMigrations: Record<string, Migration> = {
       await sql`CREATE UNIQUE INDEX keywords_kw_language ON keywords (kw, language_id)`.execute(db);
       await sql`CREATE INDEX keywords_niche ON keywords (niche_id, language_id)`.execute(db);
       await sql`CREATE INDEX keywords_head ON keywords (head, language_id)`.execute(db);
-      await db.schema.createTable('keyword_markets')
+      await db.schema
+        .createTable('keyword_markets')
         .addColumn('keyword_id', 'integer', (c) => c.notNull())
         .addColumn('location_id', 'integer', (c) => c.notNull())
         .addColumn('share', 'real', (c) => c.notNull())
         .addPrimaryKeyConstraint('keyword_markets_pk', ['keyword_id', 'location_id'])
         .execute();
       await sql`CREATE INDEX keyword_markets_location ON keyword_markets (location_id, keyword_id)`.execute(db);
-      await db.schema.createTable('keyword_history')
+      await db.schema
+        .createTable('keyword_history')
         .addColumn('keyword_id', 'integer', (c) => c.notNull())
         .addColumn('location_id', 'integer', (c) => c.notNull())
         .addColumn('year', 'integer', (c) => c.notNull())
@@ -83,7 +94,8 @@ export const researchMigrations: Record<string, Migration> = {
         .addColumn('searches', 'integer', (c) => c.notNull())
         .addPrimaryKeyConstraint('keyword_history_pk', ['keyword_id', 'location_id', 'year', 'month'])
         .execute();
-      await db.schema.createTable('root_domains')
+      await db.schema
+        .createTable('root_domains')
         .addColumn('id', 'integer', (c) => c.primaryKey())
         .addColumn('domain', 'text', (c) => c.notNull().unique())
         .addColumn('kind', 'text', (c) => c.notNull())
@@ -93,7 +105,8 @@ export const researchMigrations: Record<string, Migration> = {
         .addColumn('trusted', 'integer', (c) => c.notNull())
         .addColumn('created_on', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createTable('hosts')
+      await db.schema
+        .createTable('hosts')
         .addColumn('id', 'integer', (c) => c.primaryKey())
         .addColumn('host', 'text', (c) => c.notNull().unique())
         .addColumn('root_domain_id', 'integer', (c) => c.notNull())
@@ -101,7 +114,8 @@ export const researchMigrations: Record<string, Migration> = {
         .addColumn('subnet', 'text', (c) => c.notNull())
         .execute();
       await sql`CREATE INDEX hosts_root ON hosts (root_domain_id)`.execute(db);
-      await db.schema.createTable('pages')
+      await db.schema
+        .createTable('pages')
         .addColumn('id', 'integer', (c) => c.primaryKey())
         .addColumn('url', 'text', (c) => c.notNull().unique())
         .addColumn('host_id', 'integer', (c) => c.notNull())
@@ -120,7 +134,8 @@ export const researchMigrations: Record<string, Migration> = {
         .execute();
       await sql`CREATE INDEX pages_host ON pages (host_id)`.execute(db);
       await sql`CREATE INDEX pages_root ON pages (root_domain_id)`.execute(db);
-      await db.schema.createTable('links')
+      await db.schema
+        .createTable('links')
         .addColumn('id', 'integer', (c) => c.primaryKey())
         .addColumn('source_page_id', 'integer', (c) => c.notNull())
         .addColumn('target_page_id', 'integer', (c) => c.notNull())
@@ -146,7 +161,8 @@ export const researchMigrations: Record<string, Migration> = {
         .addColumn('best_url', 'integer', (c) => c.notNull())
         .execute();
       for (const index of LINK_INDEXES) await sql.raw(index.sql).execute(db);
-      await db.schema.createTable('entity_metrics')
+      await db.schema
+        .createTable('entity_metrics')
         .addColumn('level', 'integer', (c) => c.notNull())
         .addColumn('entity_id', 'integer', (c) => c.notNull())
         .addColumn('pagerank', 'real', (c) => c.notNull())
@@ -164,7 +180,8 @@ export const researchMigrations: Record<string, Migration> = {
         .addPrimaryKeyConstraint('entity_metrics_pk', ['level', 'entity_id'])
         .execute();
       await sql`CREATE INDEX entity_metrics_top_rank ON entity_metrics (level, top_rank)`.execute(db);
-      await db.schema.createTable('root_history')
+      await db.schema
+        .createTable('root_history')
         .addColumn('root_domain_id', 'integer', (c) => c.primaryKey())
         .addColumn('history', 'text', (c) => c.notNull())
         .execute();
@@ -173,11 +190,35 @@ export const researchMigrations: Record<string, Migration> = {
 };
 
 const COUNTER_COLUMNS = [
-  'ext_backlinks', 'ref_domains', 'ref_domains_all', 'ref_ips', 'ref_subnets', 'ref_domains_edu', 'ext_backlinks_edu',
-  'ref_domains_gov', 'ext_backlinks_gov', 'ref_domains_edu_exact', 'ext_backlinks_edu_exact', 'ref_domains_gov_exact',
-  'ext_backlinks_gov_exact', 'indexed_urls', 'nu_homepages', 'nu_indirect', 'nu_deleted', 'nu_nofollow', 'nu_https',
-  'nu_frame', 'nu_image', 'nu_redirect', 'nu_text', 'nu_mention', 'total_non_unique', 'out_internal', 'out_external',
-  'out_domains_external', 'social',
+  'ext_backlinks',
+  'ref_domains',
+  'ref_domains_all',
+  'ref_ips',
+  'ref_subnets',
+  'ref_domains_edu',
+  'ext_backlinks_edu',
+  'ref_domains_gov',
+  'ext_backlinks_gov',
+  'ref_domains_edu_exact',
+  'ext_backlinks_edu_exact',
+  'ref_domains_gov_exact',
+  'ext_backlinks_gov_exact',
+  'indexed_urls',
+  'nu_homepages',
+  'nu_indirect',
+  'nu_deleted',
+  'nu_nofollow',
+  'nu_https',
+  'nu_frame',
+  'nu_image',
+  'nu_redirect',
+  'nu_text',
+  'nu_mention',
+  'total_non_unique',
+  'out_internal',
+  'out_external',
+  'out_domains_external',
+  'social',
 ] as const;
 
 /** Opens (and migrates) a research store file. */

@@ -15,7 +15,10 @@ export function wantsCsv(req: FastifyRequest, pathSuffix: boolean): boolean {
 
 /** A filename safe inside a Content-Disposition header. */
 function safeFilename(name: string): string {
-  const cleaned = name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80);
+  const cleaned = name
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80);
   return cleaned === '' ? 'export.csv' : cleaned.endsWith('.csv') ? cleaned : `${cleaned}.csv`;
 }
 

@@ -21,13 +21,11 @@ export class ApiError extends Error {
 export const errors = {
   auth: () => new ApiError(401, 'AuthError', 'Invalid API Key'),
   invalidParameter: (name: string) => new ApiError(422, 'InvalidInput', `Parameter ${name} is invalid`),
-  invalidBody: (messages: string[]) =>
-    new ApiError(422, 'ValidationError', 'Your request is invalid', { errors: messages }),
+  invalidBody: (messages: string[]) => new ApiError(422, 'ValidationError', 'Your request is invalid', { errors: messages }),
   notFound: (message = 'Not found') => new ApiError(404, 'Error', message),
   rateLimit: (retryAfter: number, message = 'Too many requests, retry later') =>
     new ApiError(429, 'RateLimit', message, { retry_after: retryAfter }, { 'retry-after': String(retryAfter) }),
-  creditLimit: (pool: string) =>
-    new ApiError(429, 'CreditLimit', `The ${pool} quota of your plan is spent; see GET /keyword-tool/limits for when it resets`),
+  creditLimit: (pool: string) => new ApiError(429, 'CreditLimit', `The ${pool} quota of your plan is spent; see GET /keyword-tool/limits for when it resets`),
   notInHistory: () => new ApiError(429, 'Error', 'Not in history'),
   noResult: () => new ApiError(422, 'Error', 'No result'),
   outOfLimit: (message: string) => new ApiError(422, 'OutOfLimitException', message),

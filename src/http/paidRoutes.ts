@@ -74,19 +74,21 @@ export function installPaidRoutes(app: FastifyInstance, policy: AccessPolicy): v
         answer(reply, hit);
         return;
       }
-      return policy.run(paid, {
-        account: req.account!,
-        clientClass: req.clientClass,
-        operationId,
-        params: paramsOf(req),
-        execute: async (ctx) => {
-          req.paid = ctx;
-          const body = await handler.call(this, req, reply);
-          return { status: reply.statusCode, body: body ?? undefined };
-        },
-      }).then((result) => {
-        answer(reply, result);
-      });
+      return policy
+        .run(paid, {
+          account: req.account!,
+          clientClass: req.clientClass,
+          operationId,
+          params: paramsOf(req),
+          execute: async (ctx) => {
+            req.paid = ctx;
+            const body = await handler.call(this, req, reply);
+            return { status: reply.statusCode, body: body ?? undefined };
+          },
+        })
+        .then((result) => {
+          answer(reply, result);
+        });
     };
   });
 }

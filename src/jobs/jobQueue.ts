@@ -136,9 +136,8 @@ export class JobQueue {
     if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new RangeError(`maxAttempts must be a positive integer, got ${maxAttempts}`);
     return this.immediate(() => {
       if (key !== null) {
-        const existing = this.raw
-          .prepare('SELECT * FROM jobs WHERE account_id = ? AND kind = ? AND idempotency_key = ?')
-          .get(accountId, kind, key) as JobRow | undefined;
+        const existing = this.raw.prepare('SELECT * FROM jobs WHERE account_id = ? AND kind = ? AND idempotency_key = ?').get(accountId, kind, key) as
+          JobRow | undefined;
         if (existing) return toJob(existing) as Job<P>;
       }
       const id = newId();
@@ -214,9 +213,7 @@ export class JobQueue {
 
   /** Moves the job to its next stage; false when the lease is lost. */
   stage(jobId: string, workerId: string, stage: string): boolean {
-    const { changes } = this.raw
-      .prepare(`UPDATE jobs SET stage = ? WHERE id = ? AND state = 'running' AND lease_owner = ?`)
-      .run(stage, jobId, workerId);
+    const { changes } = this.raw.prepare(`UPDATE jobs SET stage = ? WHERE id = ? AND state = 'running' AND lease_owner = ?`).run(stage, jobId, workerId);
     return changes === 1;
   }
 
@@ -241,9 +238,7 @@ export class JobQueue {
   fail(jobId: string, workerId: string, error: string, retryable: boolean): FailOutcome {
     const now = this.clock.now();
     return this.immediate(() => {
-      const row = this.raw
-        .prepare(`SELECT * FROM jobs WHERE id = ? AND state = 'running' AND lease_owner = ?`)
-        .get(jobId, workerId) as JobRow | undefined;
+      const row = this.raw.prepare(`SELECT * FROM jobs WHERE id = ? AND state = 'running' AND lease_owner = ?`).get(jobId, workerId) as JobRow | undefined;
       if (!row) return 'lost';
       if (retryable && row.attempts < row.max_attempts) {
         this.raw
@@ -314,12 +309,7 @@ export class JobQueue {
 
   /** One of an account's jobs; null for an unknown id or another account's job. */
   async get(accountId: string, jobId: string): Promise<Job | null> {
-    const row = await this.store.db
-      .selectFrom('jobs')
-      .selectAll()
-      .where('id', '=', jobId)
-      .where('account_id', '=', accountId)
-      .executeTakeFirst();
+    const row = await this.store.db.selectFrom('jobs').selectAll().where('id', '=', jobId).where('account_id', '=', accountId).executeTakeFirst();
     return row ? toJob(row) : null;
   }
 

@@ -14,9 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 export type SignedUrlCheck =
-  | { status: 'ok'; path: string; expiresAt: number }
-  | { status: 'expired'; path: string; expiresAt: number }
-  | { status: 'bad-signature' };
+  { status: 'ok'; path: string; expiresAt: number } | { status: 'expired'; path: string; expiresAt: number } | { status: 'bad-signature' };
 
 export const SIGNING_SECRET_FILE = 'signing-secret';
 

@@ -47,7 +47,10 @@ const FILES: { file: string; type: LocationType; targetType: string }[] = [
 
 /** Folds case and accents so that "zurich" finds "Zürich". */
 export function foldText(text: string): string {
-  return text.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+  return text
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase();
 }
 
 export class LocationRegistry {

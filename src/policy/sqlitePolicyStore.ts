@@ -57,9 +57,7 @@ export class SqlitePolicyStore implements PolicyStore {
       cacheGet: db.prepare<[string, string, number], CachedResponse & { createdMs: number }>(
         'SELECT status, content_type AS contentType, body, created_ms AS createdMs FROM request_cache WHERE account_id = ? AND cache_key = ? AND created_ms > ?',
       ),
-      cachePut: db.prepare(
-        'INSERT OR REPLACE INTO request_cache (account_id, cache_key, status, content_type, body, created_ms) VALUES (?, ?, ?, ?, ?, ?)',
-      ),
+      cachePut: db.prepare('INSERT OR REPLACE INTO request_cache (account_id, cache_key, status, content_type, body, created_ms) VALUES (?, ?, ?, ?, ?, ?)'),
       cacheDelete: db.prepare('DELETE FROM request_cache WHERE account_id = ? AND cache_key = ?'),
       cooldownGet: db.prepare<[string, string], { last_ms: number }>('SELECT last_ms FROM cooldowns WHERE account_id = ? AND name = ?'),
       cooldownPut: db.prepare('INSERT OR REPLACE INTO cooldowns (account_id, name, last_ms) VALUES (?, ?, ?)'),
@@ -70,12 +68,8 @@ export class SqlitePolicyStore implements PolicyStore {
       burstInsert: db.prepare('INSERT INTO burst_events (subject, client_class, pool, at_ms) VALUES (?, ?, ?, ?)'),
       burstDelete: db.prepare('DELETE FROM burst_events WHERE id = ?'),
       burstPrune: db.prepare('DELETE FROM burst_events WHERE subject = ? AND client_class = ? AND pool = ? AND at_ms < ?'),
-      usageGet: db.prepare<[string, string], UsageRow>(
-        'SELECT period_start_ms, period_end_ms, used FROM quota_usage WHERE account_id = ? AND pool = ?',
-      ),
-      usagePut: db.prepare(
-        'INSERT OR REPLACE INTO quota_usage (account_id, pool, period_start_ms, period_end_ms, used) VALUES (?, ?, ?, ?, ?)',
-      ),
+      usageGet: db.prepare<[string, string], UsageRow>('SELECT period_start_ms, period_end_ms, used FROM quota_usage WHERE account_id = ? AND pool = ?'),
+      usagePut: db.prepare('INSERT OR REPLACE INTO quota_usage (account_id, pool, period_start_ms, period_end_ms, used) VALUES (?, ?, ?, ?, ?)'),
       usageAdd: db.prepare('UPDATE quota_usage SET used = MAX(0, used + ?) WHERE account_id = ? AND pool = ?'),
       usageDelete: db.prepare('DELETE FROM quota_usage WHERE account_id = ? AND pool = ?'),
       historyInsert: db.prepare('INSERT INTO history (account_id, tool, entry, created_ms) VALUES (?, ?, ?, ?)'),
@@ -83,15 +77,9 @@ export class SqlitePolicyStore implements PolicyStore {
         `DELETE FROM history WHERE account_id = ? AND tool = ? AND seq <= (
            SELECT seq FROM history WHERE account_id = ? AND tool = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)`,
       ),
-      historyAsc: db.prepare<[string, string], { entry: string }>(
-        'SELECT entry FROM history WHERE account_id = ? AND tool = ? ORDER BY seq ASC',
-      ),
-      historyDesc: db.prepare<[string, string], { entry: string }>(
-        'SELECT entry FROM history WHERE account_id = ? AND tool = ? ORDER BY seq DESC',
-      ),
-      lookupPut: db.prepare(
-        'INSERT OR REPLACE INTO lookups (account_id, kind, lookup_key, data, created_ms, expires_ms) VALUES (?, ?, ?, ?, ?, ?)',
-      ),
+      historyAsc: db.prepare<[string, string], { entry: string }>('SELECT entry FROM history WHERE account_id = ? AND tool = ? ORDER BY seq ASC'),
+      historyDesc: db.prepare<[string, string], { entry: string }>('SELECT entry FROM history WHERE account_id = ? AND tool = ? ORDER BY seq DESC'),
+      lookupPut: db.prepare('INSERT OR REPLACE INTO lookups (account_id, kind, lookup_key, data, created_ms, expires_ms) VALUES (?, ?, ?, ?, ?, ?)'),
       lookupHas: db.prepare<[string, string, string, number], { one: number }>(
         'SELECT 1 AS one FROM lookups WHERE account_id = ? AND kind = ? AND lookup_key = ? AND created_ms >= ?',
       ),

@@ -84,9 +84,7 @@ export function checkOf(serp: Serp, matcher: DomainMatcher): Pick<RankChecksTabl
   return {
     position: best?.position ?? null,
     url: best?.url ?? null,
-    visual: best
-      ? JSON.stringify({ size: best.size, screenCoverage: best.screenCoverage, visPart: best.visPart, positionToFold: best.positionToFold })
-      : null,
+    visual: best ? JSON.stringify({ size: best.size, screenCoverage: best.screenCoverage, visPart: best.visPart, positionToFold: best.positionToFold }) : null,
     features: JSON.stringify([...features]),
     serp_snapshot_id: serp.serp_snapshot_id,
   };

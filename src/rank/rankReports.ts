@@ -213,7 +213,11 @@ export class RankReports {
 
   private trackingHeader(tracking: TrackingRow) {
     const loc = this.ctx.locations.get(tracking.location_id);
-    return { domain: tracking.domain, location: { label: loc?.label ?? String(tracking.location_id), code: loc?.code ?? '' }, platform_id: tracking.platform_id };
+    return {
+      domain: tracking.domain,
+      location: { label: loc?.label ?? String(tracking.location_id), code: loc?.code ?? '' },
+      platform_id: tracking.platform_id,
+    };
   }
 
   /**

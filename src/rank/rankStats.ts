@@ -120,8 +120,14 @@ export async function trackingStats(db: Kysely<StateDatabase>, tracking: { id: s
     if (change !== 0) moves.push({ keyword_id: id, kw: end.kw, from: start.position, to: end.position, change });
   }
   const byKw = (a: Mover, b: Mover) => (a.kw < b.kw ? -1 : a.kw > b.kw ? 1 : 0);
-  const up = moves.filter((m) => m.change > 0).sort((a, b) => b.change - a.change || byKw(a, b)).slice(0, MOVERS_SHOWN);
-  const down = moves.filter((m) => m.change < 0).sort((a, b) => a.change - b.change || byKw(a, b)).slice(0, MOVERS_SHOWN);
+  const up = moves
+    .filter((m) => m.change > 0)
+    .sort((a, b) => b.change - a.change || byKw(a, b))
+    .slice(0, MOVERS_SHOWN);
+  const down = moves
+    .filter((m) => m.change < 0)
+    .sort((a, b) => a.change - b.change || byKw(a, b))
+    .slice(0, MOVERS_SHOWN);
 
   const lastFigures = daily[daily.length - 1] ?? { keywords: 0, distribution: emptyDistribution(), average_position: null, visibility: 0 };
   return {

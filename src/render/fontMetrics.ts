@@ -109,7 +109,9 @@ export function truncateToWidth(text: string, width: number, fontSize: number, b
 export function wrapText(text: string, opts: WrapOptions): string[] {
   const { width, fontSize, maxLines } = opts;
   const bold = opts.bold ?? false;
-  const words = normaliseSpaces(text).split(' ').filter((w) => w.length > 0);
+  const words = normaliseSpaces(text)
+    .split(' ')
+    .filter((w) => w.length > 0);
   const spaceWidth = textWidth(' ', fontSize, bold);
   const lines: string[] = [];
   let line = '';
@@ -199,7 +201,7 @@ function visualRuns(text: string): { text: string; rtl: boolean }[] {
   const highest = Math.max(...runs.map((r) => r.level));
   const lowestOdd = Math.min(...runs.map((r) => (r.level % 2 === 1 ? r.level : r.level + 1)));
   for (let level = highest; level >= lowestOdd; level--) {
-    for (let i = 0; i < runs.length; ) {
+    for (let i = 0; i < runs.length;) {
       if (runs[i].level < level) {
         i++;
         continue;

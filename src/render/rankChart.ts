@@ -110,7 +110,11 @@ export function rankChartSvg(series: readonly (readonly RankPoint[])[], opts: Ra
     const d = days[labelCount === 1 ? 0 : Math.round((i * (days.length - 1)) / (labelCount - 1))];
     const x = xOf(d);
     svg += line(x, plot.b, x, plot.b + 4, AXIS);
-    svg += text(x, plot.b + 18, monthDay.format(new Date(d * DAY_MS)), { size: 11, fill: AXIS, anchor: i === 0 && labelCount > 1 ? 'start' : i === labelCount - 1 && labelCount > 1 ? 'end' : 'middle' });
+    svg += text(x, plot.b + 18, monthDay.format(new Date(d * DAY_MS)), {
+      size: 11,
+      fill: AXIS,
+      anchor: i === 0 && labelCount > 1 ? 'start' : i === labelCount - 1 && labelCount > 1 ? 'end' : 'middle',
+    });
   }
 
   shown.forEach((s, i) => {

@@ -129,8 +129,14 @@ export function summariseRankPeriod(keywords: readonly RankReportKeyword[]): Ran
     declined: moved.filter((r) => r.change! < 0).length,
     entered: rows.filter((r) => r.start === null && r.current !== null).length,
     dropped: rows.filter((r) => r.start !== null && r.current === null).length,
-    topGains: moved.filter((r) => r.change! > 0).sort((a, b) => b.change! - a.change!).slice(0, 3),
-    topLosses: moved.filter((r) => r.change! < 0).sort((a, b) => a.change! - b.change!).slice(0, 3),
+    topGains: moved
+      .filter((r) => r.change! > 0)
+      .sort((a, b) => b.change! - a.change!)
+      .slice(0, 3),
+    topLosses: moved
+      .filter((r) => r.change! < 0)
+      .sort((a, b) => a.change! - b.change!)
+      .slice(0, 3),
     rows,
   };
 }
@@ -198,7 +204,12 @@ function summaryCell(label: string, value: string, note: string): string {
 
 function moversHtml(title: string, rows: KeywordMovement[]): string {
   if (rows.length === 0) return '';
-  const items = rows.map((r) => `<li><span style="color:${changeColor(r)};font-weight:bold">${escapeHtml(changeText(r))}</span> ${escapeHtml(r.kw)} (now ${escapeHtml(positionText(r.current))})</li>`).join('');
+  const items = rows
+    .map(
+      (r) =>
+        `<li><span style="color:${changeColor(r)};font-weight:bold">${escapeHtml(changeText(r))}</span> ${escapeHtml(r.kw)} (now ${escapeHtml(positionText(r.current))})</li>`,
+    )
+    .join('');
   return `<p style="margin:12px 0 4px;font-weight:bold">${escapeHtml(title)}</p><ul style="margin:0;padding-left:20px;font-size:14px">${items}</ul>`;
 }
 
@@ -229,9 +240,7 @@ export function renderRankReport(input: RankReportInput): RankReportEmail {
 
   const avg = summary.averagePosition === null ? '–' : String(summary.averagePosition);
   const avgNote =
-    summary.averagePosition !== null && summary.averagePositionAtStart !== null
-      ? `was ${summary.averagePositionAtStart} at the start`
-      : 'of ranking keywords';
+    summary.averagePosition !== null && summary.averagePositionAtStart !== null ? `was ${summary.averagePositionAtStart} at the start` : 'of ranking keywords';
   const visNote = `${signed(round1(summary.visibility - summary.visibilityAtStart))} points since the start`;
 
   const tableRows = rows
@@ -293,7 +302,9 @@ export function renderRankReport(input: RankReportInput): RankReportEmail {
     `Movers: ${summary.improved} up, ${summary.declined} down, ${summary.entered} new, ${summary.dropped} lost`,
     '',
     'Keyword | Position | Change | Ranking URL | Volume',
-    ...rows.map((r) => `${oneLine(r.kw)} | ${positionText(r.current)} | ${changeText(r)} | ${oneLine(r.url ?? '–')} | ${r.sv === null ? '–' : integer.format(r.sv)}`),
+    ...rows.map(
+      (r) => `${oneLine(r.kw)} | ${positionText(r.current)} | ${changeText(r)} | ${oneLine(r.url ?? '–')} | ${r.sv === null ? '–' : integer.format(r.sv)}`,
+    ),
     ...(hidden > 0 ? [`…and ${integer.format(hidden)} more keywords.`] : []),
     ...(link ? ['', `Open the tracking: ${link}`] : []),
   ];

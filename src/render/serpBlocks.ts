@@ -164,9 +164,12 @@ function mapPicture(x: number, y: number, w: number, h: number, seed: string, pi
   let g = rect(x, y, w, h, { fill: COLORS.mapLand });
   g += rect(x + w * 0.08, y + h * 0.12, w * 0.22, h * 0.3, { rx: 6, fill: COLORS.mapPark });
   g += rect(x + w * 0.62, y + h * 0.58, w * 0.25, h * 0.3, { rx: 6, fill: COLORS.mapPark });
-  g += path(`M${x},${y + h * 0.78} C${x + w * 0.3},${y + h * 0.6} ${x + w * 0.55},${y + h * 1.02} ${x + w},${y + h * 0.7} L${x + w},${y + h * 0.84} C${x + w * 0.55},${y + h * 1.14} ${x + w * 0.3},${y + h * 0.74} ${x},${y + h * 0.92} Z`, {
-    fill: COLORS.mapWater,
-  });
+  g += path(
+    `M${x},${y + h * 0.78} C${x + w * 0.3},${y + h * 0.6} ${x + w * 0.55},${y + h * 1.02} ${x + w},${y + h * 0.7} L${x + w},${y + h * 0.84} C${x + w * 0.55},${y + h * 1.14} ${x + w * 0.3},${y + h * 0.74} ${x},${y + h * 0.92} Z`,
+    {
+      fill: COLORS.mapWater,
+    },
+  );
   for (let i = 1; i < 6; i++) g += line(x + (w * i) / 6, y, x + (w * i) / 6 + 18, y + h, COLORS.mapRoad, 4);
   for (let i = 1; i < 4; i++) g += line(x, y + (h * i) / 4, x + w, y + (h * i) / 4 - 10, COLORS.mapRoad, 4);
   g += path(`M${x},${y + h * 0.45} Q${x + w * 0.5},${y + h * 0.3} ${x + w},${y + h * 0.52}`, { fill: 'none', stroke: COLORS.mapHighway, 'stroke-width': 7 });
@@ -202,11 +205,14 @@ function localPack(item: SnapshotItem, f: BlockFrame, keyword: string): DrawnBlo
     svg += text(f.x + 30, y + 63, truncateToWidth(p.desc ?? '', textW, 13), { size: 13, fill: COLORS.muted });
     if (f.mobile) {
       svg += circle(f.x + f.width - 26, y + 38, 20, { fill: COLORS.chip });
-      svg += path(`M${f.x + f.width - 32},${y + 44} L${f.x + f.width - 20},${y + 32} M${f.x + f.width - 27},${y + 32} L${f.x + f.width - 20},${y + 32} L${f.x + f.width - 20},${y + 39}`, {
-        fill: 'none',
-        stroke: COLORS.link,
-        'stroke-width': 2,
-      });
+      svg += path(
+        `M${f.x + f.width - 32},${y + 44} L${f.x + f.width - 20},${y + 32} M${f.x + f.width - 27},${y + 32} L${f.x + f.width - 20},${y + 32} L${f.x + f.width - 20},${y + 39}`,
+        {
+          fill: 'none',
+          stroke: COLORS.link,
+          'stroke-width': 2,
+        },
+      );
     } else {
       const bx = f.x + f.width - 112;
       svg += rect(bx, y + 14, 104, 32, { rx: 16, fill: '#ffffff', stroke: COLORS.border });
@@ -322,7 +328,11 @@ function knowledgePanel(item: SnapshotItem, f: BlockFrame): DrawnBlock {
   for (const link of members(item).slice(0, 6)) {
     svg += line(innerX, y, innerX + innerW, y, COLORS.divider);
     svg += text(innerX, y + 28, truncateToWidth(link.title ?? link.url ?? '', innerW - 20, 15), { size: 15, fill: COLORS.title });
-    svg += path(`M${innerX + innerW - 8},${y + 17} L${innerX + innerW - 2},${y + 23} L${innerX + innerW - 8},${y + 29}`, { fill: 'none', stroke: COLORS.icon, 'stroke-width': 2 });
+    svg += path(`M${innerX + innerW - 8},${y + 17} L${innerX + innerW - 2},${y + 23} L${innerX + innerW - 8},${y + 29}`, {
+      fill: 'none',
+      stroke: COLORS.icon,
+      'stroke-width': 2,
+    });
     y += 44;
   }
   y += Math.max(0, pad - 6);

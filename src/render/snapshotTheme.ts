@@ -107,7 +107,10 @@ export function breadcrumb(url: string | null | undefined, host: string): string
   if (!url) return host;
   try {
     const u = new URL(url);
-    const parts = u.pathname.split('/').filter((p) => p.length > 0).map((p) => safeDecode(p));
+    const parts = u.pathname
+      .split('/')
+      .filter((p) => p.length > 0)
+      .map((p) => safeDecode(p));
     return [`${u.protocol}//${u.hostname}`, ...parts].join(' › ');
   } catch {
     return url;
@@ -194,10 +197,13 @@ export function mapPin(x: number, y: number, letter: string): string {
   const r = 11;
   const cy = y - r * 2.1;
   return (
-    path(`M${x},${y} C${x - r * 0.4},${cy + r * 1.2} ${x - r},${cy + r * 0.6} ${x - r},${cy} A${r},${r} 0 1 1 ${x + r},${cy} C${x + r},${cy + r * 0.6} ${x + r * 0.4},${cy + r * 1.2} ${x},${y} Z`, {
-      fill: COLORS.pin,
-      stroke: '#b31412',
-      'stroke-width': 1,
-    }) + text(x, cy + 4.5, letter, { size: 12, fill: '#ffffff', bold: true, anchor: 'middle' })
+    path(
+      `M${x},${y} C${x - r * 0.4},${cy + r * 1.2} ${x - r},${cy + r * 0.6} ${x - r},${cy} A${r},${r} 0 1 1 ${x + r},${cy} C${x + r},${cy + r * 0.6} ${x + r * 0.4},${cy + r * 1.2} ${x},${y} Z`,
+      {
+        fill: COLORS.pin,
+        stroke: '#b31412',
+        'stroke-width': 1,
+      },
+    ) + text(x, cy + 4.5, letter, { size: 12, fill: '#ffffff', bold: true, anchor: 'middle' })
   );
 }

@@ -31,7 +31,11 @@ export class Favourites {
         await trx.insertInto('favourite_lists').values({ id: list.id, account_id: accountId, domain, created_at: nowSec, updated_at: nowSec }).execute();
       }
       if (favourite) {
-        await trx.insertInto('favourite_links').values({ list_id: list.id, link_id: linkId, added_at: nowSec }).onConflict((oc) => oc.doNothing()).execute();
+        await trx
+          .insertInto('favourite_links')
+          .values({ list_id: list.id, link_id: linkId, added_at: nowSec })
+          .onConflict((oc) => oc.doNothing())
+          .execute();
       } else {
         await trx.deleteFrom('favourite_links').where('list_id', '=', list.id).where('link_id', '=', linkId).execute();
       }

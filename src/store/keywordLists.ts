@@ -62,10 +62,7 @@ export class KeywordLists {
       if (Number(n) >= MAX_LISTS_PER_ACCOUNT) {
         throw new ListLimitError('lists', `An account holds at most ${MAX_LISTS_PER_ACCOUNT} lists`);
       }
-      await trx
-        .insertInto('keyword_lists')
-        .values({ id, account_id: accountId, name, creator: accountId, created_at: nowSec, updated_at: nowSec })
-        .execute();
+      await trx.insertInto('keyword_lists').values({ id, account_id: accountId, name, creator: accountId, created_at: nowSec, updated_at: nowSec }).execute();
       await insertItems(trx, id, ids, 0);
     });
     return { _id: id, name, keyword_ids: ids, user_id: accountId, creator: accountId, created_at: nowSec, updated_at: nowSec };
@@ -101,20 +98,13 @@ export class KeywordLists {
 
   /** One list of the account, or undefined (also for another account's list). */
   async get(accountId: string, listId: string): Promise<KeywordListRecord | undefined> {
-    const list = await this.db
-      .selectFrom('keyword_lists')
-      .selectAll()
-      .where('id', '=', listId)
-      .where('account_id', '=', accountId)
-      .executeTakeFirst();
+    const list = await this.db.selectFrom('keyword_lists').selectAll().where('id', '=', listId).where('account_id', '=', accountId).executeTakeFirst();
     if (!list) return undefined;
-    const items = await this.db
-      .selectFrom('keyword_list_items')
-      .select('keyword_id')
-      .where('list_id', '=', listId)
-      .orderBy('seq')
-      .execute();
-    return record(list, items.map((i) => i.keyword_id));
+    const items = await this.db.selectFrom('keyword_list_items').select('keyword_id').where('list_id', '=', listId).orderBy('seq').execute();
+    return record(
+      list,
+      items.map((i) => i.keyword_id),
+    );
   }
 
   async rename(accountId: string, listId: string, name: string, nowSec: number): Promise<boolean> {
@@ -163,7 +153,11 @@ export class KeywordLists {
       if (!owned) return false;
       const ids = distinct(keywordIds);
       for (let i = 0; i < ids.length; i += 500) {
-        await trx.deleteFrom('keyword_list_items').where('list_id', '=', listId).where('keyword_id', 'in', ids.slice(i, i + 500)).execute();
+        await trx
+          .deleteFrom('keyword_list_items')
+          .where('list_id', '=', listId)
+          .where('keyword_id', 'in', ids.slice(i, i + 500))
+          .execute();
       }
       await trx.updateTable('keyword_lists').set({ updated_at: nowSec }).where('id', '=', listId).execute();
       return true;

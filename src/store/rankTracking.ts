@@ -145,7 +145,10 @@ export class RankTrackingStore {
     if (filter.fromSec !== undefined) q = q.where('created_at', '>=', filter.fromSec);
     if (filter.toSec !== undefined) q = q.where('created_at', '<=', filter.toSec);
     // Ids are random: within one second, rowid keeps the order of creation.
-    const rows = await q.orderBy('created_at', 'desc').orderBy(sql`rank_trackings.rowid`, 'desc').execute();
+    const rows = await q
+      .orderBy('created_at', 'desc')
+      .orderBy(sql`rank_trackings.rowid`, 'desc')
+      .execute();
     return rows.map((r) => ({ ...r, count: Number(r.count ?? 0) }));
   }
 
@@ -161,7 +164,13 @@ export class RankTrackingStore {
   }
 
   async keywordIdsOf(trackingId: string): Promise<string[]> {
-    const rows = await this.db.selectFrom('rank_tracked_keywords').select('id').where('tracking_id', '=', trackingId).orderBy('created_at').orderBy('kw').execute();
+    const rows = await this.db
+      .selectFrom('rank_tracked_keywords')
+      .select('id')
+      .where('tracking_id', '=', trackingId)
+      .orderBy('created_at')
+      .orderBy('kw')
+      .execute();
     return rows.map((r) => r.id);
   }
 
@@ -204,7 +213,11 @@ export class RankTrackingStore {
   }
 
   async setReportsActive(trackingId: string, active: boolean): Promise<void> {
-    await this.db.updateTable('rank_trackings').set({ reports_active: active ? 1 : 0 }).where('id', '=', trackingId).execute();
+    await this.db
+      .updateTable('rank_trackings')
+      .set({ reports_active: active ? 1 : 0 })
+      .where('id', '=', trackingId)
+      .execute();
   }
 
   /** Soft delete: the tracking stops being checked and reported and frees its keywords from the plan limit. */
@@ -223,11 +236,13 @@ export class RankTrackingStore {
    * Adds keywords not tracked yet (already tracked ones silently); throws
    * TrackedKeywordLimitError when the account would exceed its plan.
    */
-  async addKeywords(tracking: TrackingRow, keywords: readonly NewKeyword[], opts: { limit: number; nowSec: number; nowMs: number }): Promise<TrackedKeywordRow[]> {
+  async addKeywords(
+    tracking: TrackingRow,
+    keywords: readonly NewKeyword[],
+    opts: { limit: number; nowSec: number; nowMs: number },
+  ): Promise<TrackedKeywordRow[]> {
     return this.db.transaction().execute(async (trx) => {
-      const present = new Set(
-        (await trx.selectFrom('rank_tracked_keywords').select('kw').where('tracking_id', '=', tracking.id).execute()).map((r) => r.kw),
-      );
+      const present = new Set((await trx.selectFrom('rank_tracked_keywords').select('kw').where('tracking_id', '=', tracking.id).execute()).map((r) => r.kw));
       const fresh = keywords.filter((k) => !present.has(k.kw));
       const used = await this.trackedKeywordCount(trx, tracking.account_id);
       if (used + fresh.length > opts.limit) throw new TrackedKeywordLimitError(opts.limit, used + fresh.length);
@@ -269,7 +284,11 @@ export class RankTrackingStore {
 
   async deleteReport(trackingId: string, reportId: string): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('rank_report_deliveries').where('report_id', '=', reportId).where(sql<boolean>`exists (select 1 from rank_reports r where r.id = ${reportId} and r.tracking_id = ${trackingId})`).execute();
+      await trx
+        .deleteFrom('rank_report_deliveries')
+        .where('report_id', '=', reportId)
+        .where(sql<boolean>`exists (select 1 from rank_reports r where r.id = ${reportId} and r.tracking_id = ${trackingId})`)
+        .execute();
       const res = await trx.deleteFrom('rank_reports').where('id', '=', reportId).where('tracking_id', '=', trackingId).executeTakeFirst();
       return Number(res.numDeletedRows) > 0;
     });
@@ -296,7 +315,10 @@ async function insertKeywords(
     checked_through: null,
   }));
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    await trx.insertInto('rank_tracked_keywords').values(rows.slice(i, i + ROWS_PER_INSERT)).execute();
+    await trx
+      .insertInto('rank_tracked_keywords')
+      .values(rows.slice(i, i + ROWS_PER_INSERT))
+      .execute();
   }
   return rows;
 }

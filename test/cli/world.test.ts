@@ -50,7 +50,10 @@ describe('quarry world | import', () => {
     assert.equal(info.contentHash, null, 'not computed at build');
     assert.equal(info.counts.keywords, 2500);
     for (const key of ['rootDomains', 'hosts', 'pages', 'links']) assert.ok(info.counts[key] > 0, key);
-    assert.equal(info.counts.links, readStore((db) => db.prepare('SELECT COUNT(*) FROM links').pluck().get()));
+    assert.equal(
+      info.counts.links,
+      readStore((db) => db.prepare('SELECT COUNT(*) FROM links').pluck().get()),
+    );
 
     const hashed = quarry(['world', 'info', '--hash']);
     assert.equal(hashed.code, 0, hashed.stderr);
@@ -68,12 +71,24 @@ describe('quarry world | import', () => {
   });
 
   test('import keywords reads a Keyword Planner export and reports what it imported', () => {
-    const existing = readStore((db) => db.prepare("SELECT kw FROM keywords WHERE language_id = 1000 AND kind = 'head' ORDER BY id LIMIT 1").pluck().get() as string);
+    const existing = readStore(
+      (db) => db.prepare("SELECT kw FROM keywords WHERE language_id = 1000 AND kind = 'head' ORDER BY id LIMIT 1").pluck().get() as string,
+    );
     // The Planner's layout: UTF-16LE, tab-separated, two title lines before the header.
     const lines = [
       'Keyword Stats 2026-11-22 at 10_00_00',
       'All locations',
-      ['Keyword', 'Currency', 'Avg. monthly searches', 'Competition', 'Competition (indexed value)', 'Top of page bid (low range)', 'Top of page bid (high range)', 'Searches: Sep 2026', 'Searches: Oct 2026'].join('\t'),
+      [
+        'Keyword',
+        'Currency',
+        'Avg. monthly searches',
+        'Competition',
+        'Competition (indexed value)',
+        'Top of page bid (low range)',
+        'Top of page bid (high range)',
+        'Searches: Sep 2026',
+        'Searches: Oct 2026',
+      ].join('\t'),
       ['cli imported widget', 'USD', '880', 'High', '71', '0.50', '1.50', '800', '960'].join('\t'),
       [existing, 'USD', '12,000', 'Low', '20', '1.00', '2.00', '11000', '13000'].join('\t'),
     ];
@@ -89,16 +104,21 @@ describe('quarry world | import', () => {
   test('import links reads a links CSV, reports what it imported and recomputes the metrics', () => {
     const target = readStore((db) => db.prepare('SELECT url FROM pages WHERE is_homepage = 1 ORDER BY id LIMIT 1').pluck().get() as string);
     const file = path.join(dataDir, 'links.csv');
-    fs.writeFileSync(file, [
-      'Source URL,Target URL,Anchor,NoFollow,First Seen,Last Seen',
-      `https://www.cli-imported-one.com/post,${target},read more,false,2026-10-01,2026-11-20`,
-      `https://news.cli-imported-two.org/story,${target},home,true,2026-09-01,2026-11-21`,
-      'not a url,also not,x,false,2026-01-01,2026-01-02',
-    ].join('\n'));
+    fs.writeFileSync(
+      file,
+      [
+        'Source URL,Target URL,Anchor,NoFollow,First Seen,Last Seen',
+        `https://www.cli-imported-one.com/post,${target},read more,false,2026-10-01,2026-11-20`,
+        `https://news.cli-imported-two.org/story,${target},home,true,2026-09-01,2026-11-21`,
+        'not a url,also not,x,false,2026-01-01,2026-01-02',
+      ].join('\n'),
+    );
     const res = quarry(['import', 'links', file]);
     assert.equal(res.code, 0, res.stderr);
     assert.match(res.stdout, /^imported 2 links \(2 new, 0 updated, 1 skipped\); 2 new root domains, 2 new pages; metrics recomputed over \d+ links$/m);
-    const links = readStore((db) => db.prepare("SELECT COUNT(*) FROM links l JOIN pages p ON p.id = l.source_page_id WHERE p.url LIKE '%cli-imported-%'").pluck().get());
+    const links = readStore((db) =>
+      db.prepare("SELECT COUNT(*) FROM links l JOIN pages p ON p.id = l.source_page_id WHERE p.url LIKE '%cli-imported-%'").pluck().get(),
+    );
     assert.equal(links, 2);
   });
 });

@@ -165,15 +165,17 @@ const contentType = fc.oneof(
 
 const body = fc.oneof(
   fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)),
-  fc.dictionary(fc.constantFrom(...SPECIAL_NAMES, 'keywords', 'keyword_ids', 'name', 'url', 'domain'), fc.jsonValue({ maxDepth: 2 })).map((v) =>
-    JSON.stringify(v),
-  ),
+  fc
+    .dictionary(fc.constantFrom(...SPECIAL_NAMES, 'keywords', 'keyword_ids', 'name', 'url', 'domain'), fc.jsonValue({ maxDepth: 2 }))
+    .map((v) => JSON.stringify(v)),
   fc.constantFrom('{"__proto__":{"polluted":true}}', '{"constructor":{"prototype":{"x":1}}}', '{', '[', 'null', '""', '{"a":1}{"b":2}', '\u0000'),
   fc.string({ maxLength: 200 }),
   fc.nat({ max: 10_000 }).map((n) => JSON.stringify({ keywords: Array.from({ length: n }, (_, i) => `k${i}`) })),
 );
 
-const headerName = fc.stringMatching(/^[a-z][a-z0-9-]{0,30}$/).filter((n) => !['content-length', 'transfer-encoding', 'host', 'connection', 'expect', 'upgrade'].includes(n));
+const headerName = fc
+  .stringMatching(/^[a-z][a-z0-9-]{0,30}$/)
+  .filter((n) => !['content-length', 'transfer-encoding', 'host', 'connection', 'expect', 'upgrade'].includes(n));
 const headerValue = fc.string({ maxLength: 200 }).map((s) => s.replace(/[^\x20-\x7e]/g, ''));
 
 /**
@@ -191,7 +193,9 @@ function fromSchema(schema: any, depth = 0): fc.Arbitrary<unknown> {
       const min = Math.max(schema.minimum ?? -3, -3);
       const max = Math.min(schema.maximum ?? 3000, 3000);
       return fc.oneof(
-        fc.constantFrom(0, 1, 2, 2840, 2276, 2826, 1023191, 21167, 1000, 1001).filter((v) => v >= (schema.minimum ?? -Infinity) && v <= (schema.maximum ?? Infinity)),
+        fc
+          .constantFrom(0, 1, 2, 2840, 2276, 2826, 1023191, 21167, 1000, 1001)
+          .filter((v) => v >= (schema.minimum ?? -Infinity) && v <= (schema.maximum ?? Infinity)),
         fc.integer({ min, max: Math.max(min, max) }),
         fc.constantFrom(schema.minimum ?? 0, schema.maximum ?? 0),
       );
@@ -228,7 +232,10 @@ function fromSchema(schema: any, depth = 0): fc.Arbitrary<unknown> {
       const props: Record<string, any> = schema.properties ?? {};
       const required = new Set<string>(schema.required ?? []);
       const members = Object.keys(props).map((name) =>
-        fc.option(fromSchema(props[name], depth + 1).map((v) => [name, v] as const), { freq: required.has(name) ? 20 : 3, nil: undefined }),
+        fc.option(
+          fromSchema(props[name], depth + 1).map((v) => [name, v] as const),
+          { freq: required.has(name) ? 20 : 3, nil: undefined },
+        ),
       );
       return fc.tuple(...members).map((pairs) => Object.fromEntries(pairs.filter((p) => p !== undefined) as (readonly [string, unknown])[]));
     }
@@ -282,10 +289,17 @@ describe('edge fuzzing', () => {
     const path = fc.oneof(
       fc.array(urlText, { maxLength: 6 }).map((s) => '/v3/' + s.join('/')),
       fc.array(urlText, { maxLength: 6 }).map((s) => '/' + s.join('/')),
-      fc.tuple(fc.constantFrom(...routes.map((r) => r.path)), fc.array(urlText, { maxLength: 2 })).map(
-        ([p, extra]) => p.replace(/\{[^}]+\}/g, '2840') + (extra.length ? '/' + extra.join('/') : ''),
+      fc
+        .tuple(fc.constantFrom(...routes.map((r) => r.path)), fc.array(urlText, { maxLength: 2 }))
+        .map(([p, extra]) => p.replace(/\{[^}]+\}/g, '2840') + (extra.length ? '/' + extra.join('/') : '')),
+      fc.constantFrom(
+        '/v3',
+        '/v3/',
+        '//v3//keyword-tool//limits',
+        '/v3/./keyword-tool/limits',
+        '/v3/keyword-tool/../shared/locations/2840',
+        '/V3/KEYWORD-TOOL/LIMITS',
       ),
-      fc.constantFrom('/v3', '/v3/', '//v3//keyword-tool//limits', '/v3/./keyword-tool/limits', '/v3/keyword-tool/../shared/locations/2840', '/V3/KEYWORD-TOOL/LIMITS'),
     );
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...METHODS), path, keyHeader(), async (method, url, headers) => {
@@ -365,7 +379,10 @@ describe('edge fuzzing', () => {
       fc.asyncProperty(
         fc.constantFrom(...routes),
         fc.dictionary(
-          fc.oneof(headerName, fc.constantFrom('accept', 'accept-encoding', 'x-forwarded-for', 'origin', 'if-none-match', 'range', 'cookie', 'accept-language')),
+          fc.oneof(
+            headerName,
+            fc.constantFrom('accept', 'accept-encoding', 'x-forwarded-for', 'origin', 'if-none-match', 'range', 'cookie', 'accept-language'),
+          ),
           headerValue,
           { maxKeys: 6 },
         ),
@@ -384,25 +401,20 @@ describe('edge fuzzing', () => {
     try {
       const key = (await g.account('premium')).key;
       await fc.assert(
-        fc.asyncProperty(
-          fc.constantFrom(...routes),
-          fc.constantFrom('10.1.0.1', '10.1.0.2'),
-          fc.nat({ max: 600 }),
-          async (route, ip, waitMs) => {
-            g.clock.advance(waitMs);
-            const req: InjectOptions = {
-              method: route.method as InjectOptions['method'],
-              url: fillPath(route, ['2840']) + (route.query.length ? `?${route.query.map((q) => `${q}=1`).join('&')}` : ''),
-              headers: { 'x-access-token': key },
-              remoteAddress: ip,
-            };
-            const res = await g.app.inject(req);
-            checkResponse(req, res);
-            if (String(res.headers['content-type']).startsWith('text/html') && route.path.startsWith('/v3/')) {
-              assert.equal(res.statusCode, 429);
-            }
-          },
-        ),
+        fc.asyncProperty(fc.constantFrom(...routes), fc.constantFrom('10.1.0.1', '10.1.0.2'), fc.nat({ max: 600 }), async (route, ip, waitMs) => {
+          g.clock.advance(waitMs);
+          const req: InjectOptions = {
+            method: route.method as InjectOptions['method'],
+            url: fillPath(route, ['2840']) + (route.query.length ? `?${route.query.map((q) => `${q}=1`).join('&')}` : ''),
+            headers: { 'x-access-token': key },
+            remoteAddress: ip,
+          };
+          const res = await g.app.inject(req);
+          checkResponse(req, res);
+          if (String(res.headers['content-type']).startsWith('text/html') && route.path.startsWith('/v3/')) {
+            assert.equal(res.statusCode, 429);
+          }
+        }),
         { numRuns: 200 },
       );
     } finally {

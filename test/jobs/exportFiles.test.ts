@@ -11,7 +11,13 @@ const COLUMNS = ['source', 'target', 'anchor', 'no_follow', 'ls'];
 
 function* links(count: number): Generator<CsvRow> {
   for (let i = 0; i < count; i++) {
-    yield { source: `https://blog${i}.example/post`, target: 'https://target.example/', anchor: i % 2 ? 'best "coffee", ever' : 'line\nbreak', no_follow: i % 3 === 0, ls: i % 11 };
+    yield {
+      source: `https://blog${i}.example/post`,
+      target: 'https://target.example/',
+      anchor: i % 2 ? 'best "coffee", ever' : 'line\nbreak',
+      no_follow: i % 3 === 0,
+      ls: i % 11,
+    };
   }
 }
 
@@ -32,8 +38,13 @@ describe('export files', () => {
   it('writes a complete CSV with a header that parses back, reporting progress as rows are written', async () => {
     const progress: number[] = [];
     const result = await writeCsvExport({
-      dir, fileName: 'job.csv', attemptTag: '1', columns: COLUMNS, rows: slowLinks(2_500),
-      progressEvery: 1_000, onProgress: (n) => progress.push(n),
+      dir,
+      fileName: 'job.csv',
+      attemptTag: '1',
+      columns: COLUMNS,
+      rows: slowLinks(2_500),
+      progressEvery: 1_000,
+      onProgress: (n) => progress.push(n),
     });
     assert.equal(result.rows, 2_500);
     assert.equal(result.path, path.join(dir, 'job.csv'));
@@ -55,7 +66,8 @@ describe('export files', () => {
     // Rows of about 100 bytes with 1-, 2-, 3- and 4-byte characters: records end at every
     // offset of the 64 KiB write chunks; one record alone is larger than a chunk.
     const rows: unknown[][] = [];
-    for (let i = 0; i < 5_000; i++) rows.push([`https://blog${i}.example/é-${i}`, 'https://target.example/語', i % 7 ? `anchor "${i}", 😀` : '', i % 2 === 0, i]);
+    for (let i = 0; i < 5_000; i++)
+      rows.push([`https://blog${i}.example/é-${i}`, 'https://target.example/語', i % 7 ? `anchor "${i}", 😀` : '', i % 2 === 0, i]);
     rows.splice(2_500, 0, ['https://big.example/', 'https://target.example/', `huge, "quoted"\n${'ü😀'.repeat(40_000)}`, true, 1]);
     const result = await writeCsvExport({ dir, fileName: 'utf8.csv', attemptTag: '1', columns: COLUMNS, rows });
     const expected = stringify(rows, { header: true, columns: COLUMNS, cast: { boolean: (v) => (v ? 'true' : 'false') } });
@@ -65,7 +77,10 @@ describe('export files', () => {
   });
 
   it('accepts a synchronous source and array rows', async () => {
-    const rows = [['a', 'b', 'c', true, 1], ['d', 'e', 'f', false, 2]];
+    const rows = [
+      ['a', 'b', 'c', true, 1],
+      ['d', 'e', 'f', false, 2],
+    ];
     const result = await writeCsvExport({ dir, fileName: 'arr.csv', attemptTag: '1', columns: COLUMNS, rows });
     assert.equal(fs.readFileSync(result.path, 'utf8'), 'source,target,anchor,no_follow,ls\na,b,c,true,1\nd,e,f,false,2\n');
   });
@@ -81,8 +96,14 @@ describe('export files', () => {
     const controller = new AbortController();
     await assert.rejects(
       writeCsvExport({
-        dir, fileName: 'job.csv', attemptTag: '1', columns: COLUMNS, rows: slowLinks(100_000), signal: controller.signal,
-        progressEvery: 500, onProgress: (n) => n >= 1_000 && controller.abort(new Error('stop')),
+        dir,
+        fileName: 'job.csv',
+        attemptTag: '1',
+        columns: COLUMNS,
+        rows: slowLinks(100_000),
+        signal: controller.signal,
+        progressEvery: 500,
+        onProgress: (n) => n >= 1_000 && controller.abort(new Error('stop')),
       }),
       /stop/,
     );

@@ -11,7 +11,14 @@ import { UrlSigner } from '../../src/lib/signedUrl.js';
 import { downloadRoutes } from '../../src/jobs/downloadRoutes.js';
 import type { CsvRow } from '../../src/jobs/exportFiles.js';
 import {
-  EXPORT_JOB_KIND, EXPORT_RETENTION_MS, exportDownloadUrl, exportFileName, exportJobStatus, exportJobHandler, ExportState, exportState,
+  EXPORT_JOB_KIND,
+  EXPORT_RETENTION_MS,
+  exportDownloadUrl,
+  exportFileName,
+  exportJobStatus,
+  exportJobHandler,
+  ExportState,
+  exportState,
   sweepExports,
 } from '../../src/jobs/exportJobs.js';
 import { type Job, JobQueue } from '../../src/jobs/jobQueue.js';
@@ -174,7 +181,10 @@ describe('backlink export jobs', () => {
     for (const bad of [
       url.replace(job.id, other),
       url.replace(/expires=\d+/, (m) => `expires=${Number(m.slice(8)) + 86_400}`),
-      url.replace(sig, sig.replace(/^./, (c) => (c === 'a' ? 'b' : 'a'))),
+      url.replace(
+        sig,
+        sig.replace(/^./, (c) => (c === 'a' ? 'b' : 'a')),
+      ),
       `/downloads/${job.id}`,
       signer.sign(`/downloads/${other}`, clock.now() / 1000 + 3600),
     ]) {

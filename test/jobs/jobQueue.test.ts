@@ -36,9 +36,18 @@ describe('job queue', () => {
     clock.advance(SECOND);
     const third = queue.enqueue('report', A, { n: 3 });
     const other = queue.enqueue('export', B, { n: 4 });
-    assert.deepEqual((await queue.list(A)).map((j) => j.id), [third.id, second.id, first.id]);
-    assert.deepEqual((await queue.list(A, { kind: 'export' })).map((j) => j.id), [second.id, first.id]);
-    assert.deepEqual((await queue.list(B)).map((j) => j.id), [other.id]);
+    assert.deepEqual(
+      (await queue.list(A)).map((j) => j.id),
+      [third.id, second.id, first.id],
+    );
+    assert.deepEqual(
+      (await queue.list(A, { kind: 'export' })).map((j) => j.id),
+      [second.id, first.id],
+    );
+    assert.deepEqual(
+      (await queue.list(B)).map((j) => j.id),
+      [other.id],
+    );
     assert.equal((await queue.get(A, first.id))?.id, first.id);
     assert.equal(await queue.get(B, first.id), null);
     assert.equal(await queue.get(A, other.id), null);
@@ -193,8 +202,14 @@ describe('job queue', () => {
     queue.claim('w1', ['export']);
     queue.complete(job.id, 'w1', { fileName: 'x.csv' });
     let calls = 0;
-    assert.equal(queue.expire(job.id, () => calls++), true);
-    assert.equal(queue.expire(job.id, () => calls++), false);
+    assert.equal(
+      queue.expire(job.id, () => calls++),
+      true,
+    );
+    assert.equal(
+      queue.expire(job.id, () => calls++),
+      false,
+    );
     assert.equal(calls, 1);
     assert.equal(queue.byId(job.id)?.state, 'expired');
   });

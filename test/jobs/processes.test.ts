@@ -83,10 +83,15 @@ describe('worker processes on one state store', () => {
     (store.raw.prepare('SELECT COUNT(*) AS n FROM fixture_ledger WHERE job_id = ? AND entry = ?').get(jobId, entry) as { n: number }).n;
   /** The API's side of export creation: the job and its one charge, in one transaction. */
   const createExport = (rows: number, maxAttempts: number): Job =>
-    queue.enqueue(EXPORT_JOB_KIND, ACCOUNT, { rows }, {
-      maxAttempts,
-      onCreated: (job) => store.raw.prepare(`INSERT INTO fixture_ledger (job_id, entry, pid) VALUES (?, 'charge', ?)`).run(job.id, process.pid),
-    });
+    queue.enqueue(
+      EXPORT_JOB_KIND,
+      ACCOUNT,
+      { rows },
+      {
+        maxAttempts,
+        onCreated: (job) => store.raw.prepare(`INSERT INTO fixture_ledger (job_id, entry, pid) VALUES (?, 'charge', ?)`).run(job.id, process.pid),
+      },
+    );
   const workerOptions = { stateFile: '', dataDir: '', leaseMs: 1_500, pauseEvery: 100, pauseMs: 8 };
   const exportFiles = () => (fs.existsSync(exportsDir(dataDir)) ? fs.readdirSync(exportsDir(dataDir)) : []);
 
@@ -97,10 +102,16 @@ describe('worker processes on one state store', () => {
     const results = await Promise.all(claimers);
     for (const r of results) assert.equal(r.code, 0, r.stderr);
     const perProcess = results.map((r) => Number(r.stdout.trim()));
-    assert.equal(perProcess.reduce((a, b) => a + b, 0), jobs.length);
+    assert.equal(
+      perProcess.reduce((a, b) => a + b, 0),
+      jobs.length,
+    );
     const claims = store.raw.prepare('SELECT job_id, COUNT(*) AS n FROM fixture_claims GROUP BY job_id').all() as { job_id: string; n: number }[];
     assert.equal(claims.length, jobs.length);
-    assert.ok(claims.every((c) => c.n === 1), 'every job claimed exactly once');
+    assert.ok(
+      claims.every((c) => c.n === 1),
+      'every job claimed exactly once',
+    );
     assert.ok(jobs.every((j) => queue.byId(j.id)?.state === 'completed'));
     console.log(`# claims per process: ${perProcess.join(', ')}`);
   });
@@ -116,7 +127,10 @@ describe('worker processes on one state store', () => {
     assert.equal(exportState(midway), ExportState.Writing);
     assert.equal(midway.progress.total, rows);
     assert.ok(midway.progress.done < rows, 'killed mid-export');
-    assert.ok(exportFiles().some((f) => f.endsWith('.tmp')), 'a temporary file is being written');
+    assert.ok(
+      exportFiles().some((f) => f.endsWith('.tmp')),
+      'a temporary file is being written',
+    );
     assert.ok(!exportFiles().includes(exportFileName(job.id)), 'no final file yet');
     first.kill('SIGKILL');
     assert.equal((await firstExit).signal, 'SIGKILL');
@@ -239,7 +253,9 @@ describe('the real export path across processes', () => {
     assert.equal(done.attempts, 2);
     assert.deepEqual(exportFiles(), [exportFileName(jobId)], 'one CSV, no temporary leftovers');
     assert.equal(await linksRemaining(), poolBefore - cost, 'charged once, not refunded');
-    const listed = ((await api('GET', '/link-tool/exports')).json() as { _id: string; state: number; backLinks: number; downloadURL?: string }[]).find((j) => j._id === jobId)!;
+    const listed = ((await api('GET', '/link-tool/exports')).json() as { _id: string; state: number; backLinks: number; downloadURL?: string }[]).find(
+      (j) => j._id === jobId,
+    )!;
     assert.equal(listed.state, ExportState.Completed);
     const url = new URL(listed.downloadURL!);
     const download = await app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });

@@ -19,7 +19,9 @@ const stringifyLikeBefore = (rows: unknown[][]) => stringify(rows, { cast: { boo
 
 describe('csv encoder', () => {
   it('csv-parse reads back exactly the strings that were encoded', () => {
-    const table = fc.integer({ min: 1, max: 6 }).chain((width) => fc.array(fc.array(anyText, { minLength: width, maxLength: width }), { minLength: 1, maxLength: 20 }));
+    const table = fc
+      .integer({ min: 1, max: 6 })
+      .chain((width) => fc.array(fc.array(anyText, { minLength: width, maxLength: width }), { minLength: 1, maxLength: 20 }));
     fc.assert(
       fc.property(table, (rows) => {
         assert.deepEqual(parse(rows.map(csvRecord).join('')), rows);

@@ -32,9 +32,7 @@ function shuffled<T extends Record<string, unknown>>(obj: T, seed: number): T {
 }
 
 /** Visible text without leading/trailing whitespace and without whitespace runs inside. */
-const keywordText = fc
-  .array(fc.stringMatching(/^[a-z0-9äöüéß-]{1,8}$/), { minLength: 1, maxLength: 5 })
-  .map((words) => words.join(' '));
+const keywordText = fc.array(fc.stringMatching(/^[a-z0-9äöüéß-]{1,8}$/), { minLength: 1, maxLength: 5 }).map((words) => words.join(' '));
 const whitespace = fc.array(fc.constantFrom(' ', '\t', '\n', '\u00a0', '\u3000'), { minLength: 1, maxLength: 3 }).map((w) => w.join(''));
 
 describe('canonicalParams', () => {
@@ -120,10 +118,7 @@ describe('canonicalParams', () => {
   });
 
   test('nested objects and arrays are canonical too, array order is kept', () => {
-    assert.equal(
-      cacheKey('op', { filter: { b: 1, a: '  x  y ' }, ids: [' a', 'b '] }),
-      cacheKey('op', { ids: ['a', 'b'], filter: { a: 'x y', b: 1 } }),
-    );
+    assert.equal(cacheKey('op', { filter: { b: 1, a: '  x  y ' }, ids: [' a', 'b '] }), cacheKey('op', { ids: ['a', 'b'], filter: { a: 'x y', b: 1 } }));
     assert.notEqual(cacheKey('op', { ids: ['a', 'b'] }), cacheKey('op', { ids: ['b', 'a'] }));
   });
 });

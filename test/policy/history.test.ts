@@ -11,7 +11,15 @@ async function storeWithHistory(tool: 'keyword' | 'site', accountId: string, cou
   let now = Date.UTC(2026, 0, 1);
   for (let i = 0; i < count; i++) {
     const admission = store.admit({
-      accountId, clientClass: 'web', pool: 'serps', period: 'daily', poolLimit: 1e6, nowMs: (now += 2000), windowMs: 1000, burstSize: 3, cost: 1,
+      accountId,
+      clientClass: 'web',
+      pool: 'serps',
+      period: 'daily',
+      poolLimit: 1e6,
+      nowMs: (now += 2000),
+      windowMs: 1000,
+      burstSize: 3,
+      cost: 1,
     });
     assert.ok(admission.ok);
     store.commit(admission.reservation, { nowMs: now, cost: 1, history: [{ tool, entry: { n: i } }] });
@@ -23,7 +31,10 @@ test('keyword-tool history keeps the last 100 lookups, oldest first', async () =
   const { state, store } = await storeWithHistory('keyword', 'a', 130);
   const entries = store.history('a', 'keyword') as { n: number }[];
   assert.equal(entries.length, HISTORY_TOOLS.keyword.cap);
-  assert.deepEqual(entries.map((e) => e.n), Array.from({ length: 100 }, (_, i) => 30 + i));
+  assert.deepEqual(
+    entries.map((e) => e.n),
+    Array.from({ length: 100 }, (_, i) => 30 + i),
+  );
   assert.deepEqual(store.history('b', 'keyword'), []);
   await state.close();
 });
@@ -32,6 +43,9 @@ test('site-tool history keeps the 50 most recent, newest first', async () => {
   const { state, store } = await storeWithHistory('site', 'a', 60);
   const entries = store.history('a', 'site') as { n: number }[];
   assert.equal(entries.length, 50);
-  assert.deepEqual(entries.map((e) => e.n), Array.from({ length: 50 }, (_, i) => 59 - i));
+  assert.deepEqual(
+    entries.map((e) => e.n),
+    Array.from({ length: 50 }, (_, i) => 59 - i),
+  );
   await state.close();
 });

@@ -31,16 +31,12 @@ async function fixtureRoutes(app: FastifyInstance) {
     }
     return { q: text, n: executions };
   });
-  app.get(
-    '/fixture/links',
-    { config: { paid: { pool: 'links', cost: () => 500, allowPartial: true } }, schema: { querystring: q } },
-    async (req) => {
-      const rows = (req.query as { rows?: number }).rows ?? 500;
-      const n = Math.min(rows, req.paid!.reserved);
-      req.paid!.charge(n);
-      return { links: n };
-    },
-  );
+  app.get('/fixture/links', { config: { paid: { pool: 'links', cost: () => 500, allowPartial: true } }, schema: { querystring: q } }, async (req) => {
+    const rows = (req.query as { rows?: number }).rows ?? 500;
+    const n = Math.min(rows, req.paid!.reserved);
+    req.paid!.charge(n);
+    return { links: n };
+  });
   app.get(
     '/fixture/import',
     { config: { paid: { pool: 'related-keywords', cacheable: false, cooldown: 'keyword-import' } }, schema: { querystring: q } },

@@ -131,6 +131,9 @@ describe('plans file', () => {
   }
 
   test('rejects a file that does not exist', () => {
-    assert.throws(() => loadPlans(path.join(dir, 'missing.json')), (err: unknown) => err instanceof PlanFileError && /cannot read plans file/.test(err.message));
+    assert.throws(
+      () => loadPlans(path.join(dir, 'missing.json')),
+      (err: unknown) => err instanceof PlanFileError && /cannot read plans file/.test(err.message),
+    );
   });
 });

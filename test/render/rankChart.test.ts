@@ -24,18 +24,48 @@ describe('rank chart', () => {
 
   it('puts position 1 at the top and breaks the line where the keyword did not rank', () => {
     const [a, b, c, d] = days(4);
-    const svg = rankChartSvg([[{ date: a, position: 1 }, { date: b, position: 10 }, { date: c, position: null }, { date: d, position: 5 }]], { labels: ['kw'] });
+    const svg = rankChartSvg(
+      [
+        [
+          { date: a, position: 1 },
+          { date: b, position: 10 },
+          { date: c, position: null },
+          { date: d, position: 5 },
+        ],
+      ],
+      { labels: ['kw'] },
+    );
     const points = pathPoints(svg, RANK_CHART_COLORS[0]);
     assert.equal(points.length, 3);
     assert.ok(points[0].y < points[1].y, 'position 1 is drawn above position 10');
-    assert.deepEqual(points.map((p) => p.move), [true, false, true], 'the null day starts a new segment');
+    assert.deepEqual(
+      points.map((p) => p.move),
+      [true, false, true],
+      'the null day starts a new segment',
+    );
     assert.ok(points[0].x < points[1].x && points[1].x < points[2].x, 'dates run left to right');
   });
 
   it('chooses the axis depth from the worst position shown, up to 100', () => {
     const ticks = (svg: string) => svg.includes('<use');
-    const shallow = rankChartSvg([[{ date: '2026-11-01', position: 3 }, { date: '2026-11-02', position: 8 }]], { labels: ['kw'] });
-    const deep = rankChartSvg([[{ date: '2026-11-01', position: 3 }, { date: '2026-11-02', position: 87 }]], { labels: ['kw'] });
+    const shallow = rankChartSvg(
+      [
+        [
+          { date: '2026-11-01', position: 3 },
+          { date: '2026-11-02', position: 8 },
+        ],
+      ],
+      { labels: ['kw'] },
+    );
+    const deep = rankChartSvg(
+      [
+        [
+          { date: '2026-11-01', position: 3 },
+          { date: '2026-11-02', position: 87 },
+        ],
+      ],
+      { labels: ['kw'] },
+    );
     assert.ok(ticks(shallow) && ticks(deep));
     const ys = (svg: string) => pathPoints(svg, RANK_CHART_COLORS[0]).map((p) => p.y);
     // Position 3 sits lower on a 1–10 axis than on a 1–100 axis.

@@ -41,7 +41,10 @@ describe('rank report email', () => {
     assert.equal(s.declined, 1);
     assert.equal(s.entered, 1);
     assert.equal(s.dropped, 1);
-    assert.deepEqual(s.rows.map((r) => r.kw), ['plumber brooklyn', 'emergency plumber near me', '24 hour plumber', 'blocked drain', 'water heater repair']);
+    assert.deepEqual(
+      s.rows.map((r) => r.kw),
+      ['plumber brooklyn', 'emergency plumber near me', '24 hour plumber', 'blocked drain', 'water heater repair'],
+    );
     assert.equal(s.topGains[0].kw, 'emergency plumber near me');
     assert.equal(s.topGains[0].change, 6);
     assert.ok(s.visibility > 0 && s.visibility <= 100);
@@ -70,13 +73,16 @@ describe('rank report email', () => {
     const mail = renderRankReport(
       input({
         tracking: { domain: `evil.example\r\nBcc: victim@example.com ${evil}`, location: { label: evil, code: 'us' }, platform_id: 2 },
-        keywords: [track(evil, 10, 'javascript:alert(1)', [5, 4, 3, 2, 1, 1, 1]), track(`a & b "quoted" 'single'`, null, `https://x.example/?q="><script>`, [1, 2, 3, 4, 5, 6, 7])],
+        keywords: [
+          track(evil, 10, 'javascript:alert(1)', [5, 4, 3, 2, 1, 1, 1]),
+          track(`a & b "quoted" 'single'`, null, `https://x.example/?q="><script>`, [1, 2, 3, 4, 5, 6, 7]),
+        ],
         name: evil,
         trackingUrl: 'javascript:alert(2)',
       }),
     );
     assert.ok(!mail.subject.includes('\n') && !mail.subject.includes('\r'));
-    assert.ok(!/<script|<img src=x/i.test(mail.html), "no hostile markup survives");
+    assert.ok(!/<script|<img src=x/i.test(mail.html), 'no hostile markup survives');
     assert.ok(mail.html.includes('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;'));
     assert.ok(mail.html.includes('a &amp; b &quot;quoted&quot; &#39;single&#39;'));
     assert.ok(!mail.html.includes('href="javascript:'), 'only web links are linked');

@@ -1,17 +1,58 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Serp } from '../../src/engine/search/serpTypes.js';
-import { renderSerpSnapshot, serpSnapshotSvg, SNAPSHOT_TITLE_COLOR, SNAPSHOT_WIDTH, type SnapshotItem, type SnapshotSerp } from '../../src/render/serpSnapshot.js';
+import {
+  renderSerpSnapshot,
+  serpSnapshotSvg,
+  SNAPSHOT_TITLE_COLOR,
+  SNAPSHOT_WIDTH,
+  type SnapshotItem,
+  type SnapshotSerp,
+} from '../../src/render/serpSnapshot.js';
 import { decodePng, distinctColours, pixelsNear } from './pngInspection.js';
 import { entitySerp, plumberSerp } from './serpFixture.js';
 
 /** Every rich-snippet type the spec lists for the SERP object. */
 const SPEC_TYPES = [
-  'SPELL_ERROR', 'SUGGESTION', 'KNO_GRAPH', 'KNO_GRAPH_LINK', 'TOP_CAROUSEL', 'TOP_STORIES', 'ADV_TOP', 'ADV_BOTTOM', 'NEWS_CAROUSEL',
-  'NEWS_PACK', 'IMG_PACK', 'VIDEO_PACK', 'FLIGHTS', 'VIDEO_PANEL', 'INSTALL_APP', 'INSTALL_APP_GRID', 'LOCAL_PACK', 'PROGRAM_OVERVIEW',
-  'ORGANIC', 'SIMILAR_QUERIES', 'SIMILAR_ENTITIES', 'SIMILAR_ENTITIES2', 'SIMILAR_QUESTIONS', 'SPECIFY_QUERY', 'SIMILAR_PLACES',
-  'POPULAR_LIST', 'QUANTITY_ANSWER', 'CURRENCY', 'TIME', 'FEATURED_SNIPPET', 'WEATHER', 'TRANSLATOR', 'DICTIONARY', 'TOP_SIGHTS',
-  'TRAVEL_BOX', 'INDEPTH_ARTICLE', 'SHOP_RESULTS', 'JOB_POSTING', 'SPORTS',
+  'SPELL_ERROR',
+  'SUGGESTION',
+  'KNO_GRAPH',
+  'KNO_GRAPH_LINK',
+  'TOP_CAROUSEL',
+  'TOP_STORIES',
+  'ADV_TOP',
+  'ADV_BOTTOM',
+  'NEWS_CAROUSEL',
+  'NEWS_PACK',
+  'IMG_PACK',
+  'VIDEO_PACK',
+  'FLIGHTS',
+  'VIDEO_PANEL',
+  'INSTALL_APP',
+  'INSTALL_APP_GRID',
+  'LOCAL_PACK',
+  'PROGRAM_OVERVIEW',
+  'ORGANIC',
+  'SIMILAR_QUERIES',
+  'SIMILAR_ENTITIES',
+  'SIMILAR_ENTITIES2',
+  'SIMILAR_QUESTIONS',
+  'SPECIFY_QUERY',
+  'SIMILAR_PLACES',
+  'POPULAR_LIST',
+  'QUANTITY_ANSWER',
+  'CURRENCY',
+  'TIME',
+  'FEATURED_SNIPPET',
+  'WEATHER',
+  'TRANSLATOR',
+  'DICTIONARY',
+  'TOP_SIGHTS',
+  'TRAVEL_BOX',
+  'INDEPTH_ARTICLE',
+  'SHOP_RESULTS',
+  'JOB_POSTING',
+  'SPORTS',
 ];
 
 const HOSTILE = [
@@ -33,7 +74,14 @@ function hostileSerp(platform: 1 | 2): SnapshotSerp {
     location: { label: HOSTILE, code: '<us>' },
     serp_source_url: 'not a url <script>',
     results: Number.NaN,
-    items: SPEC_TYPES.map((type) => ({ type, url: 'https://exa mple.com/<script>?"&', title: HOSTILE, desc: HOSTILE, domain: HOSTILE, items: [member, member, member] })),
+    items: SPEC_TYPES.map((type) => ({
+      type,
+      url: 'https://exa mple.com/<script>?"&',
+      title: HOSTILE,
+      desc: HOSTILE,
+      domain: HOSTILE,
+      items: [member, member, member],
+    })),
   };
 }
 
@@ -45,7 +93,10 @@ describe('SERP snapshot', () => {
     assert.equal(typeof storedSerpIsASnapshotSerp, 'function');
   });
 
-  for (const [name, platform, width] of [['desktop', 1, SNAPSHOT_WIDTH.desktop], ['mobile', 2, SNAPSHOT_WIDTH.mobile]] as const) {
+  for (const [name, platform, width] of [
+    ['desktop', 1, SNAPSHOT_WIDTH.desktop],
+    ['mobile', 2, SNAPSHOT_WIDTH.mobile],
+  ] as const) {
     it(`renders the ${name} fixture as a ${width} px wide, non-blank PNG with blue titles`, () => {
       const img = decodePng(renderSerpSnapshot(plumberSerp(platform)));
       assert.equal(img.width, width);
@@ -91,7 +142,14 @@ describe('SERP snapshot', () => {
       domain: `www.${type.toLowerCase()}.example`,
       items: [{ url: 'https://a.example/', title: 'member one', desc: 'about one', domain: 'a.example' }],
     }));
-    const serp: SnapshotSerp = { kw: 'every type', platform_id: 1, location: { label: 'United States', code: 'us' }, engine_domain: 'google.com', results: 10, items };
+    const serp: SnapshotSerp = {
+      kw: 'every type',
+      platform_id: 1,
+      location: { label: 'United States', code: 'us' },
+      engine_domain: 'google.com',
+      results: 10,
+      items,
+    };
     const all = serpSnapshotSvg(serp, { maxItems: 100, maxHeight: 100_000 });
     const fewer = serpSnapshotSvg({ ...serp, items: items.slice(0, -1) }, { maxItems: 100, maxHeight: 100_000 });
     assert.ok(all.height > fewer.height, 'the last type adds height');

@@ -21,11 +21,16 @@ describe('text layout for pictures', () => {
 
   it('keeps every wrapped line within the width for any text', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'grapheme', maxLength: 300 }), fc.integer({ min: 40, max: 600 }), fc.integer({ min: 1, max: 4 }), (content, width, maxLines) => {
-        const lines = wrapText(content, { width, fontSize: 14, maxLines });
-        assert.ok(lines.length <= maxLines);
-        for (const l of lines) assert.ok(textWidth(l, 14) <= width + 0.001, `${JSON.stringify(l)} wider than ${width}`);
-      }),
+      fc.property(
+        fc.string({ unit: 'grapheme', maxLength: 300 }),
+        fc.integer({ min: 40, max: 600 }),
+        fc.integer({ min: 1, max: 4 }),
+        (content, width, maxLines) => {
+          const lines = wrapText(content, { width, fontSize: 14, maxLines });
+          assert.ok(lines.length <= maxLines);
+          for (const l of lines) assert.ok(textWidth(l, 14) <= width + 0.001, `${JSON.stringify(l)} wider than ${width}`);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -59,7 +64,13 @@ describe('text layout for pictures', () => {
     const alone = shapeLine(arabic);
     const latin = shapeLine('abc ');
     // Latin first (left), then the Arabic run shaped right-to-left as it is on its own.
-    assert.deepEqual(mixed.glyphs.slice(0, 3).map((g) => g.id), latin.glyphs.map((g) => g.id));
-    assert.deepEqual(mixed.glyphs.slice(3).map((g) => g.id), alone.glyphs.map((g) => g.id));
+    assert.deepEqual(
+      mixed.glyphs.slice(0, 3).map((g) => g.id),
+      latin.glyphs.map((g) => g.id),
+    );
+    assert.deepEqual(
+      mixed.glyphs.slice(3).map((g) => g.id),
+      alone.glyphs.map((g) => g.id),
+    );
   });
 });

@@ -18,7 +18,12 @@ test('migration 0007 orders lists of one second by insertion; later updates come
     await migrate(store.db, released);
     // Lists written before the migration: ids in the opposite order of insertion.
     const insert = store.raw.prepare('INSERT INTO favourite_lists (id, account_id, domain, created_at, updated_at) VALUES (?, ?, ?, ?, ?)');
-    for (const [id, domain] of [['c', 'first.com'], ['b', 'second.com'], ['a', 'third.com']]) insert.run(id, 'acct', domain, NOW, NOW);
+    for (const [id, domain] of [
+      ['c', 'first.com'],
+      ['b', 'second.com'],
+      ['a', 'third.com'],
+    ])
+      insert.run(id, 'acct', domain, NOW, NOW);
     await migrate(store.db, stateMigrations);
     const favourites = new Favourites(store.db);
     const domains = async () => (await favourites.all('acct')).map((l) => l.domain);

@@ -49,13 +49,15 @@ export class AuthorityService {
 
   forTarget(target: ResolvedTarget): AuthorityMetrics {
     const domain = target.parsed.rootDomain;
-    const root = target.rootDomainId === null ? undefined : (this.rootMetrics.get(target.rootDomainId) as
-      { authority: number; top_rank: number; citation_flow: number; trust_flow: number } | undefined);
+    const root =
+      target.rootDomainId === null
+        ? undefined
+        : (this.rootMetrics.get(target.rootDomainId) as { authority: number; top_rank: number; citation_flow: number; trust_flow: number } | undefined);
     if (!root) {
       const low = unknownDomainAuthority(domain);
       return { url: target.name, domain, pda: low, upa: Math.max(1, low - 1), topRank: null, lps: low, citationFlow: 0, trustFlow: 0, known: false };
     }
-    const pageId = target.type === 'URL' ? target.pageId : (this.homepage.get(target.rootDomainId) as number | undefined) ?? null;
+    const pageId = target.type === 'URL' ? target.pageId : ((this.homepage.get(target.rootDomainId) as number | undefined) ?? null);
     const page = pageId === null ? undefined : (this.pageMetrics.get(pageId) as { authority: number; citation_flow: number; trust_flow: number } | undefined);
     const upa = page?.authority ?? Math.round(root.authority * 0.4);
     const lps = target.type === 'URL' ? urlAuthorityScore(page?.authority ?? null, root.authority, domain) : root.authority;
@@ -66,8 +68,8 @@ export class AuthorityService {
       upa,
       topRank: root.top_rank,
       lps,
-      citationFlow: target.type === 'URL' ? page?.citation_flow ?? 0 : root.citation_flow,
-      trustFlow: target.type === 'URL' ? page?.trust_flow ?? 0 : root.trust_flow,
+      citationFlow: target.type === 'URL' ? (page?.citation_flow ?? 0) : root.citation_flow,
+      trustFlow: target.type === 'URL' ? (page?.trust_flow ?? 0) : root.trust_flow,
       known: true,
     };
   }

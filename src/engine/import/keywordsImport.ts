@@ -94,7 +94,7 @@ export async function importKeywordsCsv(file: string, options: KeywordImportOpti
       const competition = compCol >= 0 ? parseLooseNumber(row[compCol]) : null;
       const low = lowCol >= 0 ? parseLooseNumber(row[lowCol]) : null;
       const high = highCol >= 0 ? parseLooseNumber(row[highCol]) : null;
-      const cpc = low !== null && high !== null ? Math.round(((low + high) / 2) * 100) / 100 : high ?? low;
+      const cpc = low !== null && high !== null ? Math.round(((low + high) / 2) * 100) / 100 : (high ?? low);
       const ppc = competition === null ? null : Math.max(0, Math.min(100, Math.round(competition)));
       const existing = find.get(kw, options.languageId) as { id: number; volume: number } | undefined;
       let id: number;

@@ -71,13 +71,17 @@ export async function importLinksCsv(file: string, options: LinksImportOptions):
   const nextHost = nextId('hosts');
   const nextPage = nextId('pages');
   const nextLink = nextId('links');
-  const insertRoot = raw.prepare("INSERT INTO root_domains (id, domain, kind, niche_id, language_id, brand, trusted, created_on) VALUES (?, ?, 'imported', NULL, 0, ?, ?, ?)");
+  const insertRoot = raw.prepare(
+    "INSERT INTO root_domains (id, domain, kind, niche_id, language_id, brand, trusted, created_on) VALUES (?, ?, 'imported', NULL, 0, ?, ?, ?)",
+  );
   const insertHost = raw.prepare("INSERT INTO hosts (id, host, root_domain_id, ip, subnet) VALUES (?, ?, ?, '', '')");
-  const insertPage = raw.prepare(`INSERT INTO pages (id, url, host_id, root_domain_id, https, is_homepage, title, description, body, keyword, niche_id, language_id, kind, published, shares)
+  const insertPage =
+    raw.prepare(`INSERT INTO pages (id, url, host_id, root_domain_id, https, is_homepage, title, description, body, keyword, niche_id, language_id, kind, published, shares)
     VALUES (?, ?, ?, ?, ?, ?, '', '', '', '', NULL, 0, 'imported', ?, 0)`);
   const findLink = raw.prepare('SELECT id, first_seen, last_seen FROM links WHERE source_page_id = ? AND target_page_id = ? AND anchor = ?');
   const updateLink = raw.prepare('UPDATE links SET first_seen = ?, last_seen = ?, nofollow = ?, deleted = ?, deleted_on = ?, reason_lost = ? WHERE id = ?');
-  const insertLink = raw.prepare(`INSERT INTO links (id, source_page_id, target_page_id, source_host_id, target_host_id, source_root_id, target_root_id, anchor, alt, type,
+  const insertLink =
+    raw.prepare(`INSERT INTO links (id, source_page_id, target_page_id, source_host_id, target_host_id, source_root_id, target_root_id, anchor, alt, type,
     nofollow, https, first_seen, last_seen, deleted, deleted_on, reason_lost, internal, score, strength, best_root, best_host, best_url)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, 0, 0)`);
 
@@ -134,8 +138,25 @@ export async function importLinksCsv(file: string, options: LinksImportOptions):
         updateLink.run(first, last, nofollow, deletedOn ? 1 : 0, deletedOn, reason, existing.id);
         result.updated++;
       } else {
-        insertLink.run(nextLink.get(), source.id, target.id, source.host, target.host, source.root, target.root, anchor, type, nofollow, source.https,
-          first, last, deletedOn ? 1 : 0, deletedOn, reason, source.root === target.root ? 1 : 0);
+        insertLink.run(
+          nextLink.get(),
+          source.id,
+          target.id,
+          source.host,
+          target.host,
+          source.root,
+          target.root,
+          anchor,
+          type,
+          nofollow,
+          source.https,
+          first,
+          last,
+          deletedOn ? 1 : 0,
+          deletedOn,
+          reason,
+          source.root === target.root ? 1 : 0,
+        );
         result.created++;
       }
       result.imported++;

@@ -17,12 +17,7 @@ export interface CsrGraph {
  * Builds the in-edge CSR of the edges `source[i] → target[i]` for which `include(i)` is
  * true (counting sort by target: two passes, O(n + m)).
  */
-export function buildInEdgeCsr(
-  nodeCount: number,
-  source: Int32Array,
-  target: Int32Array,
-  include: (edge: number) => boolean = () => true,
-): CsrGraph {
+export function buildInEdgeCsr(nodeCount: number, source: Int32Array, target: Int32Array, include: (edge: number) => boolean = () => true): CsrGraph {
   const offsets = new Int32Array(nodeCount + 1);
   const outDegree = new Int32Array(nodeCount);
   let edgeCount = 0;

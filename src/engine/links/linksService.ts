@@ -81,9 +81,31 @@ export interface BacklinkItem {
 
 /** The fields of a backlink in the order lists and export columns show them. */
 export const BACKLINK_FIELDS = [
-  '_id', 'domainId', 'source', 'target', 'title', 'type', 'anchor', 'alt', 'first_seen', 'last_seen', 'last_crawl',
-  'deleted', 'reason_lost', 'source_cf', 'source_tf', 'target_cf', 'target_tf', 'no_follow', 'image', 'redirect',
-  'frame', 'lang', 'internal_links', 'external_links', 'ls',
+  '_id',
+  'domainId',
+  'source',
+  'target',
+  'title',
+  'type',
+  'anchor',
+  'alt',
+  'first_seen',
+  'last_seen',
+  'last_crawl',
+  'deleted',
+  'reason_lost',
+  'source_cf',
+  'source_tf',
+  'target_cf',
+  'target_tf',
+  'no_follow',
+  'image',
+  'redirect',
+  'frame',
+  'lang',
+  'internal_links',
+  'external_links',
+  'ls',
 ] as const satisfies readonly (keyof BacklinkItem)[];
 
 /** A backlink as an array of its `BACKLINK_FIELDS` values (what CSV exports stream). */
@@ -166,11 +188,23 @@ const PROFILE_SAMPLE = 50_000;
  * A link's own columns as backlink lists read them (raw, in `LinkRow` order); what they
  * show of the source and target pages comes from `PageDetailsReader`.
  */
-const LINK_ROW_COLUMNS = 'l.id, l.source_root_id, l.source_page_id, l.target_page_id, l.type, l.anchor, l.alt, l.first_seen, l.last_seen, l.deleted, l.reason_lost, l.nofollow, l.strength';
+const LINK_ROW_COLUMNS =
+  'l.id, l.source_root_id, l.source_page_id, l.target_page_id, l.type, l.anchor, l.alt, l.first_seen, l.last_seen, l.deleted, l.reason_lost, l.nofollow, l.strength';
 
 type LinkRow = [
-  id: number, sourceRootId: number, sourcePageId: number, targetPageId: number, type: BacklinkItem['type'], anchor: string,
-  alt: string, firstSeen: string, lastSeen: string, deleted: number, reasonLost: string, nofollow: number, strength: number,
+  id: number,
+  sourceRootId: number,
+  sourcePageId: number,
+  targetPageId: number,
+  type: BacklinkItem['type'],
+  anchor: string,
+  alt: string,
+  firstSeen: string,
+  lastSeen: string,
+  deleted: number,
+  reasonLost: string,
+  nofollow: number,
+  strength: number,
 ];
 const SOURCE_PAGE = 2;
 const TARGET_PAGE = 3;
@@ -183,20 +217,42 @@ function backlinkRow(link: LinkRow, source: PageDetails, target: PageDetails): B
   const [id, sourceRootId, , , type, anchor, alt, firstSeen, lastSeen, deleted, reasonLost, nofollow, strength] = link;
   const lost = deleted === 1;
   return [
-    hexId(id), hexId(sourceRootId), source.url, target.url, source.title, type, anchor, alt, firstSeen, lastSeen, lastSeen,
-    lost, lost ? reasonLost : null, source.citationFlow, source.trustFlow, target.citationFlow, target.trustFlow,
-    nofollow === 1, type === 'image', type === 'redirect', type === 'frame', source.lang, source.outInternal, source.outExternal, strength,
+    hexId(id),
+    hexId(sourceRootId),
+    source.url,
+    target.url,
+    source.title,
+    type,
+    anchor,
+    alt,
+    firstSeen,
+    lastSeen,
+    lastSeen,
+    lost,
+    lost ? reasonLost : null,
+    source.citationFlow,
+    source.trustFlow,
+    target.citationFlow,
+    target.trustFlow,
+    nofollow === 1,
+    type === 'image',
+    type === 'redirect',
+    type === 'frame',
+    source.lang,
+    source.outInternal,
+    source.outExternal,
+    strength,
   ];
 }
 
 /** The page's CSV fields, encoded on first use and kept with the page (as long as the reader keeps it). */
 function pageCsvFields(page: PageDetails): PageCsvFields {
-  return page.csv ??= {
+  return (page.csv ??= {
     url: csvString(page.url),
     title: csvString(page.title),
     flows: `${page.citationFlow},${page.trustFlow}`,
     counts: `${page.lang === null ? '' : csvString(page.lang)},${page.outInternal},${page.outExternal}`,
-  };
+  });
 }
 
 /**
@@ -211,11 +267,43 @@ function backlinkCsvRecord(link: LinkRow, source: PageDetails, target: PageDetai
   const sourceCsv = pageCsvFields(source);
   const targetCsv = pageCsvFields(target);
   const lastSeenCsv = csvString(lastSeen);
-  return hexId(id) + ',' + hexId(sourceRootId) + ',' + sourceCsv.url + ',' + targetCsv.url + ',' + sourceCsv.title + ','
-    + csvString(type) + ',' + csvString(anchor) + ',' + csvString(alt) + ',' + csvString(firstSeen) + ',' + lastSeenCsv + ',' + lastSeenCsv
-    + (deleted === 1 ? ',true,' + csvString(reasonLost) : ',false,') + ',' + sourceCsv.flows + ',' + targetCsv.flows
-    + (nofollow === 1 ? ',true' : ',false') + (type === 'image' ? ',true' : ',false') + (type === 'redirect' ? ',true' : ',false')
-    + (type === 'frame' ? ',true' : ',false') + ',' + sourceCsv.counts + ',' + strength + '\n';
+  return (
+    hexId(id) +
+    ',' +
+    hexId(sourceRootId) +
+    ',' +
+    sourceCsv.url +
+    ',' +
+    targetCsv.url +
+    ',' +
+    sourceCsv.title +
+    ',' +
+    csvString(type) +
+    ',' +
+    csvString(anchor) +
+    ',' +
+    csvString(alt) +
+    ',' +
+    csvString(firstSeen) +
+    ',' +
+    lastSeenCsv +
+    ',' +
+    lastSeenCsv +
+    (deleted === 1 ? ',true,' + csvString(reasonLost) : ',false,') +
+    ',' +
+    sourceCsv.flows +
+    ',' +
+    targetCsv.flows +
+    (nofollow === 1 ? ',true' : ',false') +
+    (type === 'image' ? ',true' : ',false') +
+    (type === 'redirect' ? ',true' : ',false') +
+    (type === 'frame' ? ',true' : ',false') +
+    ',' +
+    sourceCsv.counts +
+    ',' +
+    strength +
+    '\n'
+  );
 }
 
 /** A `BacklinkRow` as the API's object. */
@@ -312,7 +400,10 @@ export class LinksService {
   private readonly resolver: TargetResolver;
   private readonly metricsStatement: SqliteDatabase.Statement;
 
-  constructor(private readonly raw: SqliteDatabase.Database, private readonly clock: Clock) {
+  constructor(
+    private readonly raw: SqliteDatabase.Database,
+    private readonly clock: Clock,
+  ) {
     this.resolver = new TargetResolver(raw);
     this.metricsStatement = raw.prepare('SELECT * FROM entity_metrics WHERE level = ? AND entity_id = ?');
   }
@@ -385,8 +476,12 @@ export class LinksService {
     range('sm.trust_flow', filter.minTrustFlow, filter.maxTrustFlow);
     range('l.strength', filter.minLinkStrength, filter.maxLinkStrength);
     if (filter.minTopRank !== undefined || filter.maxTopRank !== undefined) {
-      clauses.push('EXISTS (SELECT 1 FROM entity_metrics rm WHERE rm.level = 2 AND rm.entity_id = l.source_root_id'
-        + (filter.minTopRank !== undefined ? ' AND rm.top_rank >= ?' : '') + (filter.maxTopRank !== undefined ? ' AND rm.top_rank <= ?' : '') + ')');
+      clauses.push(
+        'EXISTS (SELECT 1 FROM entity_metrics rm WHERE rm.level = 2 AND rm.entity_id = l.source_root_id' +
+          (filter.minTopRank !== undefined ? ' AND rm.top_rank >= ?' : '') +
+          (filter.maxTopRank !== undefined ? ' AND rm.top_rank <= ?' : '') +
+          ')',
+      );
       if (filter.minTopRank !== undefined) params.push(filter.minTopRank);
       if (filter.maxTopRank !== undefined) params.push(filter.maxTopRank);
     }
@@ -412,7 +507,9 @@ export class LinksService {
     const joins = [
       where.includes('tp.') ? 'JOIN pages tp ON tp.id = l.target_page_id' : '',
       where.includes('sm.') ? 'JOIN entity_metrics sm ON sm.level = 0 AND sm.entity_id = l.source_page_id' : '',
-    ].filter(Boolean).join(' ');
+    ]
+      .filter(Boolean)
+      .join(' ');
     return { where, params, window, joins };
   }
 
@@ -440,7 +537,10 @@ export class LinksService {
   /** Full items of the given link ids, in the same (strongest first) order. */
   private itemsOf(ids: number[]): BacklinkItem[] {
     if (ids.length === 0) return [];
-    const links = this.raw.prepare(`SELECT ${LINK_ROW_COLUMNS} FROM links l WHERE l.id IN (SELECT value FROM json_each(?))`).raw().all(JSON.stringify(ids)) as LinkRow[];
+    const links = this.raw
+      .prepare(`SELECT ${LINK_ROW_COLUMNS} FROM links l WHERE l.id IN (SELECT value FROM json_each(?))`)
+      .raw()
+      .all(JSON.stringify(ids)) as LinkRow[];
     const byId = new Map(links.map((link) => [link[0], link]));
     const ordered = ids.map((id) => byId.get(id)).filter((link): link is LinkRow => link !== undefined);
     return backlinkRows(ordered, new PageDetailsReader(this.raw)).map(itemOfRow);
@@ -456,14 +556,23 @@ export class LinksService {
     }
     const q = this.query(target, filter, at);
     const sql = `SELECT ${q.window ? 'COUNT(DISTINCT l.source_root_id)' : 'COUNT(*)'} FROM links l ${q.joins} WHERE ${q.where}`;
-    return this.raw.prepare(sql).pluck().get(...q.params) as number;
+    return this.raw
+      .prepare(sql)
+      .pluck()
+      .get(...q.params) as number;
   }
 
   /**
    * One page of backlinks, strongest first, with the exact total of matching links.
    * Returns null when `url` is not a URL or domain.
    */
-  backlinks(url: string, filter: BacklinkFilter = {}, page: { offset: number; limit: number } = { offset: 0, limit: 500 }, type?: TargetType, at = this.clock.now()): BacklinkPage | null {
+  backlinks(
+    url: string,
+    filter: BacklinkFilter = {},
+    page: { offset: number; limit: number } = { offset: 0, limit: 500 },
+    type?: TargetType,
+    at = this.clock.now(),
+  ): BacklinkPage | null {
     const target = this.resolve(url, type);
     if (!target) return null;
     return this.backlinksOf(target, filter, page, at);
@@ -473,7 +582,10 @@ export class LinksService {
     const meta = { url_type: target.type, available_links: this.countBacklinks(target, filter, at) };
     if (target.entityId === null || page.limit <= 0) return { meta, links: [] };
     const { sql, params } = this.matchingSql(target, filter, at, 'l.id');
-    const ids = this.raw.prepare(`${sql} LIMIT ? OFFSET ?`).pluck().all(...params, page.limit, page.offset) as number[];
+    const ids = this.raw
+      .prepare(`${sql} LIMIT ? OFFSET ?`)
+      .pluck()
+      .all(...params, page.limit, page.offset) as number[];
     return { meta, links: this.itemsOf(ids) };
   }
 
@@ -495,17 +607,26 @@ export class LinksService {
     return this.streamMatching(target, filter, limit, at, backlinkCsvRecord);
   }
 
-  private *streamMatching<T>(target: ResolvedTarget, filter: BacklinkFilter, limit: number, at: number, encode: (link: LinkRow, source: PageDetails, target: PageDetails) => T): Generator<T> {
+  private *streamMatching<T>(
+    target: ResolvedTarget,
+    filter: BacklinkFilter,
+    limit: number,
+    at: number,
+    encode: (link: LinkRow, source: PageDetails, target: PageDetails) => T,
+  ): Generator<T> {
     if (target.entityId === null || limit <= 0) return;
     const pages = new PageDetailsReader(this.raw);
     // The list's length without its other filters bounds it from above and costs no scan
     // (new and lost links have their own indexes).
     pages.preloadFor(Math.min(limit, this.countBacklinks(target, { source: filter.source }, at)));
     const { sql, params } = this.matchingSql(target, filter, at, LINK_ROW_COLUMNS);
-    const links = this.raw.prepare(`${sql} LIMIT ?`).raw().iterate(...params, limit) as IterableIterator<LinkRow>;
+    const links = this.raw
+      .prepare(`${sql} LIMIT ?`)
+      .raw()
+      .iterate(...params, limit) as IterableIterator<LinkRow>;
     const batch: LinkRow[] = [];
     try {
-      for (let next = links.next(); !next.done; ) {
+      for (let next = links.next(); !next.done;) {
         batch.length = 0;
         for (; !next.done && batch.length < STREAM_BATCH; next = links.next()) batch.push(next.value);
         yield* backlinksOf(batch, pages, encode);
@@ -525,8 +646,10 @@ export class LinksService {
   backlinkById(id: string): (BacklinkItem & { targetRootDomain: string }) | null {
     const numeric = parseHexId(id);
     if (numeric === null) return null;
-    const link = this.raw.prepare(`SELECT ${LINK_ROW_COLUMNS}, (SELECT domain FROM root_domains WHERE id = l.target_root_id) FROM links l WHERE l.id = ?`)
-      .raw().get(numeric) as [...LinkRow, targetRoot: string] | undefined;
+    const link = this.raw
+      .prepare(`SELECT ${LINK_ROW_COLUMNS}, (SELECT domain FROM root_domains WHERE id = l.target_root_id) FROM links l WHERE l.id = ?`)
+      .raw()
+      .get(numeric) as [...LinkRow, targetRoot: string] | undefined;
     if (!link) return null;
     const [row] = backlinkRows([link.slice(0, -1) as LinkRow], new PageDetailsReader(this.raw));
     return row ? { ...itemOfRow(row), targetRootDomain: link[link.length - 1] as string } : null;
@@ -570,30 +693,61 @@ export class LinksService {
     const today = dayNumber(at);
     const since = isoDay(today - days + 1);
     const rootClause = target.type === 'RootDomain' ? '' : `AND target_root_id = ${Number(target.rootDomainId)}`;
-    const newByDay = new Map(this.raw.prepare(`SELECT first_seen AS d, COUNT(*) AS n FROM links WHERE ${column} = ? ${rootClause} AND internal = 0 AND first_seen >= ? GROUP BY first_seen`)
-      .all(target.entityId, since).map((r: any) => [r.d as string, r.n as number]));
-    const lostByDay = new Map(this.raw.prepare(`SELECT deleted_on AS d, COUNT(*) AS n FROM links WHERE ${column} = ? ${rootClause} AND internal = 0 AND deleted = 1 AND deleted_on >= ? GROUP BY deleted_on`)
-      .all(target.entityId, since).map((r: any) => [r.d as string, r.n as number]));
+    const newByDay = new Map(
+      this.raw
+        .prepare(`SELECT first_seen AS d, COUNT(*) AS n FROM links WHERE ${column} = ? ${rootClause} AND internal = 0 AND first_seen >= ? GROUP BY first_seen`)
+        .all(target.entityId, since)
+        .map((r: any) => [r.d as string, r.n as number]),
+    );
+    const lostByDay = new Map(
+      this.raw
+        .prepare(
+          `SELECT deleted_on AS d, COUNT(*) AS n FROM links WHERE ${column} = ? ${rootClause} AND internal = 0 AND deleted = 1 AND deleted_on >= ? GROUP BY deleted_on`,
+        )
+        .all(target.entityId, since)
+        .map((r: any) => [r.d as string, r.n as number]),
+    );
     const backLinkCalendar = [];
     for (let d = today - days + 1; d <= today; d++) {
       const date = isoDay(d);
       backLinkCalendar.push({ Date: date, NewLinks: newByDay.get(date) ?? 0, LostLinks: lostByDay.get(date) ?? 0 });
     }
-    const refDomains = (this.raw.prepare(`
+    const refDomains = (
+      this.raw
+        .prepare(
+          `
       SELECT r.domain, m.top_rank, x.n, m.citation_flow, m.trust_flow FROM (
         SELECT source_root_id, COUNT(*) AS n FROM (SELECT source_root_id FROM links WHERE ${column} = ? AND internal = 0 ORDER BY score DESC, id LIMIT ${PROFILE_SAMPLE})
         GROUP BY source_root_id ORDER BY n DESC, source_root_id LIMIT ?
       ) x JOIN root_domains r ON r.id = x.source_root_id JOIN entity_metrics m ON m.level = 2 AND m.entity_id = x.source_root_id
-      ORDER BY x.n DESC, r.id`).all(target.entityId, top) as any[]).map((r) => ({
-      domain: r.domain as string, topRank: r.top_rank as number, matchedLinks: r.n as number, citationFlow: r.citation_flow as number, trustFlow: r.trust_flow as number,
+      ORDER BY x.n DESC, r.id`,
+        )
+        .all(target.entityId, top) as any[]
+    ).map((r) => ({
+      domain: r.domain as string,
+      topRank: r.top_rank as number,
+      matchedLinks: r.n as number,
+      citationFlow: r.citation_flow as number,
+      trustFlow: r.trust_flow as number,
     }));
-    const anchors = (this.raw.prepare(`
+    const anchors = (
+      this.raw
+        .prepare(
+          `
       SELECT CASE WHEN l.type = 'image' THEN l.alt ELSE l.anchor END AS text, COUNT(DISTINCT l.source_root_id) AS domains, COUNT(*) AS total,
         SUM(l.nofollow) AS nofollow, SUM(l.deleted) AS deleted, MAX(CASE WHEN l.type = 'image' THEN 1 ELSE 0 END) AS image, MAX(m.citation_flow) AS cf
       FROM (SELECT * FROM links WHERE ${column} = ? AND internal = 0 ORDER BY score DESC, id LIMIT ${PROFILE_SAMPLE}) l
-      JOIN entity_metrics m ON m.level = 0 AND m.entity_id = l.source_page_id GROUP BY text ORDER BY domains DESC, total DESC, text LIMIT ?`).all(target.entityId, top) as any[]).map((r) => ({
-      anchorText: r.text as string, refDomains: r.domains as number, totalLinks: r.total as number, noFollowLinks: r.nofollow as number,
-      deletedLinks: r.deleted as number, class: r.image ? 'image' : 'text', citationFlow: r.cf as number,
+      JOIN entity_metrics m ON m.level = 0 AND m.entity_id = l.source_page_id GROUP BY text ORDER BY domains DESC, total DESC, text LIMIT ?`,
+        )
+        .all(target.entityId, top) as any[]
+    ).map((r) => ({
+      anchorText: r.text as string,
+      refDomains: r.domains as number,
+      totalLinks: r.total as number,
+      noFollowLinks: r.nofollow as number,
+      deletedLinks: r.deleted as number,
+      class: r.image ? 'image' : 'text',
+      citationFlow: r.cf as number,
     }));
     return { urlId, linkindex: v, backLinkCalendar, refDomains, anchors };
   }
@@ -605,15 +759,25 @@ export class LinksService {
     const urlId = hexId(target.entityId ?? 0);
     if (target.rootDomainId === null) return { urlId, topContent: [] };
     const byHost = target.type === 'SubDomain' && target.hostId !== null;
-    const rows = this.raw.prepare(`
+    const rows = this.raw
+      .prepare(
+        `
       SELECT p.url, m.citation_flow, m.trust_flow, m.ref_domains, m.ext_backlinks, p.shares FROM pages p
       JOIN entity_metrics m ON m.level = 0 AND m.entity_id = p.id
       WHERE ${byHost ? 'p.host_id' : 'p.root_domain_id'} = ?
-      ORDER BY m.citation_flow DESC, m.ref_domains DESC, p.id LIMIT ?`).all(byHost ? target.hostId : target.rootDomainId, limit) as any[];
+      ORDER BY m.citation_flow DESC, m.ref_domains DESC, p.id LIMIT ?`,
+      )
+      .all(byHost ? target.hostId : target.rootDomainId, limit) as any[];
     return {
       urlId,
-      topContent: rows.map((r) => ({ url: r.url, citationFlow: r.citation_flow, trustFlow: r.trust_flow, refDomains: r.ref_domains, extBackLinks: r.ext_backlinks, social: r.shares })),
+      topContent: rows.map((r) => ({
+        url: r.url,
+        citationFlow: r.citation_flow,
+        trustFlow: r.trust_flow,
+        refDomains: r.ref_domains,
+        extBackLinks: r.ext_backlinks,
+        social: r.shares,
+      })),
     };
   }
 }
-

@@ -10,9 +10,7 @@ import { acRank } from './linkMetrics.js';
 import { COUNTER_NAMES } from './counters.js';
 
 export function writeEntityMetrics(raw: SqliteDatabase.Database, metrics: LinkMetrics): void {
-  const insert = raw.prepare(
-    `INSERT INTO entity_metrics (${ENTITY_METRIC_COLUMNS.join(', ')}) VALUES (${ENTITY_METRIC_COLUMNS.map(() => '?').join(', ')})`,
-  );
+  const insert = raw.prepare(`INSERT INTO entity_metrics (${ENTITY_METRIC_COLUMNS.join(', ')}) VALUES (${ENTITY_METRIC_COLUMNS.map(() => '?').join(', ')})`);
   const writeLevel = (level: number, m: LevelMetrics, topRank: Int32Array | null): void => {
     const n = m.citationFlow.length;
     const row: (number | string)[] = new Array(ENTITY_METRIC_COLUMNS.length);

@@ -101,8 +101,14 @@ function addInEdgeSums(tiles: TiledCsr, contribution: Float64Array, next: Float6
       if (k === end) continue;
       const sources = contribution.subarray(sb * blockSize, Math.min(nodeCount, (sb + 1) * blockSize));
       for (; k + 7 < end; k += 8) {
-        const p0 = packed[k], p1 = packed[k + 1], p2 = packed[k + 2], p3 = packed[k + 3];
-        const p4 = packed[k + 4], p5 = packed[k + 5], p6 = packed[k + 6], p7 = packed[k + 7];
+        const p0 = packed[k],
+          p1 = packed[k + 1],
+          p2 = packed[k + 2],
+          p3 = packed[k + 3];
+        const p4 = packed[k + 4],
+          p5 = packed[k + 5],
+          p6 = packed[k + 6],
+          p7 = packed[k + 7];
         targets[p0 & mask] += sources[p0 >>> blockBits];
         targets[p1 & mask] += sources[p1 >>> blockBits];
         targets[p2 & mask] += sources[p2 >>> blockBits];

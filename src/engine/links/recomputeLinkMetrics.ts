@@ -19,7 +19,10 @@ function maxId(raw: SqliteDatabase.Database, table: string): number {
 }
 
 /** Loads the link graph of a research store (`asOf` = the date counters and history refer to). */
-export function loadLinkGraph(raw: SqliteDatabase.Database, asOf: number): { input: LinkGraphInput; linkIds: Int32Array; stored: { score: Int32Array; strength: Uint8Array; best: Uint8Array } } {
+export function loadLinkGraph(
+  raw: SqliteDatabase.Database,
+  asOf: number,
+): { input: LinkGraphInput; linkIds: Int32Array; stored: { score: Int32Array; strength: Uint8Array; best: Uint8Array } } {
   const asOfDay = dayNumber(asOf);
   const pageCount = maxId(raw, 'pages');
   const hostCount = maxId(raw, 'hosts');
@@ -29,7 +32,10 @@ export function loadLinkGraph(raw: SqliteDatabase.Database, asOf: number): { inp
   const pageIsHome = new Uint8Array(pageCount);
   const pageShares = new Int32Array(pageCount);
   const pagePublished = new Int32Array(pageCount);
-  for (const [id, host, root, home, shares, published] of raw.prepare('SELECT id, host_id, root_domain_id, is_homepage, shares, published FROM pages').raw().iterate() as IterableIterator<[number, number, number, number, number, string]>) {
+  for (const [id, host, root, home, shares, published] of raw
+    .prepare('SELECT id, host_id, root_domain_id, is_homepage, shares, published FROM pages')
+    .raw()
+    .iterate() as IterableIterator<[number, number, number, number, number, string]>) {
     pageHost[id - 1] = host - 1;
     pageRoot[id - 1] = root - 1;
     pageIsHome[id - 1] = home;
@@ -41,7 +47,9 @@ export function loadLinkGraph(raw: SqliteDatabase.Database, asOf: number): { inp
   const hostSubnet = new Int32Array(hostCount);
   const ips = new Map<string, number>();
   const subnets = new Map<string, number>();
-  for (const [id, root, ip, subnet] of raw.prepare('SELECT id, root_domain_id, ip, subnet FROM hosts').raw().iterate() as IterableIterator<[number, number, string, string]>) {
+  for (const [id, root, ip, subnet] of raw.prepare('SELECT id, root_domain_id, ip, subnet FROM hosts').raw().iterate() as IterableIterator<
+    [number, number, string, string]
+  >) {
     hostRoot[id - 1] = root - 1;
     // A host whose IP is unknown (imports) counts as its own IP and subnet.
     const ipKey = ip === '' ? `host:${id}` : ip;
@@ -54,7 +62,9 @@ export function loadLinkGraph(raw: SqliteDatabase.Database, asOf: number): { inp
   const rootTrusted = new Uint8Array(rootCount);
   const rootEdu = new Uint8Array(rootCount);
   const rootGov = new Uint8Array(rootCount);
-  for (const [id, domain, trusted] of raw.prepare('SELECT id, domain, trusted FROM root_domains').raw().iterate() as IterableIterator<[number, string, number]>) {
+  for (const [id, domain, trusted] of raw.prepare('SELECT id, domain, trusted FROM root_domains').raw().iterate() as IterableIterator<
+    [number, string, number]
+  >) {
     const c = domainClasses(domain);
     rootTrusted[id - 1] = trusted;
     rootEdu[id - 1] = c.edu;
@@ -75,7 +85,12 @@ export function loadLinkGraph(raw: SqliteDatabase.Database, asOf: number): { inp
   const best = new Uint8Array(linkCount);
   const typeCodes = new Map<string, number>(LINK_TYPES.map((t, i) => [t, i]));
   let i = 0;
-  for (const row of raw.prepare('SELECT id, source_page_id, target_page_id, type, nofollow, https, deleted, first_seen, last_seen, score, strength, best_root, best_host, best_url FROM links ORDER BY id').raw().iterate() as IterableIterator<[number, number, number, string, number, number, number, string, string, number, number, number, number, number]>) {
+  for (const row of raw
+    .prepare(
+      'SELECT id, source_page_id, target_page_id, type, nofollow, https, deleted, first_seen, last_seen, score, strength, best_root, best_host, best_url FROM links ORDER BY id',
+    )
+    .raw()
+    .iterate() as IterableIterator<[number, number, number, string, number, number, number, string, string, number, number, number, number, number]>) {
     linkIds[i] = row[0];
     linkSource[i] = row[1] - 1;
     linkTarget[i] = row[2] - 1;
@@ -91,9 +106,30 @@ export function loadLinkGraph(raw: SqliteDatabase.Database, asOf: number): { inp
     i++;
   }
   const input: LinkGraphInput = {
-    asOfDay, pageCount, pageHost, pageRoot, pageIsHome, pageShares, pagePublished,
-    hostCount, hostRoot, hostIp, hostSubnet, rootCount, rootTrusted, rootEdu, rootGov,
-    linkCount, linkSource, linkTarget, linkType, linkNofollow, linkHttps, linkDeleted, linkFirstDay, linkEndDay,
+    asOfDay,
+    pageCount,
+    pageHost,
+    pageRoot,
+    pageIsHome,
+    pageShares,
+    pagePublished,
+    hostCount,
+    hostRoot,
+    hostIp,
+    hostSubnet,
+    rootCount,
+    rootTrusted,
+    rootEdu,
+    rootGov,
+    linkCount,
+    linkSource,
+    linkTarget,
+    linkType,
+    linkNofollow,
+    linkHttps,
+    linkDeleted,
+    linkFirstDay,
+    linkEndDay,
   };
   return { input, linkIds, stored: { score, strength, best } };
 }

@@ -68,7 +68,7 @@ export class KeywordMetrics {
     const wobble = 0.5 + unitNoise(seed, 1);
     const volume = ref
       ? Math.max(10, Math.round((ref.volume * wobble) / 8 ** Math.max(1, extraWords)))
-      : Math.round(10 * 10 ** (2 * unitNoise(seed, 2)) / Math.max(1, contentTokens(kw).length - 1));
+      : Math.round((10 * 10 ** (2 * unitNoise(seed, 2))) / Math.max(1, contentTokens(kw).length - 1));
     return {
       id: -1,
       kw,
@@ -146,13 +146,7 @@ export class KeywordMetrics {
   }
 
   /** The keyword item of a keyword in a location, with the id for (text, location, language). */
-  item(
-    keyword: CorpusKeyword,
-    locationId: number,
-    languageId: number,
-    nowMs: number,
-    difficulty?: { seo: number; ts: number },
-  ): KeywordItem {
+  item(keyword: CorpusKeyword, locationId: number, languageId: number, nowMs: number, difficulty?: { seo: number; ts: number }): KeywordItem {
     const msv = this.history(keyword, locationId, nowMs);
     const last = msv.slice(-12);
     const before = msv.slice(-24, -12);

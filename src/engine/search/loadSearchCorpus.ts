@@ -188,7 +188,11 @@ export function loadKeywordData(raw: SqliteDatabase.Database): KeywordData {
   }));
 
   const markets = new Map<number, Map<number, number>>();
-  for (const r of raw.prepare('SELECT keyword_id, location_id, share FROM keyword_markets').iterate() as Iterable<{ keyword_id: number; location_id: number; share: number }>) {
+  for (const r of raw.prepare('SELECT keyword_id, location_id, share FROM keyword_markets').iterate() as Iterable<{
+    keyword_id: number;
+    location_id: number;
+    share: number;
+  }>) {
     let m = markets.get(r.keyword_id);
     if (!m) markets.set(r.keyword_id, (m = new Map()));
     m.set(r.location_id, r.share);

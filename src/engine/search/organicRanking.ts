@@ -101,7 +101,10 @@ export class OrganicRanker {
   private readonly siteKinds: string[] = [];
   private readonly farmKind: number;
 
-  constructor(private readonly corpus: SearchCorpus, private readonly index: Bm25Index) {
+  constructor(
+    private readonly corpus: SearchCorpus,
+    private readonly index: Bm25Index,
+  ) {
     const n = corpus.pages.length;
     this.publishedDay = new Int32Array(n);
     this.authority = new Float32Array(n);

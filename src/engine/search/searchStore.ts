@@ -67,7 +67,9 @@ searchMigrations['0003_search_rank_blobs'] = {
         pageIds[i] = r.g;
       });
       await sql`INSERT INTO search_rank_index (location_id, date, built_at, keywords, keyword_ids, positions, page_ids)
-        VALUES (${build.locationId}, ${build.date}, ${build.builtAt}, ${build.keywords}, ${bytesOf(keywordIds)}, ${Buffer.from(positions)}, ${bytesOf(pageIds)})`.execute(db);
+        VALUES (${build.locationId}, ${build.date}, ${build.builtAt}, ${build.keywords}, ${bytesOf(keywordIds)}, ${Buffer.from(positions)}, ${bytesOf(pageIds)})`.execute(
+        db,
+      );
     }
     await sql`DROP TABLE search_rank_positions`.execute(db);
     await sql`DROP TABLE search_rank_builds`.execute(db);

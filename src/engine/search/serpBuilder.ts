@@ -207,7 +207,10 @@ export class SerpBuilder {
     );
     const layouts = layoutSerp(blocks, req.platform);
     const metrics = (p: CorpusPage): SerpItemMetrics => ({
-      linkindex: { v: { CitationFlow: p.citationFlow, TrustFlow: p.trustFlow, RefDomains: p.refDomains, ExtBackLinks: p.extBackLinks }, ts: this.corpus.metricsTs },
+      linkindex: {
+        v: { CitationFlow: p.citationFlow, TrustFlow: p.trustFlow, RefDomains: p.refDomains, ExtBackLinks: p.extBackLinks },
+        ts: this.corpus.metricsTs,
+      },
       authority: { v: { pda: p.pda, upa: p.upa }, ts: this.corpus.metricsTs },
       social: { v: { l: p.shares }, ts: this.corpus.metricsTs },
     });

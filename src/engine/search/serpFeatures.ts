@@ -45,9 +45,21 @@ const RULES: Rule[] = [
   { type: 'FEATURED_SNIPPET', when: (s) => s.question || s.howTo, rate: 0.7, afterOrganic: () => 0, members: () => 0 },
   { type: 'KNO_GRAPH', when: (s) => s.entity, rate: 0.8, afterOrganic: () => 0, members: (r) => pick(r, 3, 6) },
   { type: 'TOP_STORIES', when: (s) => s.news, rate: 0.9, afterOrganic: (r) => pick(r, 0, 2), members: () => 3 },
-  { type: 'SIMILAR_QUESTIONS', when: (s) => s.question || s.howTo || s.labels.includes('informational'), rate: 0.65, afterOrganic: (r) => pick(r, 1, 3), members: () => 4 },
+  {
+    type: 'SIMILAR_QUESTIONS',
+    when: (s) => s.question || s.howTo || s.labels.includes('informational'),
+    rate: 0.65,
+    afterOrganic: (r) => pick(r, 1, 3),
+    members: () => 4,
+  },
   { type: 'VIDEO_PACK', when: (s) => s.howTo, rate: 0.75, afterOrganic: (r) => pick(r, 2, 5), members: () => 3 },
-  { type: 'IMG_PACK', when: (s) => s.commercial || (s.labels.includes('informational') && !s.question), rate: 0.35, afterOrganic: (r) => pick(r, 3, 6), members: (r) => pick(r, 5, 8) },
+  {
+    type: 'IMG_PACK',
+    when: (s) => s.commercial || (s.labels.includes('informational') && !s.question),
+    rate: 0.35,
+    afterOrganic: (r) => pick(r, 3, 6),
+    members: (r) => pick(r, 5, 8),
+  },
   { type: 'ADV_BOTTOM', when: (s) => s.commercial || s.transactional, rate: 0.5, afterOrganic: () => AFTER_LAST, members: (r) => pick(r, 1, 3) },
   { type: 'SIMILAR_QUERIES', when: () => true, rate: 0.9, afterOrganic: () => AFTER_LAST, members: () => 8 },
 ];

@@ -43,14 +43,7 @@ export function parseSnapshotId(value: string): ParsedSnapshotId | undefined {
  * The search-engine URL of a SERP, e.g.
  * `https://www.google.de/search?q=laufschuhe&gl=de&hl=de&num=100`.
  */
-export function serpSourceUrl(
-  keyword: string,
-  engineDomain: string,
-  countryCode: string,
-  languageCode: string | null,
-  page: number,
-  platform: number,
-): string {
+export function serpSourceUrl(keyword: string, engineDomain: string, countryCode: string, languageCode: string | null, page: number, platform: number): string {
   const params = new URLSearchParams({ q: normaliseKeyword(keyword) });
   if (countryCode) params.set('gl', countryCode.toLowerCase());
   if (languageCode) params.set('hl', languageCode.replace('_', '-'));

@@ -76,12 +76,7 @@ function aliveCounts(g: LinkGraphInput, months: number, groups: Groups, value: I
  * Histories of all root domains. The last month is the build month, counted at the
  * build day (so its values equal today's counters).
  */
-export function computeRootHistories(
-  g: LinkGraphInput,
-  rootCf: Uint8Array,
-  rootTf: Uint8Array,
-  rootPda: Uint8Array,
-): RootHistory[] {
+export function computeRootHistories(g: LinkGraphInput, rootCf: Uint8Array, rootTf: Uint8Array, rootPda: Uint8Array): RootHistory[] {
   const months = monthIndexSince2016(g.asOfDay) + 1;
   const facts = linkFacts(g);
   const groups = groupByKey(g.rootCount, g.linkCount, facts.targetRoot, facts.external);

@@ -45,7 +45,7 @@ export interface SiteCompetitor {
 function monthKeys(history: RootHistory): string[] {
   const [year, month] = history.start.split('-').map(Number);
   return history.topRank.map((_, i) => {
-    const total = (year * 12 + (month - 1)) + i;
+    const total = year * 12 + (month - 1) + i;
     return `${Math.floor(total / 12)}-${String((total % 12) + 1).padStart(2, '0')}`;
   });
 }
@@ -80,8 +80,11 @@ export class SitesService {
       monthKeys(history).forEach((key, i) => {
         topRankHistory[key] = history.topRank[i];
         linkindexHistory[key] = {
-          refIps: history.refIps[i], refSubnets: history.refSubnets[i], citationFlow: history.citationFlow[i],
-          trustFlow: history.trustFlow[i], refDomains: history.refDomains[i],
+          refIps: history.refIps[i],
+          refSubnets: history.refSubnets[i],
+          citationFlow: history.citationFlow[i],
+          trustFlow: history.trustFlow[i],
+          refDomains: history.refDomains[i],
         };
         socialHistory[key] = history.social[i];
       });
@@ -121,9 +124,13 @@ export class SitesService {
     if (!target) return null;
     const rootId = target.rootDomainId;
     if (rootId === null) return [];
-    const referring = this.raw.prepare(`
-      SELECT DISTINCT source_root_id FROM (SELECT source_root_id FROM links WHERE target_root_id = ? AND internal = 0 ORDER BY score DESC, id LIMIT 20000) LIMIT 2000`)
-      .pluck().all(rootId) as number[];
+    const referring = this.raw
+      .prepare(
+        `
+      SELECT DISTINCT source_root_id FROM (SELECT source_root_id FROM links WHERE target_root_id = ? AND internal = 0 ORDER BY score DESC, id LIMIT 20000) LIMIT 2000`,
+      )
+      .pluck()
+      .all(rootId) as number[];
     if (referring.length === 0) return [];
     const outTargets = this.raw.prepare('SELECT DISTINCT target_root_id FROM links WHERE source_root_id = ? AND internal = 0 LIMIT 500').pluck();
     const shared = new Map<number, number>();
@@ -142,7 +149,13 @@ export class SitesService {
       const row = info.get(other) as { domain: string; niche_id: number | null; top_rank: number; ref_ips: number; ref_domains: number };
       const cosine = common / Math.sqrt(ownSize * Math.max(row.ref_domains, common));
       const topical = own.niche_id !== null && own.niche_id === row.niche_id ? 10 : 0;
-      scored.push({ domainId: hexId(other), domain: row.domain, topRank: row.top_rank, refIps: row.ref_ips, score: Math.min(100, Math.round(cosine * 100) + topical) });
+      scored.push({
+        domainId: hexId(other),
+        domain: row.domain,
+        topRank: row.top_rank,
+        refIps: row.ref_ips,
+        score: Math.min(100, Math.round(cosine * 100) + topical),
+      });
     }
     scored.sort((a, b) => b.score - a.score || a.topRank - b.topRank || a.domain.localeCompare(b.domain));
     return scored.slice(0, limit);

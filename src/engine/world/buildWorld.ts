@@ -134,9 +134,19 @@ export async function buildWorld(options: BuildWorldOptions): Promise<BuiltWorld
     progress('write keywords', 0, keywords.length);
     transaction(() => {
       const niche = raw.prepare('INSERT INTO niches (id, name, season_peak, season_amplitude, trend, vocabulary) VALUES (?, ?, ?, ?, ?, ?)');
-      NICHES.forEach((n, i) => niche.run(i + 1, n.name, n.peak, n.amplitude, n.trend,
-        [...new Set([...n.heads.en, ...n.heads.de, ...n.heads.fr, ...n.attributes, ...n.terms])].join(' ')));
-      const keyword = raw.prepare('INSERT INTO keywords (id, kw, language_id, niche_id, head, kind, intent, volume, trend, noise_seed, cpc, ppc, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+      NICHES.forEach((n, i) =>
+        niche.run(
+          i + 1,
+          n.name,
+          n.peak,
+          n.amplitude,
+          n.trend,
+          [...new Set([...n.heads.en, ...n.heads.de, ...n.heads.fr, ...n.attributes, ...n.terms])].join(' '),
+        ),
+      );
+      const keyword = raw.prepare(
+        'INSERT INTO keywords (id, kw, language_id, niche_id, head, kind, intent, volume, trend, noise_seed, cpc, ppc, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      );
       const market = raw.prepare('INSERT INTO keyword_markets (keyword_id, location_id, share) VALUES (?, ?, ?)');
       for (const k of keywords) {
         keyword.run(k.id, k.kw, k.languageId, k.nicheId, k.head, k.kind, k.intent, k.volume, k.trend, k.noiseSeed, k.cpc, k.ppc, 'sandbox');
@@ -145,19 +155,38 @@ export async function buildWorld(options: BuildWorldOptions): Promise<BuiltWorld
     });
     progress('write sites', 0, pages.count);
     transaction(() => {
-      const root = raw.prepare('INSERT INTO root_domains (id, domain, kind, niche_id, language_id, brand, trusted, created_on) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+      const root = raw.prepare(
+        'INSERT INTO root_domains (id, domain, kind, niche_id, language_id, brand, trusted, created_on) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      );
       const languageIds = { en: 1000, de: 1001, fr: 1002 } as const;
       roots.forEach((r, i) => root.run(i + 1, r.domain, r.kind, r.niche || null, languageIds[r.language], r.brand, r.trusted ? 1 : 0, isoDay(r.createdDay)));
       const host = raw.prepare('INSERT INTO hosts (id, host, root_domain_id, ip, subnet) VALUES (?, ?, ?, ?, ?)');
       hosts.forEach((h, i) => host.run(i + 1, h.host, h.root + 1, ipText(h.ip), subnetText(h.ip)));
-      const page = raw.prepare('INSERT INTO pages (id, url, host_id, root_domain_id, https, is_homepage, title, description, body, keyword, niche_id, language_id, kind, published, shares) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+      const page = raw.prepare(
+        'INSERT INTO pages (id, url, host_id, root_domain_id, https, is_homepage, title, description, body, keyword, niche_id, language_id, kind, published, shares) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      );
       for (let p = 0; p < pages.count; p++) {
         const r = roots[pages.root[p]];
         const h = hosts[pages.host[p]];
         const k = pages.keyword[p] >= 0 ? keywords[pages.keyword[p]] : null;
         const text = pageText(p + 1, r.kind, r.brand, k?.kw ?? null, pages.niche[p], pages.isHome[p] === 1);
-        page.run(p + 1, pageUrl(sites, p), pages.host[p] + 1, pages.root[p] + 1, h.https ? 1 : 0, pages.isHome[p], text.title, text.description,
-          text.body, k?.kw ?? '', pages.niche[p], languageIds[h.language], r.kind, isoDay(pages.published[p]), pages.shares[p]);
+        page.run(
+          p + 1,
+          pageUrl(sites, p),
+          pages.host[p] + 1,
+          pages.root[p] + 1,
+          h.https ? 1 : 0,
+          pages.isHome[p],
+          text.title,
+          text.description,
+          text.body,
+          k?.kw ?? '',
+          pages.niche[p],
+          languageIds[h.language],
+          r.kind,
+          isoDay(pages.published[p]),
+          pages.shares[p],
+        );
       }
     });
 
@@ -178,12 +207,23 @@ export async function buildWorld(options: BuildWorldOptions): Promise<BuiltWorld
           let anchor = '';
           let alt = '';
           switch (links.anchorKind[i]) {
-            case 0: anchor = targetRoot.brand; break;
-            case 1: anchor = targetKeyword; break;
-            case 2: anchor = `${PARTIAL_PREFIXES[variant % PARTIAL_PREFIXES.length]} ${targetKeyword}`; break;
-            case 3: anchor = variant % 2 === 0 ? pageUrl(sites, t) : targetRoot.domain; break;
-            case 4: anchor = GENERIC_ANCHORS[variant % GENERIC_ANCHORS.length]; break;
-            default: alt = variant % 3 === 0 ? targetRoot.brand : targetKeyword;
+            case 0:
+              anchor = targetRoot.brand;
+              break;
+            case 1:
+              anchor = targetKeyword;
+              break;
+            case 2:
+              anchor = `${PARTIAL_PREFIXES[variant % PARTIAL_PREFIXES.length]} ${targetKeyword}`;
+              break;
+            case 3:
+              anchor = variant % 2 === 0 ? pageUrl(sites, t) : targetRoot.domain;
+              break;
+            case 4:
+              anchor = GENERIC_ANCHORS[variant % GENERIC_ANCHORS.length];
+              break;
+            default:
+              alt = variant % 3 === 0 ? targetRoot.brand : targetKeyword;
           }
           const internal = pages.root[s] === pages.root[t];
           row[0] = i + 1;

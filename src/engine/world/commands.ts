@@ -39,12 +39,18 @@ export function worldCommand(): Command {
       const started = Date.now();
       try {
         const built = await ensureWorld({
-          dataDir: config.dataDir, size: options.size ?? config.worldSize, seed: options.seed ?? config.worldSeed,
-          clock: systemClock, onProgress: bar.listener,
+          dataDir: config.dataDir,
+          size: options.size ?? config.worldSize,
+          seed: options.seed ?? config.worldSeed,
+          clock: systemClock,
+          onProgress: bar.listener,
         });
         bar.stop();
         if (!built) console.log(`${file} already holds a built world (use --force to rebuild)`);
-        else console.log(`built ${file}: ${built.keywords} keywords, ${built.rootDomains} root domains, ${built.pages} pages, ${built.links} links in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        else
+          console.log(
+            `built ${file}: ${built.keywords} keywords, ${built.rootDomains} root domains, ${built.pages} pages, ${built.links} links in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+          );
       } catch (error) {
         bar.stop();
         throw error;
@@ -81,7 +87,9 @@ export function importCommand(): Command {
       const engine = await openEngine({ file: researchStoreFile(config.dataDir), clock: systemClock });
       try {
         const result = await importKeywordsCsv(file, { locationId: options.location, languageId: options.language, store: engine.store });
-        console.log(`imported ${result.imported} keywords (${result.created} new, ${result.updated} updated, ${result.skipped} skipped, ${result.months} monthly values)`);
+        console.log(
+          `imported ${result.imported} keywords (${result.created} new, ${result.updated} updated, ${result.skipped} skipped, ${result.months} monthly values)`,
+        );
       } finally {
         await engine.close();
       }
@@ -95,8 +103,10 @@ export function importCommand(): Command {
       const engine = await openEngine({ file: researchStoreFile(config.dataDir), clock: systemClock });
       try {
         const result = await importLinksCsv(file, { store: engine.store, asOf: systemClock.now() });
-        console.log(`imported ${result.imported} links (${result.created} new, ${result.updated} updated, ${result.skipped} skipped); `
-          + `${result.newRootDomains} new root domains, ${result.newPages} new pages; metrics recomputed over ${result.recomputedLinks} links`);
+        console.log(
+          `imported ${result.imported} links (${result.created} new, ${result.updated} updated, ${result.skipped} skipped); ` +
+            `${result.newRootDomains} new root domains, ${result.newPages} new pages; metrics recomputed over ${result.recomputedLinks} links`,
+        );
       } finally {
         await engine.close();
       }

@@ -66,8 +66,14 @@ export function generateKeywords(count: number, rng: Rng): GeneratedKeyword[] {
         candidates.push({ kw: head, language, niche: nicheId, head, kind: 'head', intent: 'commercial,informational', base: volume, tier: 0 });
         for (const modifier of MODIFIERS[language]) {
           candidates.push({
-            kw: modifier.template.replace('{h}', head), language, niche: nicheId, head, kind: modifier.kind,
-            intent: modifier.intent, base: volume * modifier.share, tier: 1,
+            kw: modifier.template.replace('{h}', head),
+            language,
+            niche: nicheId,
+            head,
+            kind: modifier.kind,
+            intent: modifier.intent,
+            base: volume * modifier.share,
+            tier: 1,
           });
         }
         if (language === 'en') {
@@ -77,8 +83,14 @@ export function generateKeywords(count: number, rng: Rng): GeneratedKeyword[] {
             candidates.push({ kw: phrase, language, niche: nicheId, head, kind: 'modifier', intent: 'commercial', base: phraseVolume, tier: 2 });
             for (const modifier of MODIFIERS.en) {
               candidates.push({
-                kw: modifier.template.replace('{h}', phrase), language, niche: nicheId, head, kind: modifier.kind,
-                intent: modifier.intent, base: phraseVolume * modifier.share, tier: 3,
+                kw: modifier.template.replace('{h}', phrase),
+                language,
+                niche: nicheId,
+                head,
+                kind: modifier.kind,
+                intent: modifier.intent,
+                base: phraseVolume * modifier.share,
+                tier: 3,
               });
             }
             for (const second of niche.attributes) {
@@ -87,8 +99,14 @@ export function generateKeywords(count: number, rng: Rng): GeneratedKeyword[] {
               candidates.push({ kw: longPhrase, language, niche: nicheId, head, kind: 'modifier', intent: 'commercial', base: phraseVolume * 0.02, tier: 4 });
               for (const modifier of MODIFIERS.en.slice(0, 6)) {
                 candidates.push({
-                  kw: modifier.template.replace('{h}', longPhrase), language, niche: nicheId, head, kind: modifier.kind,
-                  intent: modifier.intent, base: phraseVolume * 0.02 * modifier.share, tier: 5,
+                  kw: modifier.template.replace('{h}', longPhrase),
+                  language,
+                  niche: nicheId,
+                  head,
+                  kind: modifier.kind,
+                  intent: modifier.intent,
+                  base: phraseVolume * 0.02 * modifier.share,
+                  tier: 5,
                 });
               }
             }
@@ -99,20 +117,56 @@ export function generateKeywords(count: number, rng: Rng): GeneratedKeyword[] {
         for (const brand of niche.brands) {
           const brandVolume = rng.logUniform(1e3, 8e4);
           candidates.push({ kw: brand, language, niche: nicheId, head: brand, kind: 'brand', intent: 'navigational', base: brandVolume, tier: 0 });
-          candidates.push({ kw: `${brand} review`, language, niche: nicheId, head: brand, kind: 'brand', intent: 'commercial', base: brandVolume * 0.05, tier: 1 });
+          candidates.push({
+            kw: `${brand} review`,
+            language,
+            niche: nicheId,
+            head: brand,
+            kind: 'brand',
+            intent: 'commercial',
+            base: brandVolume * 0.05,
+            tier: 1,
+          });
           for (const head of niche.heads.en.slice(0, 4)) {
-            candidates.push({ kw: `${brand} ${head}`, language, niche: nicheId, head, kind: 'brand', intent: 'commercial,navigational', base: brandVolume * 0.08, tier: 1 });
+            candidates.push({
+              kw: `${brand} ${head}`,
+              language,
+              niche: nicheId,
+              head,
+              kind: 'brand',
+              intent: 'commercial,navigational',
+              base: brandVolume * 0.08,
+              tier: 1,
+            });
           }
           for (const other of niche.brands) {
             if (other > brand) {
-              candidates.push({ kw: `${brand} vs ${other}`, language, niche: nicheId, head: brand, kind: 'versus', intent: 'commercial', base: brandVolume * 0.02, tier: 1 });
+              candidates.push({
+                kw: `${brand} vs ${other}`,
+                language,
+                niche: nicheId,
+                head: brand,
+                kind: 'versus',
+                intent: 'commercial',
+                base: brandVolume * 0.02,
+                tier: 1,
+              });
             }
           }
         }
         const heads = niche.heads.en;
         for (let i = 0; i + 1 < heads.length; i += 2) {
           const volume = headVolume.get(`en:${heads[i]}`) ?? 1e4;
-          candidates.push({ kw: `${heads[i]} vs ${heads[i + 1]}`, language, niche: nicheId, head: heads[i], kind: 'versus', intent: 'commercial', base: volume * 0.002, tier: 2 });
+          candidates.push({
+            kw: `${heads[i]} vs ${heads[i + 1]}`,
+            language,
+            niche: nicheId,
+            head: heads[i],
+            kind: 'versus',
+            intent: 'commercial',
+            base: volume * 0.002,
+            tier: 2,
+          });
         }
       }
     }

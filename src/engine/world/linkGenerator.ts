@@ -67,9 +67,12 @@ export function generateLinks(sites: WorldSites, spec: WorldSizeSpec, asOfDay: n
   const { roots, pages } = sites;
   const estimate = Math.ceil(pages.count * (spec.meanExternalLinks * 1.2 + 3));
   const columns = {
-    source: new GrowableInt32(estimate), target: new GrowableInt32(estimate),
-    attrs: new GrowableInt32(estimate), firstDay: new GrowableInt32(estimate),
-    lastDay: new GrowableInt32(estimate), deletedDay: new GrowableInt32(estimate),
+    source: new GrowableInt32(estimate),
+    target: new GrowableInt32(estimate),
+    attrs: new GrowableInt32(estimate),
+    firstDay: new GrowableInt32(estimate),
+    lastDay: new GrowableInt32(estimate),
+    deletedDay: new GrowableInt32(estimate),
   };
 
   // Candidate sets for target selection.

@@ -69,16 +69,99 @@ export interface WorldSites {
   giantRoot: number;
 }
 
-const SUFFIXES = ['hub', 'lab', 'world', 'zone', 'hq', 'guide', 'pro', 'daily', 'insider', 'central', 'spot', 'nest', 'base', 'point', 'mag', 'corner', 'life', 'junkie', 'geek', 'nerd', 'expert', 'planet', 'talk', 'review'];
+const SUFFIXES = [
+  'hub',
+  'lab',
+  'world',
+  'zone',
+  'hq',
+  'guide',
+  'pro',
+  'daily',
+  'insider',
+  'central',
+  'spot',
+  'nest',
+  'base',
+  'point',
+  'mag',
+  'corner',
+  'life',
+  'junkie',
+  'geek',
+  'nerd',
+  'expert',
+  'planet',
+  'talk',
+  'review',
+];
 const SHOP_SUFFIXES = ['shop', 'store', 'direct', 'outlet', 'depot', 'mart', 'supply', 'co'];
-const PLACES = ['north', 'south', 'east', 'west', 'lake', 'river', 'hill', 'valley', 'bay', 'pine', 'oak', 'maple', 'stone', 'bright', 'fair', 'green', 'clear', 'silver', 'red', 'high'];
+const PLACES = [
+  'north',
+  'south',
+  'east',
+  'west',
+  'lake',
+  'river',
+  'hill',
+  'valley',
+  'bay',
+  'pine',
+  'oak',
+  'maple',
+  'stone',
+  'bright',
+  'fair',
+  'green',
+  'clear',
+  'silver',
+  'red',
+  'high',
+];
 const PLACE_ENDS = ['vale', 'field', 'ford', 'wood', 'mont', 'ton', 'bridge', 'haven', 'brook', 'crest', 'view', 'port'];
-const GOV_AGENCIES = ['health', 'energy', 'transport', 'education', 'agriculture', 'environment', 'consumer', 'labor', 'treasury', 'commerce', 'safety', 'housing', 'statistics', 'science', 'trade', 'justice'];
-const NEWS_WORDS = ['daily', 'times', 'herald', 'tribune', 'post', 'gazette', 'chronicle', 'journal', 'courier', 'observer', 'ledger', 'dispatch', 'wire', 'report'];
+const GOV_AGENCIES = [
+  'health',
+  'energy',
+  'transport',
+  'education',
+  'agriculture',
+  'environment',
+  'consumer',
+  'labor',
+  'treasury',
+  'commerce',
+  'safety',
+  'housing',
+  'statistics',
+  'science',
+  'trade',
+  'justice',
+];
+const NEWS_WORDS = [
+  'daily',
+  'times',
+  'herald',
+  'tribune',
+  'post',
+  'gazette',
+  'chronicle',
+  'journal',
+  'courier',
+  'observer',
+  'ledger',
+  'dispatch',
+  'wire',
+  'report',
+];
 const FARM_WORDS = ['seo', 'links', 'rank', 'backlink', 'top', 'best', 'web', 'traffic', 'free', 'fast', 'boost', 'promo', 'site', 'cheap'];
 
 function slug(text: string): string {
-  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 function capitalize(text: string): string {
@@ -109,13 +192,32 @@ export function generateSites(spec: WorldSizeSpec, keywords: readonly GeneratedK
 
   const roots: RootSpec[] = [];
   const giantDomain = unique('openpedia', 'org');
-  roots.push({ domain: giantDomain, kind: 'wiki', niche: 0, language: 'en', brand: 'Openpedia', trusted: true, createdDay: dayFromIso('2001-01-15'), fitness: 40, firstHost: 0, hostCount: 0, firstPage: 0, pageCount: spec.giantPages });
+  roots.push({
+    domain: giantDomain,
+    kind: 'wiki',
+    niche: 0,
+    language: 'en',
+    brand: 'Openpedia',
+    trusted: true,
+    createdDay: dayFromIso('2001-01-15'),
+    fitness: 40,
+    firstHost: 0,
+    hostCount: 0,
+    firstPage: 0,
+    pageCount: spec.giantPages,
+  });
   const createdSpan = dayFromIso('2022-12-31') - dayFromIso('1996-01-01');
   for (let i = 1; i < spec.rootDomains; i++) {
     const kind = kindOf(rng, cumulative, kinds);
-    const niche = kind === 'wiki' || kind === 'gov' || kind === 'news' || kind === 'directory' ? (rng.chance(0.3) ? rng.int(1, NICHES.length) : 0) : rng.int(1, NICHES.length);
+    const niche =
+      kind === 'wiki' || kind === 'gov' || kind === 'news' || kind === 'directory'
+        ? rng.chance(0.3)
+          ? rng.int(1, NICHES.length)
+          : 0
+        : rng.int(1, NICHES.length);
     const vocabulary = NICHES[(niche || rng.int(1, NICHES.length)) - 1];
-    const language: WorldLanguage = kind === 'edu' || kind === 'gov' ? (rng.chance(0.85) ? 'en' : rng.chance(0.5) ? 'de' : 'fr') : rng.chance(0.8) ? 'en' : rng.chance(0.5) ? 'de' : 'fr';
+    const language: WorldLanguage =
+      kind === 'edu' || kind === 'gov' ? (rng.chance(0.85) ? 'en' : rng.chance(0.5) ? 'de' : 'fr') : rng.chance(0.8) ? 'en' : rng.chance(0.5) ? 'de' : 'fr';
     const localTld = language === 'de' ? 'de' : language === 'fr' ? 'fr' : null;
     let name: string;
     let tld: string;
@@ -164,9 +266,18 @@ export function generateSites(spec: WorldSizeSpec, keywords: readonly GeneratedK
     const traits = KIND_TRAITS[kind];
     const pageCount = Math.max(1, Math.min(Math.round(spec.medianPages * traits.pages * rng.pareto(0.6, 1.6)), spec.giantPages));
     roots.push({
-      domain, kind, niche, language, brand: capitalize(name.replace(/[-0-9]+/g, ' ').trim()), trusted,
+      domain,
+      kind,
+      niche,
+      language,
+      brand: capitalize(name.replace(/[-0-9]+/g, ' ').trim()),
+      trusted,
       createdDay: dayFromIso('1996-01-01') + Math.floor(rng.next() * createdSpan),
-      fitness: traits.fitness * rng.pareto(1, 1.3), firstHost: 0, hostCount: 0, firstPage: 0, pageCount,
+      fitness: traits.fitness * rng.pareto(1, 1.3),
+      firstHost: 0,
+      hostCount: 0,
+      firstPage: 0,
+      pageCount,
     });
   }
 
@@ -177,7 +288,8 @@ export function generateSites(spec: WorldSizeSpec, keywords: readonly GeneratedK
   const newIp = (kind: SiteKind): number => {
     let subnet: number;
     if (kind === 'farm') subnet = rng.pick(farmSubnets);
-    else if (usedSubnets.length > 0 && rng.chance(0.25)) subnet = rng.pick(usedSubnets); // shared hosting
+    else if (usedSubnets.length > 0 && rng.chance(0.25))
+      subnet = rng.pick(usedSubnets); // shared hosting
     else {
       subnet = ((rng.int(11, 223) << 16) | (rng.int(0, 255) << 8) | rng.int(0, 255)) >>> 0;
       usedSubnets.push(subnet);
@@ -191,7 +303,12 @@ export function generateSites(spec: WorldSizeSpec, keywords: readonly GeneratedK
     const ip = newIp(root.kind);
     const names: { name: string; language: WorldLanguage }[] = [];
     if (r === 0) {
-      names.push({ name: `www.${root.domain}`, language: 'en' }, { name: `en.${root.domain}`, language: 'en' }, { name: `de.${root.domain}`, language: 'de' }, { name: `fr.${root.domain}`, language: 'fr' });
+      names.push(
+        { name: `www.${root.domain}`, language: 'en' },
+        { name: `en.${root.domain}`, language: 'en' },
+        { name: `de.${root.domain}`, language: 'de' },
+        { name: `fr.${root.domain}`, language: 'fr' },
+      );
     } else {
       names.push({ name: rng.chance(0.8) ? `www.${root.domain}` : root.domain, language: root.language });
       if (root.kind === 'edu' && rng.chance(0.6)) names.push({ name: `library.${root.domain}`, language: root.language });
@@ -258,16 +375,35 @@ export function generateSites(spec: WorldSizeSpec, keywords: readonly GeneratedK
       const year = new Date(pages.published[p] * 86_400_000).getUTCFullYear();
       let path: string;
       switch (root.kind) {
-        case 'shop': path = `/products/${text}`; break;
-        case 'brand': path = `/${rng.pick(['products', 'support', 'blog'])}/${text}`; break;
-        case 'news': path = `/${year}/${String(rng.int(1, 12)).padStart(2, '0')}/${text}`; break;
-        case 'forum': path = `/threads/${text}.${rng.int(1000, 999999)}`; break;
-        case 'wiki': path = `/wiki/${text.replace(/-/g, '_')}`; break;
-        case 'edu': path = `/research/${text}`; break;
-        case 'gov': path = `/guidance/${text}`; break;
-        case 'directory': path = `/category/${slug(NICHES[niche - 1].name)}/${text}`; break;
-        case 'farm': path = `/links/${text}-${rng.int(1, 9999)}`; break;
-        default: path = `/${rng.chance(0.4) ? `${year}/` : ''}${text}`;
+        case 'shop':
+          path = `/products/${text}`;
+          break;
+        case 'brand':
+          path = `/${rng.pick(['products', 'support', 'blog'])}/${text}`;
+          break;
+        case 'news':
+          path = `/${year}/${String(rng.int(1, 12)).padStart(2, '0')}/${text}`;
+          break;
+        case 'forum':
+          path = `/threads/${text}.${rng.int(1000, 999999)}`;
+          break;
+        case 'wiki':
+          path = `/wiki/${text.replace(/-/g, '_')}`;
+          break;
+        case 'edu':
+          path = `/research/${text}`;
+          break;
+        case 'gov':
+          path = `/guidance/${text}`;
+          break;
+        case 'directory':
+          path = `/category/${slug(NICHES[niche - 1].name)}/${text}`;
+          break;
+        case 'farm':
+          path = `/links/${text}-${rng.int(1, 9999)}`;
+          break;
+        default:
+          path = `/${rng.chance(0.4) ? `${year}/` : ''}${text}`;
       }
       let unique = path;
       for (let n = 2; usedPaths.has(`${hostIndex}${unique}`); n++) unique = `${path}-${n}`;

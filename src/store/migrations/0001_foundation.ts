@@ -30,11 +30,7 @@ export const foundationMigrations: Record<string, Migration> = {
         .addColumn('pool', 'text', (c) => c.notNull())
         .addColumn('at_ms', 'integer', (c) => c.notNull())
         .execute();
-      await db.schema
-        .createIndex('burst_events_window')
-        .on('burst_events')
-        .columns(['subject', 'client_class', 'pool', 'at_ms'])
-        .execute();
+      await db.schema.createIndex('burst_events_window').on('burst_events').columns(['subject', 'client_class', 'pool', 'at_ms']).execute();
       await db.schema
         .createTable('quota_usage')
         .addColumn('account_id', 'text', (c) => c.notNull())

@@ -30,12 +30,7 @@ export const jobMigrations: Record<string, Migration> = {
         .addColumn('lease_expires_ms', 'integer')
         .execute();
       // NULL keys are distinct in a unique index (SQLite and PostgreSQL), so only keyed jobs collide.
-      await db.schema
-        .createIndex('jobs_idempotency')
-        .on('jobs')
-        .columns(['account_id', 'kind', 'idempotency_key'])
-        .unique()
-        .execute();
+      await db.schema.createIndex('jobs_idempotency').on('jobs').columns(['account_id', 'kind', 'idempotency_key']).unique().execute();
       await db.schema.createIndex('jobs_claimable').on('jobs').columns(['state', 'kind', 'run_after_ms']).execute();
       await db.schema.createIndex('jobs_leases').on('jobs').columns(['state', 'lease_expires_ms']).execute();
       await db.schema.createIndex('jobs_account').on('jobs').columns(['account_id', 'kind', 'seq']).execute();

@@ -10,7 +10,10 @@ import { sql, type Kysely, type Migration } from 'kysely';
 export const favouriteUpdateOrderMigrations: Record<string, Migration> = {
   '0007_favourite_update_order': {
     async up(db: Kysely<any>) {
-      await db.schema.alterTable('favourite_lists').addColumn('update_seq', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('favourite_lists')
+        .addColumn('update_seq', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
       await sql`UPDATE favourite_lists SET update_seq = rowid`.execute(db);
     },
   },

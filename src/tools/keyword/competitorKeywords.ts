@@ -45,9 +45,7 @@ export async function competitorKeywordsRoutes(app: FastifyInstance): Promise<vo
     // An unsupported location is an empty 204 whatever the counters say: it charges nothing,
     // so it needs no burst slot or quota either.
     answerWithoutCharge: (q) => (lookupLocation(q) === null ? { status: 204 } : undefined),
-    history: (p, body, at) => [
-      { tool: 'keyword', entry: { t: 1, url: p.url.trim(), location: body.location, created: unixSeconds(at.nowMs) } },
-    ],
+    history: (p, body, at) => [{ tool: 'keyword', entry: { t: 1, url: p.url.trim(), location: body.location, created: unixSeconds(at.nowMs) } }],
     lookups: (p) => [{ kind: COMPETITOR_LOOKUP, key: lookupKey(p) }],
   };
 

@@ -25,8 +25,7 @@ interface GapBody {
 /** The page a plan gets: as asked where pagination is allowed, page 1 otherwise. */
 const effectivePage = (plan: Plan, page: number) => (plan.gapPagination ? page : 1);
 const normalised = (url: string) => url.trim().toLowerCase();
-const gapKey = (b: GapBody, competitor: string, page: number) =>
-  [normalised(b.domain), normalised(competitor), b.location_id, page].join('\u0000');
+const gapKey = (b: GapBody, competitor: string, page: number) => [normalised(b.domain), normalised(competitor), b.location_id, page].join('\u0000');
 
 export async function gapAnalysisRoutes(app: FastifyInstance): Promise<void> {
   const { search, locations } = app.quarry;
@@ -43,7 +42,14 @@ export async function gapAnalysisRoutes(app: FastifyInstance): Promise<void> {
     history: (b, body, at) => [
       {
         tool: 'keyword',
-        entry: { t: 2, domain: b.domain.trim(), competitors: b.competitors.map((c) => c.trim()), location: search.shortLocation(b.location_id), page: body.page, created: unixSeconds(at.nowMs) },
+        entry: {
+          t: 2,
+          domain: b.domain.trim(),
+          competitors: b.competitors.map((c) => c.trim()),
+          location: search.shortLocation(b.location_id),
+          page: body.page,
+          created: unixSeconds(at.nowMs),
+        },
       },
     ],
   };

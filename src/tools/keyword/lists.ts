@@ -94,7 +94,13 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
       const list = await lists.get(req.account!.id, listId);
       if (!list) throw errors.notFound('List not found');
       const keywords = search.keywordsById(list.keyword_ids);
-      if (csv) return sendCsv(reply, `${list.name}.csv`, columns!, keywords.map((k) => keywordCsvRow(k, columns!)));
+      if (csv)
+        return sendCsv(
+          reply,
+          `${list.name}.csv`,
+          columns!,
+          keywords.map((k) => keywordCsvRow(k, columns!)),
+        );
       const { keyword_ids: _ids, ...meta } = list;
       return { keywords: keywords.map((k) => presentKeyword(k, locations)), list: meta };
     },
@@ -122,7 +128,12 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
   app.delete(
     '/lists/:list_id',
     {
-      schema: { tags: ['keyword-tool'], summary: 'Delete a keyword list (keyword data stays)', params: ListParams, response: { 204: Type.Null(), ...errorResponses(401, 404) } },
+      schema: {
+        tags: ['keyword-tool'],
+        summary: 'Delete a keyword list (keyword data stays)',
+        params: ListParams,
+        response: { 204: Type.Null(), ...errorResponses(401, 404) },
+      },
     },
     async (req, reply) => {
       const { list_id } = req.params as { list_id: string };

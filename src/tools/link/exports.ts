@@ -126,7 +126,11 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
       const suggestions = found.suggestions.map((s) => ({ ...s, cost: s.backLinks, state: 'available' as const }));
       app.quarry.policy.store.recordLookups(
         req.account!.id,
-        suggestions.map((s) => ({ kind: SUGGESTION_LOOKUP, key: suggestionKey(s.url), data: { url: s.url, type: s.type, backLinks: s.backLinks, cost: s.cost } satisfies Suggestion })),
+        suggestions.map((s) => ({
+          kind: SUGGESTION_LOOKUP,
+          key: suggestionKey(s.url),
+          data: { url: s.url, type: s.type, backLinks: s.backLinks, cost: s.cost } satisfies Suggestion,
+        })),
         clock.now(),
       );
       return { suggestedType: found.suggestedType, suggestions };

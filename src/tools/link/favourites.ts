@@ -35,10 +35,8 @@ export async function favouriteRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get(
-    '/favorites',
-    { schema: { tags: ['link-tool'], summary: 'Favourite-link lists, newest update first', response: errorResponses(401) } },
-    async (req) => favourites.all(req.account!.id),
+  app.get('/favorites', { schema: { tags: ['link-tool'], summary: 'Favourite-link lists, newest update first', response: errorResponses(401) } }, async (req) =>
+    favourites.all(req.account!.id),
   );
 
   app.get(
@@ -55,7 +53,10 @@ export async function favouriteRoutes(app: FastifyInstance): Promise<void> {
       const { list_id } = req.params as { list_id: string };
       const list = await favourites.get(req.account!.id, list_id);
       if (!list) return null;
-      const links = list.link_ids.map((id) => engine.links.backlinkById(id)).filter((l) => l !== null).map(({ targetRootDomain: _d, ...l }) => l);
+      const links = list.link_ids
+        .map((id) => engine.links.backlinkById(id))
+        .filter((l) => l !== null)
+        .map(({ targetRootDomain: _d, ...l }) => l);
       return { ...list, links };
     },
   );

@@ -28,7 +28,12 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
   app.get(
     '/trackings/:tracking_id/reports',
     {
-      schema: { tags: ['rank-tool'], summary: 'The email reports of a tracking', params: TrackingParams, response: { 200: Type.Array(Report), ...errorResponses(401, 404) } },
+      schema: {
+        tags: ['rank-tool'],
+        summary: 'The email reports of a tracking',
+        params: TrackingParams,
+        response: { 200: Type.Array(Report), ...errorResponses(401, 404) },
+      },
     },
     async (req) => {
       const tracking = await requireTracking(app, req, { withDeleted: true });

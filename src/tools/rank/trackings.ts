@@ -86,7 +86,11 @@ export async function trackingRoutes(app: FastifyInstance): Promise<void> {
       const processing = processingOf(c.keywords);
       checks.checkSoon(processing.immediateIds, nowMs);
       return {
-        tracking: presentTracking(c.tracking, c.keywords.map((k) => k.id), locations),
+        tracking: presentTracking(
+          c.tracking,
+          c.keywords.map((k) => k.id),
+          locations,
+        ),
         keywords: c.keywords.map(presentNewKeyword),
         reports: c.reports.map(presentReport),
         estimatedTimeProcessing: processing.estimatedTimeProcessing,
@@ -164,7 +168,11 @@ export async function trackingRoutes(app: FastifyInstance): Promise<void> {
       const keywords = await store.keywordsWithLatest(tracking.id);
       const reports = await store.reportsOf(tracking.id);
       return {
-        tracking: presentTracking(tracking, keywords.map((k) => k.id), locations),
+        tracking: presentTracking(
+          tracking,
+          keywords.map((k) => k.id),
+          locations,
+        ),
         keywords: keywords.map(presentTrackedKeyword),
         reports: reports.map(presentReport),
       };

@@ -27,13 +27,17 @@ export async function siteToolRoutes(app: FastifyInstance): Promise<void> {
     lookups: (p) => [{ kind: OVERVIEW_LOOKUP, key: requireTargetUrl(p.url).key }],
   };
 
-  app.get('/overview', { config: { paid: overview }, schema: schemaOf('Authority, flows, TopRank, referring IPs and social counts with history since 2016', [401, 422, 429]) }, async (req) => {
-    const url = requireTargetUrl((req.query as { url: string }).url).input;
-    const result = engine.sites.overview(url);
-    if (!result) throw errors.invalidParameter('url');
-    const { urlType: _type, ...body } = result;
-    return body;
-  });
+  app.get(
+    '/overview',
+    { config: { paid: overview }, schema: schemaOf('Authority, flows, TopRank, referring IPs and social counts with history since 2016', [401, 422, 429]) },
+    async (req) => {
+      const url = requireTargetUrl((req.query as { url: string }).url).input;
+      const result = engine.sites.overview(url);
+      if (!result) throw errors.invalidParameter('url');
+      const { urlType: _type, ...body } = result;
+      return body;
+    },
+  );
 
   /** The url of a dependent profile, once checked against the account's recent overviews. */
   const profiledUrl = (req: FastifyRequest): string => {

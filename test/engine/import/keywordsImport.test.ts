@@ -13,8 +13,23 @@ test('imports a Keyword Planner export (UTF-16LE, tab-separated, title lines fir
   const file = await copyTinyWorld(1);
   const engine = await openEngine({ file, clock: new FakeClock(TINY_WORLD_AS_OF) });
   try {
-    const existing = engine.store.raw.prepare("SELECT id, kw, volume FROM keywords WHERE language_id = 1000 AND kind = 'head' LIMIT 1").get() as { id: number; kw: string; volume: number };
-    const header = ['Keyword', 'Currency', 'Avg. monthly searches', 'Competition', 'Competition (indexed value)', 'Top of page bid (low range)', 'Top of page bid (high range)', 'Searches: Oct 2025', 'Searches: Nov 2025', 'Searches: Dec 2025'];
+    const existing = engine.store.raw.prepare("SELECT id, kw, volume FROM keywords WHERE language_id = 1000 AND kind = 'head' LIMIT 1").get() as {
+      id: number;
+      kw: string;
+      volume: number;
+    };
+    const header = [
+      'Keyword',
+      'Currency',
+      'Avg. monthly searches',
+      'Competition',
+      'Competition (indexed value)',
+      'Top of page bid (low range)',
+      'Top of page bid (high range)',
+      'Searches: Oct 2025',
+      'Searches: Nov 2025',
+      'Searches: Dec 2025',
+    ];
     const lines = [
       'Keyword Stats 2026-11-22 at 10_00_00',
       '1 November 2025 - 31 December 2025',
@@ -26,18 +41,32 @@ test('imports a Keyword Planner export (UTF-16LE, tab-separated, title lines fir
     const csvFile = path.join(path.dirname(file), 'planner.csv');
     fs.writeFileSync(csvFile, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(lines.join('\r\n'), 'utf16le')]));
     const result = await importKeywordsCsv(csvFile, { locationId: 2840, languageId: 1000, store: engine.store });
-    assert.deepEqual({ created: result.created, updated: result.updated, skipped: result.skipped, months: result.months }, { created: 1, updated: 1, skipped: 1, months: 6 });
+    assert.deepEqual(
+      { created: result.created, updated: result.updated, skipped: result.skipped, months: result.months },
+      { created: 1, updated: 1, skipped: 1, months: 6 },
+    );
 
     const row = engine.store.raw.prepare("SELECT * FROM keywords WHERE kw = 'quarry imported widget' AND language_id = 1000").get() as Record<string, unknown>;
     assert.equal(row.volume, 1300);
     assert.equal(row.ppc, 87);
     assert.equal(row.cpc, 1.3);
     assert.equal(row.origin, 'import');
-    const history = engine.store.raw.prepare('SELECT year, month, searches FROM keyword_history WHERE keyword_id = ? AND location_id = 2840 ORDER BY year, month').raw().all(row.id);
-    assert.deepEqual(history, [[2025, 10, 1000], [2025, 11, 1200], [2025, 12, 1700]]);
+    const history = engine.store.raw
+      .prepare('SELECT year, month, searches FROM keyword_history WHERE keyword_id = ? AND location_id = 2840 ORDER BY year, month')
+      .raw()
+      .all(row.id);
+    assert.deepEqual(history, [
+      [2025, 10, 1000],
+      [2025, 11, 1200],
+      [2025, 12, 1700],
+    ]);
     assert.equal(engine.store.raw.prepare('SELECT share FROM keyword_markets WHERE keyword_id = ? AND location_id = 2840').pluck().get(row.id), 1);
 
-    const updated = engine.store.raw.prepare('SELECT volume, cpc, ppc FROM keywords WHERE id = ?').get(existing.id) as { volume: number; cpc: number; ppc: number };
+    const updated = engine.store.raw.prepare('SELECT volume, cpc, ppc FROM keywords WHERE id = ?').get(existing.id) as {
+      volume: number;
+      cpc: number;
+      ppc: number;
+    };
     assert.deepEqual(updated, { volume: existing.volume, cpc: 2, ppc: 12 });
     const share = engine.store.raw.prepare('SELECT share FROM keyword_markets WHERE keyword_id = ? AND location_id = 2840').pluck().get(existing.id) as number;
     assert.ok(Math.abs(share - Math.min(1, 50000 / existing.volume)) < 1e-9);

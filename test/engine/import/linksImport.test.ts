@@ -13,7 +13,9 @@ test('imported links are served like sandbox links and counters are recomputed',
   const file = await copyTinyWorld(1);
   const engine = await openEngine({ file, clock: new FakeClock(TINY_WORLD_AS_OF) });
   try {
-    const target = engine.store.raw.prepare("SELECT p.url, r.domain FROM pages p JOIN root_domains r ON r.id = p.root_domain_id WHERE r.kind = 'blog' AND p.is_homepage = 0 LIMIT 1").get() as { url: string; domain: string };
+    const target = engine.store.raw
+      .prepare("SELECT p.url, r.domain FROM pages p JOIN root_domains r ON r.id = p.root_domain_id WHERE r.kind = 'blog' AND p.is_homepage = 0 LIMIT 1")
+      .get() as { url: string; domain: string };
     const before = engine.links.urlMetrics(target.domain)!.v;
     const csv = [
       'Source URL,Target URL,Anchor,NoFollow,First Seen,Last Seen',
@@ -95,9 +97,12 @@ test('a links import into an empty research store makes a served world', async (
   try {
     assert.equal(engine.isBuilt(), false);
     const csvFile = path.join(dir, 'links.tsv');
-    fs.writeFileSync(csvFile, 'source_url\ttarget_url\tanchor_text\tnofollow\tfirst_seen\tlast_seen\n'
-      + 'https://a.example.org/1\thttps://target.example.com/\ttarget\tno\t2026-01-01\t2026-11-01\n'
-      + 'https://b.example.net/2\thttps://target.example.com/page\tpage\tyes\t2026-02-01\t2026-11-01\n');
+    fs.writeFileSync(
+      csvFile,
+      'source_url\ttarget_url\tanchor_text\tnofollow\tfirst_seen\tlast_seen\n' +
+        'https://a.example.org/1\thttps://target.example.com/\ttarget\tno\t2026-01-01\t2026-11-01\n' +
+        'https://b.example.net/2\thttps://target.example.com/page\tpage\tyes\t2026-02-01\t2026-11-01\n',
+    );
     await importLinksCsv(csvFile, { store: engine.store, asOf: TINY_WORLD_AS_OF });
     assert.equal(engine.isBuilt(), true);
     const v = engine.links.urlMetrics('example.com')!.v;

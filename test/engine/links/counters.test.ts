@@ -5,9 +5,20 @@ import { domainClasses } from '../../../src/engine/links/urls.js';
 import { tinyWorldFile } from '../../support/world.js';
 
 type LinkRow = {
-  source_page_id: number; source_host_id: number; source_root_id: number;
-  target_page_id: number; target_host_id: number; target_root_id: number;
-  type: string; nofollow: number; https: number; deleted: number; internal: number; ip: string; subnet: string; is_homepage: number;
+  source_page_id: number;
+  source_host_id: number;
+  source_root_id: number;
+  target_page_id: number;
+  target_host_id: number;
+  target_root_id: number;
+  type: string;
+  nofollow: number;
+  https: number;
+  deleted: number;
+  internal: number;
+  ip: string;
+  subnet: string;
+  is_homepage: number;
 };
 
 function groupBy<K>(rows: readonly LinkRow[], key: (l: LinkRow) => K): Map<K, LinkRow[]> {
@@ -30,16 +41,37 @@ test('counters and ACRank equal a brute-force count at URL, subdomain and root-d
   const db = new SqliteDatabase(await tinyWorldFile(1), { readonly: true });
   const rootClass = new Map<number, { edu: number; gov: number }>();
   for (const r of db.prepare('SELECT id, domain FROM root_domains').all() as { id: number; domain: string }[]) rootClass.set(r.id, domainClasses(r.domain));
-  const allLinks = db.prepare(`SELECT l.source_page_id, l.source_host_id, l.source_root_id, l.target_page_id, l.target_host_id, l.target_root_id,
+  const allLinks = db
+    .prepare(
+      `SELECT l.source_page_id, l.source_host_id, l.source_root_id, l.target_page_id, l.target_host_id, l.target_root_id,
       l.type, l.nofollow, l.https, l.deleted, l.internal, h.ip, h.subnet, p.is_homepage
-    FROM links l JOIN hosts h ON h.id = l.source_host_id JOIN pages p ON p.id = l.source_page_id`).all() as LinkRow[];
+    FROM links l JOIN hosts h ON h.id = l.source_host_id JOIN pages p ON p.id = l.source_page_id`,
+    )
+    .all() as LinkRow[];
   const external = allLinks.filter((l) => l.internal === 0);
   const liveOut = allLinks.filter((l) => l.deleted === 0);
-  const pages = db.prepare('SELECT id, host_id, root_domain_id, shares FROM pages').all() as { id: number; host_id: number; root_domain_id: number; shares: number }[];
+  const pages = db.prepare('SELECT id, host_id, root_domain_id, shares FROM pages').all() as {
+    id: number;
+    host_id: number;
+    root_domain_id: number;
+    shares: number;
+  }[];
   const levels = [
     { level: 0, table: 'pages', target: (l: LinkRow) => l.target_page_id, source: (l: LinkRow) => l.source_page_id, pageOwner: (p: (typeof pages)[0]) => p.id },
-    { level: 1, table: 'hosts', target: (l: LinkRow) => l.target_host_id, source: (l: LinkRow) => l.source_host_id, pageOwner: (p: (typeof pages)[0]) => p.host_id },
-    { level: 2, table: 'root_domains', target: (l: LinkRow) => l.target_root_id, source: (l: LinkRow) => l.source_root_id, pageOwner: (p: (typeof pages)[0]) => p.root_domain_id },
+    {
+      level: 1,
+      table: 'hosts',
+      target: (l: LinkRow) => l.target_host_id,
+      source: (l: LinkRow) => l.source_host_id,
+      pageOwner: (p: (typeof pages)[0]) => p.host_id,
+    },
+    {
+      level: 2,
+      table: 'root_domains',
+      target: (l: LinkRow) => l.target_root_id,
+      source: (l: LinkRow) => l.source_root_id,
+      pageOwner: (p: (typeof pages)[0]) => p.root_domain_id,
+    },
   ];
   const distinct = (rows: LinkRow[], key: (l: LinkRow) => unknown) => new Set(rows.map(key)).size;
   const edu = (l: LinkRow) => rootClass.get(l.source_root_id)!.edu;
@@ -56,7 +88,11 @@ test('counters and ACRank equal a brute-force count at URL, subdomain and root-d
       owned.set(pageOwner(p), o);
     }
     const stored = db.prepare('SELECT * FROM entity_metrics WHERE level = ? ORDER BY entity_id').all(level) as Record<string, number>[];
-    assert.deepEqual(stored.map((m) => m.entity_id), db.prepare(`SELECT id FROM ${table} ORDER BY id`).pluck().all(), `level ${level}: one row per entity`);
+    assert.deepEqual(
+      stored.map((m) => m.entity_id),
+      db.prepare(`SELECT id FROM ${table} ORDER BY id`).pluck().all(),
+      `level ${level}: one row per entity`,
+    );
     for (const m of stored) {
       const id = m.entity_id;
       const links = inbound.get(id) ?? [];
@@ -74,13 +110,25 @@ test('counters and ACRank equal a brute-force count at URL, subdomain and root-d
         ref_ips: distinct(live, (l) => l.ip),
         ref_subnets: distinct(live, (l) => l.subnet),
         ext_backlinks_edu: live.filter((l) => edu(l) > 0).length,
-        ref_domains_edu: distinct(live.filter((l) => edu(l) > 0), (l) => l.source_root_id),
+        ref_domains_edu: distinct(
+          live.filter((l) => edu(l) > 0),
+          (l) => l.source_root_id,
+        ),
         ext_backlinks_edu_exact: live.filter((l) => edu(l) === 2).length,
-        ref_domains_edu_exact: distinct(live.filter((l) => edu(l) === 2), (l) => l.source_root_id),
+        ref_domains_edu_exact: distinct(
+          live.filter((l) => edu(l) === 2),
+          (l) => l.source_root_id,
+        ),
         ext_backlinks_gov: live.filter((l) => gov(l) > 0).length,
-        ref_domains_gov: distinct(live.filter((l) => gov(l) > 0), (l) => l.source_root_id),
+        ref_domains_gov: distinct(
+          live.filter((l) => gov(l) > 0),
+          (l) => l.source_root_id,
+        ),
         ext_backlinks_gov_exact: live.filter((l) => gov(l) === 2).length,
-        ref_domains_gov_exact: distinct(live.filter((l) => gov(l) === 2), (l) => l.source_root_id),
+        ref_domains_gov_exact: distinct(
+          live.filter((l) => gov(l) === 2),
+          (l) => l.source_root_id,
+        ),
         total_non_unique: links.length,
         nu_homepages: links.filter((l) => l.is_homepage === 1).length,
         nu_indirect: links.filter((l) => l.type === 'redirect' || l.type === 'frame').length,

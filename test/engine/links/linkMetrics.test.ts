@@ -22,15 +22,29 @@ function trustVersusFarm(): { input: LinkGraphInput; x: number; y: number } {
   const ids = Int32Array.from({ length: roots }, (_, i) => i);
   const input: LinkGraphInput = {
     asOfDay: 20_000,
-    pageCount: roots, pageHost: ids, pageRoot: ids, pageIsHome: new Uint8Array(roots).fill(1),
-    pageShares: new Int32Array(roots), pagePublished: new Int32Array(roots).fill(17_000),
-    hostCount: roots, hostRoot: ids, hostIp: ids, hostSubnet: ids,
-    rootCount: roots, rootTrusted: Uint8Array.from([1, 1, 1, 1, 0, 0, 0, 0, 0, 0]),
-    rootEdu: new Uint8Array(roots), rootGov: new Uint8Array(roots),
+    pageCount: roots,
+    pageHost: ids,
+    pageRoot: ids,
+    pageIsHome: new Uint8Array(roots).fill(1),
+    pageShares: new Int32Array(roots),
+    pagePublished: new Int32Array(roots).fill(17_000),
+    hostCount: roots,
+    hostRoot: ids,
+    hostIp: ids,
+    hostSubnet: ids,
+    rootCount: roots,
+    rootTrusted: Uint8Array.from([1, 1, 1, 1, 0, 0, 0, 0, 0, 0]),
+    rootEdu: new Uint8Array(roots),
+    rootGov: new Uint8Array(roots),
     linkCount: n,
-    linkSource: Int32Array.from(links.map((l) => l[0])), linkTarget: Int32Array.from(links.map((l) => l[1])),
-    linkType: new Uint8Array(n), linkNofollow: new Uint8Array(n), linkHttps: new Uint8Array(n), linkDeleted: new Uint8Array(n),
-    linkFirstDay: new Int32Array(n).fill(18_000), linkEndDay: new Int32Array(n).fill(20_000),
+    linkSource: Int32Array.from(links.map((l) => l[0])),
+    linkTarget: Int32Array.from(links.map((l) => l[1])),
+    linkType: new Uint8Array(n),
+    linkNofollow: new Uint8Array(n),
+    linkHttps: new Uint8Array(n),
+    linkDeleted: new Uint8Array(n),
+    linkFirstDay: new Int32Array(n).fill(18_000),
+    linkEndDay: new Int32Array(n).fill(20_000),
   };
   return { input, x: 8, y: 9 };
 }
@@ -48,8 +62,13 @@ test('a page linked from trusted seeds has higher TrustFlow than one with as man
 test('on the tiny world, flows are 0–100 and rise with PageRank and TrustRank', async () => {
   const db = new SqliteDatabase(await tinyWorldFile(1), { readonly: true });
   for (const level of [0, 1, 2]) {
-    const rows = db.prepare('SELECT pagerank, trustrank, citation_flow, trust_flow, authority FROM entity_metrics WHERE level = ?').all(level) as
-      { pagerank: number; trustrank: number; citation_flow: number; trust_flow: number; authority: number }[];
+    const rows = db.prepare('SELECT pagerank, trustrank, citation_flow, trust_flow, authority FROM entity_metrics WHERE level = ?').all(level) as {
+      pagerank: number;
+      trustrank: number;
+      citation_flow: number;
+      trust_flow: number;
+      authority: number;
+    }[];
     for (const r of rows) {
       for (const v of [r.citation_flow, r.trust_flow, r.authority]) assert.ok(v >= 0 && v <= 100 && Number.isInteger(v));
     }
@@ -62,11 +81,18 @@ test('on the tiny world, flows are 0–100 and rise with PageRank and TrustRank'
   const sum = db.prepare('SELECT SUM(pagerank) FROM entity_metrics WHERE level = 0').pluck().get() as number;
   assert.ok(Math.abs(sum - 1) < 1e-9);
   // Link farms carry (almost) no trust; .edu/.gov carry much.
-  const tf = (kind: string): number => db.prepare(`SELECT AVG(m.trust_flow) FROM entity_metrics m JOIN root_domains r ON r.id = m.entity_id WHERE m.level = 2 AND r.kind = ?`).pluck().get(kind) as number;
+  const tf = (kind: string): number =>
+    db
+      .prepare(`SELECT AVG(m.trust_flow) FROM entity_metrics m JOIN root_domains r ON r.id = m.entity_id WHERE m.level = 2 AND r.kind = ?`)
+      .pluck()
+      .get(kind) as number;
   assert.ok(tf('farm') < 5);
   assert.ok(tf('edu') > tf('blog') && tf('gov') > tf('farm'));
   // TopRank is a permutation 1..N ordered by authority.
-  const ranks = db.prepare('SELECT m.top_rank, m.authority FROM entity_metrics m WHERE m.level = 2 ORDER BY m.top_rank').all() as { top_rank: number; authority: number }[];
+  const ranks = db.prepare('SELECT m.top_rank, m.authority FROM entity_metrics m WHERE m.level = 2 ORDER BY m.top_rank').all() as {
+    top_rank: number;
+    authority: number;
+  }[];
   ranks.forEach((r, i) => assert.equal(r.top_rank, i + 1));
   for (let i = 1; i < ranks.length; i++) assert.ok(ranks[i].authority <= ranks[i - 1].authority);
   db.close();

@@ -93,10 +93,12 @@ test('CSV records of backlinks are the generic encoding of their rows, byte for 
   fs.copyFileSync(await tinyWorldFile(1), file);
   const raw = new Database(file);
   const target = engine.links.resolve(giant)!;
-  const strongest = raw.prepare('SELECT id, source_page_id FROM links WHERE target_root_id = ? AND internal = 0 ORDER BY score DESC, id LIMIT 20')
+  const strongest = raw
+    .prepare('SELECT id, source_page_id FROM links WHERE target_root_id = ? AND internal = 0 ORDER BY score DESC, id LIMIT 20')
     .all(target.entityId) as { id: number; source_page_id: number }[];
   strongest.forEach(({ id, source_page_id: page }, i) => {
-    raw.prepare('UPDATE links SET anchor = ?, alt = ?, deleted = ?, reason_lost = ? WHERE id = ?')
+    raw
+      .prepare('UPDATE links SET anchor = ?, alt = ?, deleted = ?, reason_lost = ? WHERE id = ?')
       .run(`best "coffee", ever ${i}`, 'line\nbreak\r', i % 2, 'gone, "moved"', id);
     raw.prepare('UPDATE pages SET title = ?, language_id = ? WHERE id = ?').run(`Coffee, "tea" ${i}`, i % 3 === 0 ? 9999 : 1, page);
   });
@@ -110,9 +112,18 @@ test('CSV records of backlinks are the generic encoding of their rows, byte for 
       assert.deepEqual(records, expected, JSON.stringify(filter));
     }
     const first = [...hostile.links.streamBacklinkCsv(target, {}, 4)];
-    assert.ok(first.some((line) => line.includes('"best ""coffee"", ever')), 'a quoted anchor');
-    assert.ok(first.some((line) => line.includes(',true,"gone, ""moved""",')), 'a lost link with its quoted reason');
-    assert.ok(first.some((line) => line.includes('"Coffee, ""tea""')), 'a quoted title');
+    assert.ok(
+      first.some((line) => line.includes('"best ""coffee"", ever')),
+      'a quoted anchor',
+    );
+    assert.ok(
+      first.some((line) => line.includes(',true,"gone, ""moved""",')),
+      'a lost link with its quoted reason',
+    );
+    assert.ok(
+      first.some((line) => line.includes('"Coffee, ""tea""')),
+      'a quoted title',
+    );
   } finally {
     await hostile.close();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -140,8 +151,14 @@ test('URL metrics: the full linkindex v with string-typed non-unique counters', 
 test('export suggestions list root domain, subdomain, URL and protocol variants', () => {
   const s = engine.links.exportSuggestions('https://www.openpedia.org/')!;
   assert.equal(s.suggestedType, 'URL');
-  assert.deepEqual(s.suggestions.map((x) => x.type), ['RootDomain', 'SubDomain', 'URL', 'URL']);
-  assert.deepEqual(s.suggestions.map((x) => x.url), ['openpedia.org', 'www.openpedia.org', 'https://www.openpedia.org/', 'http://www.openpedia.org/']);
+  assert.deepEqual(
+    s.suggestions.map((x) => x.type),
+    ['RootDomain', 'SubDomain', 'URL', 'URL'],
+  );
+  assert.deepEqual(
+    s.suggestions.map((x) => x.url),
+    ['openpedia.org', 'www.openpedia.org', 'https://www.openpedia.org/', 'http://www.openpedia.org/'],
+  );
   assert.ok(s.suggestions[0].backLinks >= s.suggestions[1].backLinks && s.suggestions[1].backLinks >= s.suggestions[2].backLinks);
 });
 

@@ -14,12 +14,22 @@ let pageCount: number;
 
 /** What the tables say of a page, read one at a time (the reference). */
 function expected(id: number): PageDetails | undefined {
-  const row = raw.prepare(`SELECT p.url, p.title, p.language_id, m.citation_flow, m.trust_flow, m.out_internal, m.out_external
-    FROM pages p JOIN entity_metrics m ON m.level = 0 AND m.entity_id = p.id WHERE p.id = ?`).get(id) as Record<string, any> | undefined;
+  const row = raw
+    .prepare(
+      `SELECT p.url, p.title, p.language_id, m.citation_flow, m.trust_flow, m.out_internal, m.out_external
+    FROM pages p JOIN entity_metrics m ON m.level = 0 AND m.entity_id = p.id WHERE p.id = ?`,
+    )
+    .get(id) as Record<string, any> | undefined;
   if (!row) return undefined;
   return {
-    url: row.url, title: row.title, lang: languageCode(row.language_id), citationFlow: row.citation_flow, trustFlow: row.trust_flow,
-    outInternal: row.out_internal, outExternal: row.out_external, csv: undefined,
+    url: row.url,
+    title: row.title,
+    lang: languageCode(row.language_id),
+    citationFlow: row.citation_flow,
+    trustFlow: row.trust_flow,
+    outInternal: row.out_internal,
+    outExternal: row.out_external,
+    csv: undefined,
   };
 }
 

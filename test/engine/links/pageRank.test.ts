@@ -5,20 +5,33 @@ import { pageRank } from '../../../src/engine/links/pageRank.js';
 import { trustRank } from '../../../src/engine/links/trustRank.js';
 import { flows } from '../../../src/engine/links/flows.js';
 
-const graph = (n: number, edges: [number, number][]) =>
-  buildInEdgeCsr(n, Int32Array.from(edges.map((e) => e[0])), Int32Array.from(edges.map((e) => e[1])));
+const graph = (n: number, edges: [number, number][]) => buildInEdgeCsr(n, Int32Array.from(edges.map((e) => e[0])), Int32Array.from(edges.map((e) => e[1])));
 
 const close = (actual: number, expected: number, eps = 1e-6) => assert.ok(Math.abs(actual - expected) < eps, `${actual} ≈ ${expected}`);
 
 test('a cycle ranks every node equally', () => {
-  const { ranks } = pageRank(graph(3, [[0, 1], [1, 2], [2, 0]]));
+  const { ranks } = pageRank(
+    graph(3, [
+      [0, 1],
+      [1, 2],
+      [2, 0],
+    ]),
+  );
   for (const r of ranks) close(r, 1 / 3);
 });
 
 test('matches the hand-solved linear system of a small graph (d = 0.85)', () => {
   // A→B, A→C, B→C, C→A. With t = 1/3: a = 0.05 + 0.85c, b = 0.05 + 0.425a, c = 0.05 + 0.425a + 0.85b,
   // so a = 0.128625 / 0.3316875, b = 0.05 + 0.425a, c = 0.0925 + 0.78625a.
-  const { ranks } = pageRank(graph(3, [[0, 1], [0, 2], [1, 2], [2, 0]]), { tolerance: 1e-14, maxIterations: 1000 });
+  const { ranks } = pageRank(
+    graph(3, [
+      [0, 1],
+      [0, 2],
+      [1, 2],
+      [2, 0],
+    ]),
+    { tolerance: 1e-14, maxIterations: 1000 },
+  );
   const a = 0.128625 / 0.3316875;
   close(ranks[0], a);
   close(ranks[1], 0.05 + 0.425 * a);
@@ -45,17 +58,30 @@ test('PageRank sums to 1 on a random graph with dangling nodes', () => {
     edges.push([s, x % 400]);
   }
   const { ranks } = pageRank(graph(400, edges), { tolerance: 1e-13, maxIterations: 500 });
-  close(ranks.reduce((a, b) => a + b, 0), 1, 1e-9);
+  close(
+    ranks.reduce((a, b) => a + b, 0),
+    1,
+    1e-9,
+  );
 });
 
 test('TrustRank flows from seeds only; a farm that links to itself gains no trust', () => {
   // 0 = seed, 1 ← seed; farm 2 ⇄ 3 and 3 → 4.
-  const g = graph(5, [[0, 1], [2, 3], [3, 2], [3, 4]]);
+  const g = graph(5, [
+    [0, 1],
+    [2, 3],
+    [3, 2],
+    [3, 4],
+  ]);
   const { ranks } = trustRank(g, [0]);
   assert.ok(ranks[1] > 0);
   assert.equal(ranks[2], 0);
   assert.equal(ranks[4], 0);
-  close(ranks.reduce((a, b) => a + b, 0), 1, 1e-9);
+  close(
+    ranks.reduce((a, b) => a + b, 0),
+    1,
+    1e-9,
+  );
 });
 
 test('flows are 0–100, 0 for nodes nothing links to, monotonic in rank', () => {
@@ -106,7 +132,8 @@ test('tiles hold every edge once, in the tile of its blocks, in source order', (
   const tiles = tileCsr(g, 5);
   assert.equal(tiles.blockCount, 32);
   const expected = new Map<string, number>();
-  for (let v = 0; v < 1000; v++) for (let e = g.offsets[v]; e < g.offsets[v + 1]; e++) expected.set(`${g.sources[e]}>${v}`, (expected.get(`${g.sources[e]}>${v}`) ?? 0) + 1);
+  for (let v = 0; v < 1000; v++)
+    for (let e = g.offsets[v]; e < g.offsets[v + 1]; e++) expected.set(`${g.sources[e]}>${v}`, (expected.get(`${g.sources[e]}>${v}`) ?? 0) + 1);
   for (let tile = 0; tile < tiles.blockCount ** 2; tile++) {
     const targetStart = Math.floor(tile / tiles.blockCount) * 32;
     const sourceStart = (tile % tiles.blockCount) * 32;
@@ -126,7 +153,12 @@ test('tiles hold every edge once, in the tile of its blocks, in source order', (
 
 test('the tiled iteration gives the ranks of the plain pull iteration, bit for bit, at any block size', () => {
   // 1000 nodes, some of them dangling (sources only among the first 900).
-  const g = graph(1000, randomEdges(1000, 6000, 99).map(([s, t]) => [s % 900, t] as [number, number]).sort((a, b) => a[0] - b[0]));
+  const g = graph(
+    1000,
+    randomEdges(1000, 6000, 99)
+      .map(([s, t]) => [s % 900, t] as [number, number])
+      .sort((a, b) => a[0] - b[0]),
+  );
   const reference = plainPull(g, 40);
   for (const blockBits of [3, 5, 7, 16]) {
     const { ranks } = pageRank(g, { tolerance: 0, maxIterations: 40, tiles: tileCsr(g, blockBits) });
@@ -137,7 +169,11 @@ test('the tiled iteration gives the ranks of the plain pull iteration, bit for b
   const trustedSmallTiles = trustRank(g, seeds, 0.85, tileCsr(g, 4));
   assert.deepEqual(trustedSmallTiles.ranks, trusted.ranks);
   assert.equal(trustedSmallTiles.iterations, trusted.iterations);
-  close(trusted.ranks.reduce((a, b) => a + b, 0), 1, 1e-9);
+  close(
+    trusted.ranks.reduce((a, b) => a + b, 0),
+    1,
+    1e-9,
+  );
 });
 
 test('block sizes outside 1–16 bits are refused (source and target offsets share one int32)', () => {

@@ -122,14 +122,15 @@ test('snapshot ids carry the date, the hundred-result mark and the .sch mark fro
   assert.equal(serpSnapshotId(id, '2026-11-22', 40), `${id}.2026-11-22.sch`);
   assert.deepEqual(parseSnapshotId(`${id}.2026-11-22.100.sch`), { id, date: '2026-11-22', hundred: true, sch: true });
   assert.equal(parseSnapshotId(id), undefined);
-  assert.equal(
-    serpSourceUrl('Laufschuhe', 'google.de', 'DE', 'de', 0, 1),
-    'https://www.google.de/search?q=laufschuhe&gl=de&hl=de&num=100',
-  );
+  assert.equal(serpSourceUrl('Laufschuhe', 'google.de', 'DE', 'de', 0, 1), 'https://www.google.de/search?q=laufschuhe&gl=de&hl=de&num=100');
 });
 
 test('a BM25 index rebuilt from its parts answers the same', () => {
-  const docs = [['espresso machine', 'best espresso', 'espresso crema grind'], ['coffee grinder', 'burr', 'coffee grind'], ['tent', 'camping tent', 'camp trail']];
+  const docs = [
+    ['espresso machine', 'best espresso', 'espresso crema grind'],
+    ['coffee grinder', 'burr', 'coffee grind'],
+    ['tent', 'camping tent', 'camp trail'],
+  ];
   const index = Bm25Index.build(docs.length, (i) => docs[i], [3, 2, 1], { preTokenized: [false, false, true] });
   const copy = Bm25Index.fromParts(index.toParts());
   for (const q of [['espresso'], ['coffee', 'grind'], ['camp', 'tent'], ['nothing']]) assert.deepEqual(copy.search(q, 5), index.search(q, 5));

@@ -41,11 +41,11 @@ test('scoreDocs gives the documents a search returned the same scores and covera
 
 test('candidates are ordered by score, highest first, equal scores by page id (as a comparator sort orders them)', () => {
   let seed = 7;
-  const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
   for (const count of [0, 1, 2, 15, 16, 17, 200, 601]) {
     // Few distinct scores: many ties to break by page id.
     const score = Float64Array.from({ length: count }, () => Math.floor(random() * 20) / 7);
-    const id = Float64Array.from({ length: count }, (_, i) => i * 7919 % 10007);
+    const id = Float64Array.from({ length: count }, (_, i) => (i * 7919) % 10007);
     const expected = Array.from({ length: count }, (_, c) => c).sort((a, b) => score[b] - score[a] || id[a] - id[b]);
     assert.deepEqual(Array.from(bestFirst(score, id, count)), expected, `${count} candidates`);
   }

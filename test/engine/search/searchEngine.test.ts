@@ -12,7 +12,8 @@ after(async () => {
   await t.close();
 });
 
-const heads = () => t.search.catalog.size > 0 ? Array.from({ length: t.search.catalog.size }, (_, i) => t.search.catalog.at(i)).filter((k) => k.languageId === 1000) : [];
+const heads = () =>
+  t.search.catalog.size > 0 ? Array.from({ length: t.search.catalog.size }, (_, i) => t.search.catalog.at(i)).filter((k) => k.languageId === 1000) : [];
 
 test('SERP positions 1–10 have more authority than positions 21–30', () => {
   let top = 0;
@@ -57,7 +58,10 @@ test('positions move a little from one day to the next and not within a day', ()
     const evening = t.search.serp({ kw: k.kw, locationId: 2840 });
     const urls = (s: typeof morning) => s.items.filter((i) => i.type === 'ORGANIC').map((i) => i.url);
     assert.deepEqual(urls(evening), urls(morning));
-    assert.deepEqual(evening.items.map((i) => i.type), morning.items.map((i) => i.type));
+    assert.deepEqual(
+      evening.items.map((i) => i.type),
+      morning.items.map((i) => i.type),
+    );
     t.clock.set(start + DAY);
     const tomorrow = urls(t.search.serp({ kw: k.kw, locationId: 2840 }));
     const today = urls(morning);
@@ -139,7 +143,10 @@ test('keyword items: volume per country is a share of the global volume, history
   assert.deepEqual(global.msv[0].slice(0, 2), [2015, 1]);
   assert.deepEqual(global.msv.at(-1)!.slice(0, 2), [2026, 10]);
   assert.equal(us._id, keywordId('hiking boots', 2840, 1000));
-  assert.deepEqual(t.search.keywordsById([us._id, 'f'.repeat(32)]).map((k) => k.kw), ['hiking boots']);
+  assert.deepEqual(
+    t.search.keywordsById([us._id, 'f'.repeat(32)]).map((k) => k.kw),
+    ['hiking boots'],
+  );
   // A text the world does not know gets stable, plausible metrics from its niche.
   const unknown = t.search.keywordItem('waterproof hiking boots for toddlers', 2840, 1000);
   assert.deepEqual(t.search.keywordItem('waterproof hiking boots for toddlers', 2840, 1000), unknown);
@@ -156,7 +163,10 @@ test('imported keywords get metrics and organic results like sandbox keywords', 
     assert.ok(k.seo !== null);
     for (let i = 1; i < k.serp.length; i++) assert.ok(k.serp[i].ctr <= k.serp[i - 1].ctr);
   }
-  assert.deepEqual(t.search.keywordsById([imported[1]._id]).map((k) => k.kw), ['hiking boots for toddlers']);
+  assert.deepEqual(
+    t.search.keywordsById([imported[1]._id]).map((k) => k.kw),
+    ['hiking boots for toddlers'],
+  );
 });
 
 test('rank index: competitor keywords, competitor domains, suggestions and gaps', async () => {
@@ -183,10 +193,12 @@ test('keywords imported into the research store are found after a reload and get
   const { reloadSearchKeywords } = await import('../../../src/engine/search/index.js');
   const raw = t.store.raw;
   const id = (raw.prepare('SELECT MAX(id) AS id FROM keywords').get() as { id: number }).id + 1;
-  raw.prepare(
-    `INSERT INTO keywords (id, kw, language_id, niche_id, head, kind, intent, volume, trend, noise_seed, cpc, ppc, origin)
+  raw
+    .prepare(
+      `INSERT INTO keywords (id, kw, language_id, niche_id, head, kind, intent, volume, trend, noise_seed, cpc, ppc, origin)
      VALUES (?, 'trail hiking boots sale', 1000, 1, 'hiking boots', 'import', 'transactional', 5400, 1, 7, 1.9, 55, 'import')`,
-  ).run(id);
+    )
+    .run(id);
   raw.prepare('INSERT INTO keyword_markets (keyword_id, location_id, share) VALUES (?, 2840, 0.5)').run(id);
   raw.prepare('INSERT INTO keyword_history (keyword_id, location_id, year, month, searches) VALUES (?, 2840, 2026, 10, 3100)').run(id);
   reloadSearchKeywords(t.search, t.store);
@@ -235,7 +247,8 @@ test('a second open loads the stored text index and rank index and ranks the sam
 test('a market not ranked yet gets its rank index on first use, stored so that the next open loads it', async () => {
   const { openSearch } = await import('../../../src/engine/search/index.js');
   const storedBuild = () =>
-    t.store.raw.prepare('SELECT date, built_at AS builtAt FROM search_rank_index WHERE location_id = 2826').get() as { date: string; builtAt: number } | undefined;
+    t.store.raw.prepare('SELECT date, built_at AS builtAt FROM search_rank_index WHERE location_id = 2826').get() as
+      { date: string; builtAt: number } | undefined;
   assert.equal(storedBuild(), undefined, 'the UK is not ranked before it is asked for');
   const uk = await t.search.rankIndex(2826);
   assert.equal(uk.locationId, 2826);
@@ -268,9 +281,15 @@ test('features follow intent across the keyword set, and desktop and mobile layo
     const hits = keywords.filter((k) => t.search.serp({ kw: k.kw, locationId: 2840 }).items.some((i) => types.includes(i.type)));
     return hits.length / keywords.length;
   };
-  const questions = heads().filter((k) => k.kind === 'question').slice(0, 40);
-  const buying = heads().filter((k) => k.intentHints.includes('transactional') && k.kind !== 'question').slice(0, 40);
-  const plain = heads().filter((k) => k.kind === 'head').slice(0, 40);
+  const questions = heads()
+    .filter((k) => k.kind === 'question')
+    .slice(0, 40);
+  const buying = heads()
+    .filter((k) => k.intentHints.includes('transactional') && k.kind !== 'question')
+    .slice(0, 40);
+  const plain = heads()
+    .filter((k) => k.kind === 'head')
+    .slice(0, 40);
   assert.ok(share(questions, ['FEATURED_SNIPPET', 'SIMILAR_QUESTIONS']) >= 0.6);
   assert.ok(share(buying, ['ADV_TOP', 'SHOP_RESULTS']) >= 0.6);
   assert.ok(share(questions, ['ADV_TOP', 'SHOP_RESULTS']) < share(buying, ['ADV_TOP', 'SHOP_RESULTS']));

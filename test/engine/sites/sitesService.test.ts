@@ -26,7 +26,12 @@ test('overview with monthly history since 2016 that ends at today’s counters',
 });
 
 test('competitors share referring domains and exclude the site itself', () => {
-  const domain = engine.store.raw.prepare("SELECT r.domain FROM root_domains r JOIN entity_metrics m ON m.level = 2 AND m.entity_id = r.id WHERE r.kind = 'blog' ORDER BY m.ref_domains DESC LIMIT 1").pluck().get() as string;
+  const domain = engine.store.raw
+    .prepare(
+      "SELECT r.domain FROM root_domains r JOIN entity_metrics m ON m.level = 2 AND m.entity_id = r.id WHERE r.kind = 'blog' ORDER BY m.ref_domains DESC LIMIT 1",
+    )
+    .pluck()
+    .get() as string;
   const competitors = engine.sites.competitors(domain, 10)!;
   assert.ok(competitors.length > 0);
   for (const c of competitors) {
@@ -41,7 +46,7 @@ test('authority for known pages and domains; a deterministic low value for unkno
   const known = engine.authority.forUrl('openpedia.org')!;
   assert.equal(known.known, true);
   assert.ok(known.topRank! >= 1);
-  const page = engine.store.raw.prepare("SELECT url FROM pages WHERE root_domain_id = 1 AND is_homepage = 0 LIMIT 1").pluck().get() as string;
+  const page = engine.store.raw.prepare('SELECT url FROM pages WHERE root_domain_id = 1 AND is_homepage = 0 LIMIT 1').pluck().get() as string;
   const p = engine.authority.forUrl(page)!;
   assert.equal(p.lps, Math.round(0.6 * p.upa + 0.4 * p.pda));
   const unknown = engine.authority.forUrl('https://some-unknown-site.net/page')!;

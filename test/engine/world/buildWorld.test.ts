@@ -38,7 +38,7 @@ test('the content hash leaves out the seed: it hashes what was generated, not ho
     db.close();
     assert.equal(contentHash(file), before);
     const changed = new SqliteDatabase(file);
-    changed.prepare("UPDATE keywords SET volume = volume + 1 WHERE id = (SELECT MIN(id) FROM keywords)").run();
+    changed.prepare('UPDATE keywords SET volume = volume + 1 WHERE id = (SELECT MIN(id) FROM keywords)').run();
     changed.close();
     assert.notEqual(contentHash(file), before);
   } finally {

@@ -11,8 +11,7 @@ test('hash32Extend continues a hash: hash32Extend(hash32(a), b) = hash32(a + b)'
 
 /** The history as first defined: every month's noise hashed from its own built strings. */
 function referenceHistory(p: HistoryParams, asOfMs: number): [number, number, number][] {
-  const normal = (t: number) =>
-    ((hash32(`${p.noiseSeed}:${t}:a`) + hash32(`${p.noiseSeed}:${t}:b`) + hash32(`${p.noiseSeed}:${t}:c`)) / 4294967296 - 1.5) * 2;
+  const normal = (t: number) => ((hash32(`${p.noiseSeed}:${t}:a`) + hash32(`${p.noiseSeed}:${t}:b`) + hash32(`${p.noiseSeed}:${t}:c`)) / 4294967296 - 1.5) * 2;
   const end = lastCompleteMonth(asOfMs);
   const count = (end.year - HISTORY_START_YEAR) * 12 + end.month;
   const raw = Array.from({ length: count }, (_, t) => {

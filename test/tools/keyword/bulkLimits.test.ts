@@ -44,7 +44,10 @@ describe('10,000 limits with real keyword ids', () => {
     const json = await c.post('/keywords', { keyword_ids: ids });
     assert.equal(json.statusCode, 200);
     const keywords = json.json();
-    assert.deepEqual(keywords.map((k: { _id: string }) => k._id), ids);
+    assert.deepEqual(
+      keywords.map((k: { _id: string }) => k._id),
+      ids,
+    );
     const csv = await c.post('/keywords.csv', { keyword_ids: ids, fields: 'kw,sv,lid,cpc,ppc,seo,msv' });
     assert.equal(csv.statusCode, 200);
     assert.match(String(csv.headers['content-type']), /^text\/csv/);

@@ -120,7 +120,12 @@ describe('competitor keywords, competitor domains, suggested keywords', () => {
   test('Taiwan and Hong Kong (top-level regions in the geotargets) are supported countries, with their cities', async () => {
     const c = await newClient(t, 'custom');
     // 1012808 is Chiayi City, Taiwan; 9069536 is Kowloon, Hong Kong.
-    for (const [location, country] of [[2158, 2158], [1012808, 2158], [2344, 2344], [9069536, 2344]]) {
+    for (const [location, country] of [
+      [2158, 2158],
+      [1012808, 2158],
+      [2344, 2344],
+      [9069536, 2344],
+    ]) {
       const res = await competitor(c, DOMAIN, location);
       assert.equal(res.statusCode, 200, String(location));
       assert.equal(res.json().location._id, country, String(location));
@@ -261,7 +266,7 @@ describe('competitor keywords, competitor domains, suggested keywords', () => {
     assert.equal((await c.pool()).remaining, poolAfterLookup.remaining);
   });
 
-  test('competitor domains: a POST lookup unlocks them too; another account\'s lookup does not', async () => {
+  test("competitor domains: a POST lookup unlocks them too; another account's lookup does not", async () => {
     const c = await newClient(t);
     const other = await newClient(t);
     await competitor(c, 'geartalk.org', 2840, 'POST');
@@ -287,13 +292,24 @@ describe('competitor keywords, competitor domains, suggested keywords', () => {
     assert.equal(again.headers['x-cache'], 'HIT');
     const ids = body.keywords.map((k: { _id: string }) => k._id);
     const exported = (await c.post('/keywords', { keyword_ids: ids })).json();
-    assert.deepEqual(exported.map((k: { _id: string }) => k._id), ids);
-    assert.deepEqual(exported.map((k: { kw: string }) => k.kw), body.keywords.map((k: { kw: string }) => k.kw));
+    assert.deepEqual(
+      exported.map((k: { _id: string }) => k._id),
+      ids,
+    );
+    assert.deepEqual(
+      exported.map((k: { kw: string }) => k.kw),
+      body.keywords.map((k: { kw: string }) => k.kw),
+    );
   });
 
   test('suggested keywords: url_type is classified as competitor keywords do (www. is the domain)', async () => {
     const c = await newClient(t, 'custom');
-    for (const [url, type] of [[`www.${DOMAIN}`, 'domain'], [`https://www.${DOMAIN}/`, 'domain'], [`shop.${DOMAIN}`, 'subdomain'], [`${DOMAIN}/blog`, 'url']]) {
+    for (const [url, type] of [
+      [`www.${DOMAIN}`, 'domain'],
+      [`https://www.${DOMAIN}/`, 'domain'],
+      [`shop.${DOMAIN}`, 'subdomain'],
+      [`${DOMAIN}/blog`, 'url'],
+    ]) {
       const suggested = (await c.get(`/suggested-keywords?${q({ url, location_id: 2840 })}`)).json();
       const ranking = (await competitor(c, url, 2840)).json();
       assert.equal(suggested.url_type, type, url);
@@ -306,7 +322,12 @@ describe('competitor keywords, competitor domains, suggested keywords', () => {
     const c = await newClient(t, 'entry');
     const body = (await c.get(`/suggested-keywords?${q({ url: BIG_DOMAIN, location_id: 2840 })}`)).json();
     assert.ok(body.keywords.length <= 200);
-    const cases: Record<string, string | number>[] = [{ url: 'not a url', location_id: 2840 }, { url: DOMAIN, location_id: 999_999_999 }, { url: DOMAIN }, { location_id: 2840 }];
+    const cases: Record<string, string | number>[] = [
+      { url: 'not a url', location_id: 2840 },
+      { url: DOMAIN, location_id: 999_999_999 },
+      { url: DOMAIN },
+      { location_id: 2840 },
+    ];
     for (const params of cases) {
       const res = await c.get(`/suggested-keywords?${q(params)}`);
       assert.equal(res.statusCode, 422, JSON.stringify(params));

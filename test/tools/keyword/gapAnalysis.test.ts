@@ -30,7 +30,10 @@ describe('POST /keyword-tool/gap-analysis', () => {
     assert.equal(body.mode, 'missing');
     assert.equal(body.page, 1);
     assert.equal(body.isAllowedPagination, true);
-    assert.deepEqual(body.results.map((r: { domain: string }) => r.domain), RIVALS.slice(0, 2));
+    assert.deepEqual(
+      body.results.map((r: { domain: string }) => r.domain),
+      RIVALS.slice(0, 2),
+    );
     pace(t);
     const own = (await c.get(`/competitor-keywords?${q({ url: DOMAIN, location_id: 2840 })}`)).json();
     assert.ok(own.totalCount < 1000, 'the whole ranking of the domain is known');
@@ -77,7 +80,11 @@ describe('POST /keyword-tool/gap-analysis', () => {
     // Another order of known competitors costs nothing; a repeated competitor counts once.
     const repeated = (await gap(c, { competitors: [RIVALS[2], RIVALS[0], ` ${RIVALS[0].toUpperCase()} `] })).json();
     assert.equal((await c.pool()).remaining, 497);
-    assert.deepEqual(repeated.results.map((r: { domain: string }) => r.domain), [RIVALS[2], RIVALS[0]], 'one result per competitor');
+    assert.deepEqual(
+      repeated.results.map((r: { domain: string }) => r.domain),
+      [RIVALS[2], RIVALS[0]],
+      'one result per competitor',
+    );
     // Another location or page is another lookup.
     pace(t);
     await gap(c, { competitors: [RIVALS[0]], location_id: 2826 });
@@ -100,7 +107,10 @@ describe('POST /keyword-tool/gap-analysis', () => {
     assert.ok(p1.results[0].totalCount > p1.resultsSize, 'the competitor has more than one page');
     const first = new Set(p1.results[0].keywords.map((k: { _id: string }) => k._id));
     assert.ok(p2.results[0].keywords.length > 0);
-    assert.ok(p2.results[0].keywords.every((k: { _id: string }) => !first.has(k._id)), 'page 2 holds other keywords');
+    assert.ok(
+      p2.results[0].keywords.every((k: { _id: string }) => !first.has(k._id)),
+      'page 2 holds other keywords',
+    );
     assert.ok(p2.results[0].keywords[0].position >= p1.results[0].keywords.at(-1).position);
 
     for (const plan of ['entry', 'basic']) {
@@ -108,7 +118,11 @@ describe('POST /keyword-tool/gap-analysis', () => {
       const asked2 = (await gap(c, { competitors: [RIVALS[0]], page: 2 })).json();
       assert.equal(asked2.page, 1, plan);
       assert.equal(asked2.isAllowedPagination, false, plan);
-      assert.deepEqual(asked2.results[0].keywords.map((k: { _id: string }) => k._id), p1.results[0].keywords.map((k: { _id: string }) => k._id), plan);
+      assert.deepEqual(
+        asked2.results[0].keywords.map((k: { _id: string }) => k._id),
+        p1.results[0].keywords.map((k: { _id: string }) => k._id),
+        plan,
+      );
       assert.equal((await c.pool()).remaining, 99, plan);
       // Page 1 asked next is the same lookup: not charged again.
       await gap(c, { competitors: [RIVALS[0]], page: 1 });

@@ -27,8 +27,10 @@ export function client(t: TestApp, key: string): KeywordClient {
     get: (path, extra) => t.app.inject({ method: 'GET', url: url(path), headers: headers(extra) }),
     post: (path, payload, extra) =>
       t.app.inject({ method: 'POST', url: url(path), headers: headers(extra), ...(payload === undefined ? {} : { payload: payload as object }) }),
-    patch: (path, payload) => t.app.inject({ method: 'PATCH', url: url(path), headers: headers(), ...(payload === undefined ? {} : { payload: payload as object }) }),
-    del: (path, payload) => t.app.inject({ method: 'DELETE', url: url(path), headers: headers(), ...(payload === undefined ? {} : { payload: payload as object }) }),
+    patch: (path, payload) =>
+      t.app.inject({ method: 'PATCH', url: url(path), headers: headers(), ...(payload === undefined ? {} : { payload: payload as object }) }),
+    del: (path, payload) =>
+      t.app.inject({ method: 'DELETE', url: url(path), headers: headers(), ...(payload === undefined ? {} : { payload: payload as object }) }),
     async pool(name = 'related-keywords') {
       const res = await t.app.inject({ method: 'GET', url: url('/limits'), headers: headers() });
       return res.json().resources[name];

@@ -40,7 +40,10 @@ describe('keyword-tool histories and kd url metrics', () => {
     const res = await c.get('/requests');
     assert.equal(res.statusCode, 200);
     const history = res.json();
-    assert.deepEqual(history.map((e: { t: number }) => e.t), [0, 1, 2]);
+    assert.deepEqual(
+      history.map((e: { t: number }) => e.t),
+      [0, 1, 2],
+    );
     const [related, competitor, gap] = history;
     assert.equal(related.kw, 'hiking boots');
     assert.equal(related.language, 1000);
@@ -66,7 +69,10 @@ describe('keyword-tool histories and kd url metrics', () => {
     }
     const history = (await c.get('/requests')).json();
     assert.equal(history.length, 100);
-    assert.deepEqual(history.map((e: { kw: string }) => e.kw), Array.from({ length: 100 }, (_, i) => `history seed ${i + 2}`));
+    assert.deepEqual(
+      history.map((e: { kw: string }) => e.kw),
+      Array.from({ length: 100 }, (_, i) => `history seed ${i + 2}`),
+    );
     for (let i = 1; i < history.length; i++) assert.ok(history[i].created > history[i - 1].created);
   });
 

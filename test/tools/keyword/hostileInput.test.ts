@@ -20,18 +20,79 @@ interface QueryRoute {
 }
 
 const QUERY_ROUTES: QueryRoute[] = [
-  { method: 'GET', path: '/related-keywords', valid: { kw: 'coffee', location_id: '2840', language_id: '1000' }, strings: ['kw'], ints: ['location_id', 'language_id'], required: ['kw'] },
-  { method: 'GET', path: '/competitor-keywords', valid: { url: 'fabriclife.io', location_id: '2840' }, strings: ['url'], ints: ['location_id'], required: ['url', 'location_id'] },
-  { method: 'POST', path: '/competitor-keywords', valid: { url: 'fabriclife.io', location_id: '2840' }, strings: ['url'], ints: ['location_id'], required: ['url', 'location_id'] },
-  { method: 'GET', path: '/competitor-domain', valid: { url: 'fabriclife.io', location_id: '2840' }, strings: ['url'], ints: ['location_id'], required: ['url', 'location_id'] },
-  { method: 'GET', path: '/suggested-keywords', valid: { url: 'fabriclife.io', location_id: '2840' }, strings: ['url'], ints: ['location_id'], required: ['url', 'location_id'] },
-  { method: 'GET', path: '/serps', valid: { kw: 'tent', location_id: '2840', language_id: '0', platform_id: '1', page: '0' }, strings: ['kw'], ints: ['location_id', 'language_id', 'platform_id', 'page'], required: ['kw'] },
+  {
+    method: 'GET',
+    path: '/related-keywords',
+    valid: { kw: 'coffee', location_id: '2840', language_id: '1000' },
+    strings: ['kw'],
+    ints: ['location_id', 'language_id'],
+    required: ['kw'],
+  },
+  {
+    method: 'GET',
+    path: '/competitor-keywords',
+    valid: { url: 'fabriclife.io', location_id: '2840' },
+    strings: ['url'],
+    ints: ['location_id'],
+    required: ['url', 'location_id'],
+  },
+  {
+    method: 'POST',
+    path: '/competitor-keywords',
+    valid: { url: 'fabriclife.io', location_id: '2840' },
+    strings: ['url'],
+    ints: ['location_id'],
+    required: ['url', 'location_id'],
+  },
+  {
+    method: 'GET',
+    path: '/competitor-domain',
+    valid: { url: 'fabriclife.io', location_id: '2840' },
+    strings: ['url'],
+    ints: ['location_id'],
+    required: ['url', 'location_id'],
+  },
+  {
+    method: 'GET',
+    path: '/suggested-keywords',
+    valid: { url: 'fabriclife.io', location_id: '2840' },
+    strings: ['url'],
+    ints: ['location_id'],
+    required: ['url', 'location_id'],
+  },
+  {
+    method: 'GET',
+    path: '/serps',
+    valid: { kw: 'tent', location_id: '2840', language_id: '0', platform_id: '1', page: '0' },
+    strings: ['kw'],
+    ints: ['location_id', 'language_id', 'platform_id', 'page'],
+    required: ['kw'],
+  },
   { method: 'GET', path: '/kd/url-metrics', valid: { url: 'fabriclife.io' }, strings: ['url'], ints: [], required: ['url'] },
   { method: 'GET', path: '/trends', valid: { kw: 'tent' }, strings: ['kw'], ints: [], required: ['kw'] },
 ];
 
 /** Odd but well-formed text: each may be answered normally (200/204) or refused as invalid (422). */
-const ODD_STRINGS = ['', ' ', 'x'.repeat(3000), '__proto__', 'constructor', 'toString', '\u0000', 'a\u0000b', '😀🔥 café', 'שלום עולם', 'a\r\nb', '%', '<script>alert(1)</script>', "' OR 1=1 --", '\u202e\u200b', 'https://exa mple.com', 'javascript:alert(1)', '[object Object]'];
+const ODD_STRINGS = [
+  '',
+  ' ',
+  'x'.repeat(3000),
+  '__proto__',
+  'constructor',
+  'toString',
+  '\u0000',
+  'a\u0000b',
+  '😀🔥 café',
+  'שלום עולם',
+  'a\r\nb',
+  '%',
+  '<script>alert(1)</script>',
+  "' OR 1=1 --",
+  '\u202e\u200b',
+  'https://exa mple.com',
+  'javascript:alert(1)',
+  '[object Object]',
+];
 /** Text that is never a decimal integer in range. */
 const BAD_INTS = ['abc', '1.5', '1e3', '0x10', '-1', '99999999999999999999', '', ' ', '__proto__', '٣', '１２', '2840abc', 'NaN', 'Infinity', 'true', '[]'];
 
@@ -92,7 +153,8 @@ describe('hostile input on the keyword tool', () => {
         }
       }
       const limits = (await c.get('/limits')).json();
-      for (const [pool, state] of Object.entries<{ limit: number; remaining: number }>(limits.resources)) assert.equal(state.remaining, state.limit, `${route.path}: ${pool}`);
+      for (const [pool, state] of Object.entries<{ limit: number; remaining: number }>(limits.resources))
+        assert.equal(state.remaining, state.limit, `${route.path}: ${pool}`);
     }
   });
 
@@ -184,7 +246,22 @@ describe('hostile input on the keyword tool', () => {
 
   test('list ids in the path: odd, unicode, prototype names and oversized ids → 404 (or 414), never a 5xx', async () => {
     const c = await newClient(t);
-    const ids = ['__proto__', 'constructor', 'prototype', '..%2F..%2Fetc%2Fpasswd', '%00', '%F0%9F%98%80', '%ED%A0%80', 'a%2Fb', "'%20OR%201=1", 'x'.repeat(100), 'x'.repeat(101), 'x'.repeat(600), '.csv', 'x.CSV'];
+    const ids = [
+      '__proto__',
+      'constructor',
+      'prototype',
+      '..%2F..%2Fetc%2Fpasswd',
+      '%00',
+      '%F0%9F%98%80',
+      '%ED%A0%80',
+      'a%2Fb',
+      "'%20OR%201=1",
+      'x'.repeat(100),
+      'x'.repeat(101),
+      'x'.repeat(600),
+      '.csv',
+      'x.CSV',
+    ];
     for (const id of ids) {
       const answers = [
         await c.get(`/lists/${id}`),

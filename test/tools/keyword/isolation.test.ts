@@ -43,8 +43,14 @@ describe('account isolation', () => {
     const detail = (await owner.get(`/lists/${list._id}`)).json();
     assert.equal(detail.list.name, 'private');
     assert.equal(detail.list.updated_at, list.updated_at);
-    assert.deepEqual(detail.keywords.map((k: { _id: string }) => k._id), ids.slice(0, 2));
-    assert.deepEqual((await owner.get('/lists')).json().map((l: { _id: string }) => l._id), [list._id]);
+    assert.deepEqual(
+      detail.keywords.map((k: { _id: string }) => k._id),
+      ids.slice(0, 2),
+    );
+    assert.deepEqual(
+      (await owner.get('/lists')).json().map((l: { _id: string }) => l._id),
+      [list._id],
+    );
   });
 
   test("histories never show another account's lookups", async () => {

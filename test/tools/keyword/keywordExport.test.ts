@@ -29,7 +29,9 @@ describe('keyword export', () => {
     t = await testApp();
     c = await newClient(t);
     const rel = (await c.get(`/related-keywords?${q({ kw: 'coffee beans', location_id: 2840 })}`)).json();
-    const imp = (await c.post('/keyword-imports', { keywords: ['wanderschuhe', 'zelt test', 'ganz neues stichwort'], location_id: 2276, language_id: 1001 })).json();
+    const imp = (
+      await c.post('/keyword-imports', { keywords: ['wanderschuhe', 'zelt test', 'ganz neues stichwort'], location_id: 2276, language_id: 1001 })
+    ).json();
     ids = [...rel.keywords.slice(0, 20), ...imp.keywords].map((k: { _id: string }) => k._id);
   });
   after(async () => t.close());
@@ -38,7 +40,10 @@ describe('keyword export', () => {
     const res = await c.post('/keywords', { keyword_ids: ids });
     assert.equal(res.statusCode, 200);
     const body = res.json();
-    assert.deepEqual(body.map((k: { _id: string }) => k._id), ids);
+    assert.deepEqual(
+      body.map((k: { _id: string }) => k._id),
+      ids,
+    );
     const us = body[0];
     assert.equal(us.kw, 'coffee beans');
     assert.deepEqual(us.location, { _id: 2840, label: 'United States', code: 'us' });
@@ -54,9 +59,14 @@ describe('keyword export', () => {
   });
 
   test('unknown and malformed ids are dropped silently', async () => {
-    const res = await c.post('/keywords', { keyword_ids: ['0'.repeat(32), ids[0], 'nope', '', ids[1], 'f'.repeat(64), 'f'.repeat(65), `${ids[2]}0`, 'x'.repeat(5000)] });
+    const res = await c.post('/keywords', {
+      keyword_ids: ['0'.repeat(32), ids[0], 'nope', '', ids[1], 'f'.repeat(64), 'f'.repeat(65), `${ids[2]}0`, 'x'.repeat(5000)],
+    });
     assert.equal(res.statusCode, 200);
-    assert.deepEqual(res.json().map((k: { _id: string }) => k._id), [ids[0], ids[1]]);
+    assert.deepEqual(
+      res.json().map((k: { _id: string }) => k._id),
+      [ids[0], ids[1]],
+    );
     // Past 64 characters too, and in the CSV.
     const csv = await c.post('/keywords.csv', { keyword_ids: ['x'.repeat(65), ids[0]], fields: 'kw' });
     assert.equal(csv.statusCode, 200);
@@ -77,7 +87,11 @@ describe('keyword export', () => {
     assert.deepEqual(rows[0], KNOWN_FIELDS);
     assert.equal(rows.length, ids.length + 1);
     rows.slice(1).forEach((row, i) => {
-      assert.deepEqual(row, KNOWN_FIELDS.map((f) => csvValue(json[i], f)), `row ${i}`);
+      assert.deepEqual(
+        row,
+        KNOWN_FIELDS.map((f) => csvValue(json[i], f)),
+        `row ${i}`,
+      );
     });
     // msv survives the round trip as its JSON.
     assert.deepEqual(JSON.parse(rows[1][6]), json[0].msv);
@@ -88,7 +102,12 @@ describe('keyword export', () => {
     const res = await c.post('/keywords.csv', { keyword_ids: ids, fields: 'sv, kw,msv,sv' });
     const rows: string[][] = parse(res.body);
     assert.deepEqual(rows[0], ['sv', 'kw', 'msv']);
-    rows.slice(1).forEach((row, i) => assert.deepEqual(row, ['sv', 'kw', 'msv'].map((f) => csvValue(json[i], f))));
+    rows.slice(1).forEach((row, i) =>
+      assert.deepEqual(
+        row,
+        ['sv', 'kw', 'msv'].map((f) => csvValue(json[i], f)),
+      ),
+    );
     const bad = await c.post('/keywords.csv', { keyword_ids: ids, fields: 'kw,password' });
     assert.equal(bad.statusCode, 422);
     assert.equal(typeof bad.json().error.message, 'string');
@@ -103,7 +122,10 @@ describe('keyword export', () => {
     const imp = (await d.post('/keyword-imports', { keywords: texts, location_id: 2840, language_id: 1000 })).json();
     const kid = imp.keywords.map((k: { _id: string }) => k._id);
     const rows: string[][] = parse((await d.post('/keywords.csv', { keyword_ids: kid, fields: 'kw' })).body);
-    assert.deepEqual(rows.slice(1).map((r) => r[0]), imp.keywords.map((k: { kw: string }) => k.kw));
+    assert.deepEqual(
+      rows.slice(1).map((r) => r[0]),
+      imp.keywords.map((k: { kw: string }) => k.kw),
+    );
   });
 
   test('10,000 ids are accepted, 10,001 → 422 (JSON and CSV)', async () => {
@@ -116,7 +138,10 @@ describe('keyword export', () => {
       assert.equal(over.statusCode, 422, path);
       assert.equal(typeof over.json().error.type, 'string');
     }
-    assert.deepEqual((await c.post('/keywords', { keyword_ids: many })).json().map((k: { _id: string }) => k._id), [ids[0]]);
+    assert.deepEqual(
+      (await c.post('/keywords', { keyword_ids: many })).json().map((k: { _id: string }) => k._id),
+      [ids[0]],
+    );
   });
 
   test('a missing or malformed body → 422; no key → 401', async () => {

@@ -37,7 +37,10 @@ describe('POST /keyword-tool/keyword-imports', () => {
     assert.equal(body.language._id, 1000);
     assert.equal(body.keywords.length, 20);
     assert.equal(body.countKeywordsBeforeLimit, 20);
-    assert.deepEqual(body.keywords.map((k: { kw: string }) => k.kw), texts);
+    assert.deepEqual(
+      body.keywords.map((k: { kw: string }) => k.kw),
+      texts,
+    );
     for (const k of body.keywords) {
       assert.match(k._id, /^[0-9a-f]{32}$/);
       assert.ok(Number.isInteger(k.seo) && k.seo >= 0 && k.seo <= 100, `seo of ${k.kw}`);
@@ -56,11 +59,17 @@ describe('POST /keyword-tool/keyword-imports', () => {
     }
     // The ids are export ids.
     const exported = (await c.post('/keywords', { keyword_ids: body.keywords.map((k: { _id: string }) => k._id) })).json();
-    assert.deepEqual(exported.map((k: { kw: string }) => k.kw), texts);
+    assert.deepEqual(
+      exported.map((k: { kw: string }) => k.kw),
+      texts,
+    );
   });
 
   test('exactly the plan rows → 200; one more → 400 and nothing charged (entry 200, premium 700)', async () => {
-    for (const [plan, rows] of [['entry', 200], ['premium', 700]] as const) {
+    for (const [plan, rows] of [
+      ['entry', 200],
+      ['premium', 700],
+    ] as const) {
       const c = await newClient(t, plan);
       const texts = Array.from({ length: rows + 1 }, (_, i) => `${plan} import probe ${i}`);
       const over = await importKw(c, texts);
@@ -85,7 +94,10 @@ describe('POST /keyword-tool/keyword-imports', () => {
     const over = await importKw(c, texts);
     assert.equal(over.statusCode, 400, 'in the cooldown');
     // Any size: past the old schema cap of 100,000 too.
-    const huge = await importKw(c, Array.from({ length: 100_001 }, () => 'k'));
+    const huge = await importKw(
+      c,
+      Array.from({ length: 100_001 }, () => 'k'),
+    );
     assert.equal(huge.statusCode, 400, '100,001 keywords');
     assert.equal(typeof huge.json().error.message, 'string');
     assert.deepEqual(await c.pool(), counters);
@@ -103,7 +115,10 @@ describe('POST /keyword-tool/keyword-imports', () => {
     const second = await importKw(c, ['coffee grinder', 'dog bed']);
     assert.equal(second.statusCode, 200);
     assert.equal(second.headers['x-cache'], undefined);
-    assert.deepEqual(second.json().keywords.map((k: { _id: string }) => k._id), first.json().keywords.map((k: { _id: string }) => k._id));
+    assert.deepEqual(
+      second.json().keywords.map((k: { _id: string }) => k._id),
+      first.json().keywords.map((k: { _id: string }) => k._id),
+    );
     assert.equal((await c.pool()).remaining, 498);
   });
 

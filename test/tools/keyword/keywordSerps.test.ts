@@ -12,7 +12,9 @@ let t: TestApp;
 
 /** The rich-snippet item types the contract lists. */
 const ITEM_TYPES = new Set(
-  'SPELL_ERROR SUGGESTION KNO_GRAPH KNO_GRAPH_LINK TOP_CAROUSEL TOP_STORIES ADV_TOP ADV_BOTTOM NEWS_CAROUSEL NEWS_PACK IMG_PACK VIDEO_PACK FLIGHTS VIDEO_PANEL INSTALL_APP INSTALL_APP_GRID LOCAL_PACK PROGRAM_OVERVIEW ORGANIC SIMILAR_QUERIES SIMILAR_ENTITIES SIMILAR_ENTITIES2 SIMILAR_QUESTIONS SPECIFY_QUERY SIMILAR_PLACES POPULAR_LIST QUANTITY_ANSWER CURRENCY TIME FEATURED_SNIPPET WEATHER TRANSLATOR DICTIONARY TOP_SIGHTS TRAVEL_BOX INDEPTH_ARTICLE SHOP_RESULTS JOB_POSTING SPORTS'.split(' '),
+  'SPELL_ERROR SUGGESTION KNO_GRAPH KNO_GRAPH_LINK TOP_CAROUSEL TOP_STORIES ADV_TOP ADV_BOTTOM NEWS_CAROUSEL NEWS_PACK IMG_PACK VIDEO_PACK FLIGHTS VIDEO_PANEL INSTALL_APP INSTALL_APP_GRID LOCAL_PACK PROGRAM_OVERVIEW ORGANIC SIMILAR_QUERIES SIMILAR_ENTITIES SIMILAR_ENTITIES2 SIMILAR_QUESTIONS SPECIFY_QUERY SIMILAR_PLACES POPULAR_LIST QUANTITY_ANSWER CURRENCY TIME FEATURED_SNIPPET WEATHER TRANSLATOR DICTIONARY TOP_SIGHTS TRAVEL_BOX INDEPTH_ARTICLE SHOP_RESULTS JOB_POSTING SPORTS'.split(
+    ' ',
+  ),
 );
 
 const serps = (c: KeywordClient, params: Record<string, string | number>) => c.get(`/serps?${q(params)}`);
@@ -93,7 +95,10 @@ describe('GET /keyword-tool/serps', () => {
       assert.equal(body.serp.location._id, 2840);
       assert.equal(body.serp.mId, us.serp.mId);
       assert.equal(body.rkID, us.rkID);
-      assert.deepEqual(organic(body).map((i: { url: string }) => i.url), organic(us).map((i: { url: string }) => i.url));
+      assert.deepEqual(
+        organic(body).map((i: { url: string }) => i.url),
+        organic(us).map((i: { url: string }) => i.url),
+      );
     }
     // 0 and missing are one request: one cache entry, one charge (2840 spelled out is another).
     const again = await serps(c, { kw: 'air fryer' });
@@ -111,7 +116,10 @@ describe('GET /keyword-tool/serps', () => {
     assert.equal(second.serp.page, 1);
     const firstUrls = new Set(organic(first).map((i: { url: string }) => i.url));
     assert.ok(organic(second).length > 0);
-    assert.ok(organic(second).every((i: { url: string }) => !firstUrls.has(i.url)), 'page 1 holds other results');
+    assert.ok(
+      organic(second).every((i: { url: string }) => !firstUrls.has(i.url)),
+      'page 1 holds other results',
+    );
     pace(t);
     const mobile = (await serps(c, { kw: 'coffee maker', location_id: 2840, platform_id: 2 })).json();
     assert.equal(mobile.serp.platform_id, 2);

@@ -68,7 +68,10 @@ describe('keyword lists', () => {
     assert.deepEqual(Object.keys(body).sort(), ['keywords', 'list']);
     const { keyword_ids: _ids, ...meta } = list;
     assert.deepEqual(body.list, meta);
-    assert.deepEqual(body.keywords.map((k: { _id: string }) => k._id), ids.slice(0, 5));
+    assert.deepEqual(
+      body.keywords.map((k: { _id: string }) => k._id),
+      ids.slice(0, 5),
+    );
     for (const k of body.keywords) assert.deepEqual(k.location, { _id: 2840, label: 'United States', code: 'us' });
     // The same data as the export.
     const exported = (await c.post('/keywords', { keyword_ids: ids.slice(0, 5) })).json();
@@ -91,12 +94,18 @@ describe('keyword lists', () => {
       assert.match(String(res.headers['content-disposition']), /^attachment; filename="Coffee-list\.csv"$/);
       const rows: string[][] = parse(res.body);
       assert.deepEqual(rows[0], FIELDS);
-      assert.deepEqual(rows.slice(1), json.map((k: Record<string, unknown>) => FIELDS.map((f) => csvValue(k, f))));
+      assert.deepEqual(
+        rows.slice(1),
+        json.map((k: Record<string, unknown>) => FIELDS.map((f) => csvValue(k, f))),
+      );
     }
     const picked = await c.get(`/lists/${list._id}.csv?fields=kw,seo`);
     const rows: string[][] = parse(picked.body);
     assert.deepEqual(rows[0], ['kw', 'seo']);
-    assert.deepEqual(rows.slice(1), json.map((k: Record<string, unknown>) => [csvValue(k, 'kw'), csvValue(k, 'seo')]));
+    assert.deepEqual(
+      rows.slice(1),
+      json.map((k: Record<string, unknown>) => [csvValue(k, 'kw'), csvValue(k, 'seo')]),
+    );
     const bad = await c.get(`/lists/${list._id}.csv?fields=kw,secret`);
     assert.equal(bad.statusCode, 422);
     assert.deepEqual(bad.json(), { error: { type: 'InvalidInput', message: 'Parameter fields is invalid' } });
@@ -129,10 +138,19 @@ describe('keyword lists', () => {
     assert.equal(res.statusCode, 204);
     assert.equal(res.body, '');
     assert.equal((await c.get(`/lists/${list._id}`)).statusCode, 404);
-    assert.deepEqual((await c.get('/lists')).json().map((l: { _id: string }) => l._id), [keep._id]);
+    assert.deepEqual(
+      (await c.get('/lists')).json().map((l: { _id: string }) => l._id),
+      [keep._id],
+    );
     const exported = (await c.post('/keywords', { keyword_ids: ids.slice(0, 4) })).json();
-    assert.deepEqual(exported.map((k: { _id: string }) => k._id), ids.slice(0, 4));
-    assert.deepEqual((await c.get(`/lists/${keep._id}`)).json().keywords.map((k: { _id: string }) => k._id), ids.slice(0, 2));
+    assert.deepEqual(
+      exported.map((k: { _id: string }) => k._id),
+      ids.slice(0, 4),
+    );
+    assert.deepEqual(
+      (await c.get(`/lists/${keep._id}`)).json().keywords.map((k: { _id: string }) => k._id),
+      ids.slice(0, 2),
+    );
     assert.equal((await c.del(`/lists/${list._id}`)).statusCode, 404, 'deleting twice');
   });
 
@@ -143,12 +161,18 @@ describe('keyword lists', () => {
     assert.equal(add.statusCode, 204);
     assert.equal(add.body, '');
     let detail = (await c.get(`/lists/${list._id}`)).json();
-    assert.deepEqual(detail.keywords.map((k: { _id: string }) => k._id), ids.slice(0, 5));
+    assert.deepEqual(
+      detail.keywords.map((k: { _id: string }) => k._id),
+      ids.slice(0, 5),
+    );
     const remove = await c.del(`/lists/${list._id}/keywords`, { keyword_ids: [ids[0], ids[9], 'never-a-keyword'] });
     assert.equal(remove.statusCode, 204);
     assert.equal(remove.body, '');
     detail = (await c.get(`/lists/${list._id}`)).json();
-    assert.deepEqual(detail.keywords.map((k: { _id: string }) => k._id), ids.slice(1, 5));
+    assert.deepEqual(
+      detail.keywords.map((k: { _id: string }) => k._id),
+      ids.slice(1, 5),
+    );
     // The list-all record follows.
     assert.deepEqual((await c.get('/lists')).json()[0].keyword_ids, ids.slice(1, 5));
     // Remove with no ids or no body is a no-op 204; add needs at least one id.

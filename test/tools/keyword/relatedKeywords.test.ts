@@ -60,7 +60,11 @@ describe('GET /keyword-tool/related-keywords', () => {
   });
 
   test('entry gets 200, api-pro 2,000 and custom 10,000 — never more than 10,000', async () => {
-    for (const [plan, rows] of [['entry', 200], ['api-pro', 2000], ['custom', 10_000]] as const) {
+    for (const [plan, rows] of [
+      ['entry', 200],
+      ['api-pro', 2000],
+      ['custom', 10_000],
+    ] as const) {
       const c = await newClient(t, plan);
       const limits = (await c.get('/limits')).json();
       assert.equal(limits['related-keywords-rows'], rows, plan);
@@ -83,7 +87,10 @@ describe('GET /keyword-tool/related-keywords', () => {
     assert.equal(us.countKeywordsBeforeLimit, IMPORTED + 1);
     assert.equal(de.countKeywordsBeforeLimit, 1);
     assert.equal(french.countKeywordsBeforeLimit, 1);
-    assert.deepEqual(de.keywords.map((k: { kw: string }) => k.kw), ['widget gadget']);
+    assert.deepEqual(
+      de.keywords.map((k: { kw: string }) => k.kw),
+      ['widget gadget'],
+    );
     assert.deepEqual(de.location, { _id: 2276, label: 'Germany', code: 'de' });
     assert.equal(french.language._id, 1002);
     assert.notEqual(us._id, de._id);

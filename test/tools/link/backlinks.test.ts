@@ -18,19 +18,66 @@ const ROOT_LINKS = 5794;
 const ROOT_DOMAINS = 355;
 
 const INTEGER_FIELDS = [
-  'ExtBackLinks', 'RefDomains', 'ACRank', 'RefIPs', 'ItemType', 'RefSubNets', 'CitationFlow', 'TrustFlow', 'TrustMetric',
-  'IndexedURLs', 'RefDomainsEDU', 'ExtBackLinksEDU', 'RefDomainsGOV', 'ExtBackLinksGOV', 'RefDomainsEDU_Exact',
-  'ExtBackLinksEDU_Exact', 'RefDomainsGOV_Exact', 'ExtBackLinksGOV_Exact',
+  'ExtBackLinks',
+  'RefDomains',
+  'ACRank',
+  'RefIPs',
+  'ItemType',
+  'RefSubNets',
+  'CitationFlow',
+  'TrustFlow',
+  'TrustMetric',
+  'IndexedURLs',
+  'RefDomainsEDU',
+  'ExtBackLinksEDU',
+  'RefDomainsGOV',
+  'ExtBackLinksGOV',
+  'RefDomainsEDU_Exact',
+  'ExtBackLinksEDU_Exact',
+  'RefDomainsGOV_Exact',
+  'ExtBackLinksGOV_Exact',
 ];
 const STRING_FIELDS = [
-  'NonUniqueLinkTypeHomepages', 'NonUniqueLinkTypeIndirect', 'NonUniqueLinkTypeDeleted', 'NonUniqueLinkTypeNoFollow',
-  'NonUniqueLinkTypeProtocolHTTPS', 'NonUniqueLinkTypeFrame', 'NonUniqueLinkTypeImageLink', 'NonUniqueLinkTypeRedirect',
-  'NonUniqueLinkTypeTextLink', 'TotalNonUniqueLinks', 'OutLinksInternal', 'OutLinksExternal', 'OutDomainsExternal',
+  'NonUniqueLinkTypeHomepages',
+  'NonUniqueLinkTypeIndirect',
+  'NonUniqueLinkTypeDeleted',
+  'NonUniqueLinkTypeNoFollow',
+  'NonUniqueLinkTypeProtocolHTTPS',
+  'NonUniqueLinkTypeFrame',
+  'NonUniqueLinkTypeImageLink',
+  'NonUniqueLinkTypeRedirect',
+  'NonUniqueLinkTypeTextLink',
+  'TotalNonUniqueLinks',
+  'OutLinksInternal',
+  'OutLinksExternal',
+  'OutDomainsExternal',
 ];
 const LINK_FIELDS = [
-  '_id', 'domainId', 'source', 'target', 'title', 'type', 'anchor', 'alt', 'first_seen', 'last_seen', 'last_crawl', 'deleted',
-  'reason_lost', 'source_cf', 'source_tf', 'target_cf', 'target_tf', 'no_follow', 'image', 'redirect', 'frame', 'lang',
-  'internal_links', 'external_links', 'ls',
+  '_id',
+  'domainId',
+  'source',
+  'target',
+  'title',
+  'type',
+  'anchor',
+  'alt',
+  'first_seen',
+  'last_seen',
+  'last_crawl',
+  'deleted',
+  'reason_lost',
+  'source_cf',
+  'source_tf',
+  'target_cf',
+  'target_tf',
+  'no_follow',
+  'image',
+  'redirect',
+  'frame',
+  'lang',
+  'internal_links',
+  'external_links',
+  'ls',
 ];
 
 const links = (c: LinkClient, params: Record<string, string | number>) => c.get(`/links?${q({ source: 0, page: 0, links_per_domain: 0, ...params })}`);
@@ -161,7 +208,10 @@ describe('link tool: url-metrics and links', () => {
     // The filters do select: the full list holds links outside both windows.
     pace(t);
     const all = (await links(c, { url: ROOT })).json();
-    assert.ok(all.links.some((l: { first_seen: string }) => l.first_seen < newSince), 'the full list holds older links too');
+    assert.ok(
+      all.links.some((l: { first_seen: string }) => l.first_seen < newSince),
+      'the full list holds older links too',
+    );
   });
 
   test('an identical request within 24 h comes from cache (no charge); after 24 h it is charged again', async () => {
@@ -194,7 +244,10 @@ describe('link tool: url-metrics and links', () => {
     // The cut page keeps its place: it starts where page 3 starts.
     const other = await newLinkClient(t);
     const full = (await links(other, { url: ROOT, page: 3 })).json();
-    assert.deepEqual(body.links.map((l: { _id: string }) => l._id), full.links.slice(0, 120).map((l: { _id: string }) => l._id));
+    assert.deepEqual(
+      body.links.map((l: { _id: string }) => l._id),
+      full.links.slice(0, 120).map((l: { _id: string }) => l._id),
+    );
     assert.equal((await c.pool()).remaining, 0);
     pace(t);
     const refused = await links(c, { url: ROOT, page: 4 });
@@ -225,7 +278,11 @@ describe('link tool: url-metrics and links', () => {
     assert.deepEqual({ source: byUrl['cleanbot.fr'].source, lpd: byUrl['cleanbot.fr'].links_per_domain }, { source: 1, lpd: 1 });
     assert.deepEqual({ source: byUrl[ROOT].source, lpd: byUrl[ROOT].links_per_domain }, { source: 0, lpd: 0 });
     assert.equal(byUrl['cleanbot.fr'].created, Math.floor(t.clock.now() / 1000));
-    assert.deepEqual(entries.map((e: { url: string }) => e.url), [ROOT, 'cleanbot.fr'], 'oldest first, as policy/history.ts orders it');
+    assert.deepEqual(
+      entries.map((e: { url: string }) => e.url),
+      [ROOT, 'cleanbot.fr'],
+      'oldest first, as policy/history.ts orders it',
+    );
     // Another account sees none of them.
     const other = await newLinkClient(t);
     assert.deepEqual((await other.get('/requests')).json(), []);

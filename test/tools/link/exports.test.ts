@@ -75,7 +75,10 @@ function observedHandlers(): Record<string, JobHandler> {
 
 const startWorker = () => startEmbeddedWorker(t.ctx, { handlers: observedHandlers(), queue: t.ctx.jobs, pollIntervalMs: 20 });
 
-async function suggest(c: LinkClient, url: string): Promise<{ suggestedType: string; suggestions: { url: string; type: string; refDomains: number; backLinks: number; cost: number; state: string }[] }> {
+async function suggest(
+  c: LinkClient,
+  url: string,
+): Promise<{ suggestedType: string; suggestions: { url: string; type: string; refDomains: number; backLinks: number; cost: number; state: string }[] }> {
   const res = await c.post('/exports/suggest', { url });
   assert.equal(res.statusCode, 200, res.body);
   return res.json();
@@ -229,7 +232,10 @@ describe('link tool: exports', () => {
     const states = seen.map((s) => s.state).filter((s, i, all) => i === 0 || all[i - 1] !== s);
     assert.deepEqual(states, [200, 300], 'collecting, then writing');
     const writing = seen.filter((s) => s.state === 300);
-    assert.ok(writing.every((s, i) => i === 0 || s.done >= writing[i - 1].done), 'progress only grows');
+    assert.ok(
+      writing.every((s, i) => i === 0 || s.done >= writing[i - 1].done),
+      'progress only grows',
+    );
     assert.deepEqual(job.progress, { done: 5794, total: 5794 });
     assert.equal(job.backLinks, 5794);
     assert.ok(Number.isInteger(job.completedAt) && job.completedAt! >= (job.createdAt as number));
@@ -249,7 +255,10 @@ describe('link tool: exports', () => {
     pace(t);
     const page1 = (await c.get(`/links?${q({ url: BIG, source: 0, page: 1, links_per_domain: 0 })}`)).json().links as Record<string, unknown>[];
     const api = [...page0, ...page1];
-    assert.deepEqual(rows.slice(0, 1000).map((r) => r._id), api.map((l) => l._id));
+    assert.deepEqual(
+      rows.slice(0, 1000).map((r) => r._id),
+      api.map((l) => l._id),
+    );
     for (let i = 0; i < api.length; i++) {
       for (const col of EXPORT_COLUMNS) {
         const v = api[i][col];
@@ -260,7 +269,11 @@ describe('link tool: exports', () => {
 
   test('the CSV is byte for byte what csv-stringify wrote for the same backlinks read page by page (columns, order, quoting, values)', async () => {
     const c = await newLinkClient(t);
-    for (const [url, filter] of [[BIG, {}], [TARGET, { linksPerDomain: 1, noFollow: false }], [TARGET, { targetAnchorText: 'loans', minTopRank: 10 }]] as const) {
+    for (const [url, filter] of [
+      [BIG, {}],
+      [TARGET, { linksPerDomain: 1, noFollow: false }],
+      [TARGET, { targetAnchorText: 'loans', minTopRank: 10 }],
+    ] as const) {
       const { job } = await exportRows(c, { url, filter });
       const body = (await download(job.downloadURL!)).body;
       const items = t.ctx.engine.links.backlinks(url, filter, { offset: 0, limit: 1_000_000 })!.links;
@@ -307,7 +320,10 @@ describe('link tool: exports', () => {
       assert.equal(job.backLinks, rows.length);
       const bad = rows.filter((r) => !ok(r));
       assert.equal(bad.length, 0, `${label}: ${bad.length} rows break the filter, e.g. ${JSON.stringify(bad[0])}`);
-      assert.ok(rows.every((r) => ids.has(r._id)), `${label}: rows come from the unfiltered export`);
+      assert.ok(
+        rows.every((r) => ids.has(r._id)),
+        `${label}: rows come from the unfiltered export`,
+      );
       // Rows the filter excluded really fail it (the filter is exact, not a sample).
       const kept = new Set(rows.map((r) => r._id));
       if (!unique) assert.equal(all.filter(ok).length, rows.length, `${label}: every matching row is exported`);
@@ -372,7 +388,10 @@ describe('link tool: exports', () => {
       // The new job's answer is cached as usual.
       assert.equal((await create(c, body))._id, second._id);
       assert.equal((await c.pool()).remaining, start - 555);
-      assert.deepEqual((await listed(c)).map((j) => j._id), [second._id, first._id]);
+      assert.deepEqual(
+        (await listed(c)).map((j) => j._id),
+        [second._id, first._id],
+      );
     } finally {
       await worker.stop();
       worker = startWorker();
@@ -412,7 +431,10 @@ describe('link tool: exports', () => {
     const { job } = await exportRows(a, { url: TARGET, filter: { linkType: 'mention' } });
     assert.deepEqual(await listed(b), []);
     const { job: own } = await exportRows(b, { url: TARGET, filter: { linkType: 'redirect' } });
-    assert.deepEqual((await listed(b)).map((j) => j._id), [own._id]);
+    assert.deepEqual(
+      (await listed(b)).map((j) => j._id),
+      [own._id],
+    );
     assert.ok(!(await listed(a)).some((j) => j._id === own._id));
     // B's own valid signature does not open A's job.
     const mine = new URL(own.downloadURL!);

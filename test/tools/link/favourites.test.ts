@@ -60,7 +60,8 @@ describe('link tool: favourites', () => {
 
   test('GET /favorites is newest update first also for updates within one second', async () => {
     const c = await newLinkClient(t);
-    const linksOf = async (url: string) => (await c.get(`/links?${q({ url, source: 0, page: 0, links_per_domain: 0 })}`)).json().links as Record<string, unknown>[];
+    const linksOf = async (url: string) =>
+      (await c.get(`/links?${q({ url, source: 0, page: 0, links_per_domain: 0 })}`)).json().links as Record<string, unknown>[];
     const [learn, west] = [await linksOf('learnhub.com'), await linksOf('westwire.fr')];
     const domains = () => c.get('/favorites').then((r) => r.json().map((l: { domain: string }) => l.domain));
     // The fake clock stands still: every update below falls in one second.
@@ -106,12 +107,19 @@ describe('link tool: favourites', () => {
     const b = (await fav(c, bot[0]._id as string, true)).json();
     let res = await c.get('/favorites');
     assert.equal(res.statusCode, 200);
-    assert.deepEqual(res.json().map((l: { _id: string }) => l._id), [b._id, a._id]);
+    assert.deepEqual(
+      res.json().map((l: { _id: string }) => l._id),
+      [b._id, a._id],
+    );
     for (const l of res.json()) assert.deepEqual(Object.keys(l).sort(), LIST_FIELDS);
     t.clock.advance(SECOND);
     await fav(c, wiki[2]._id as string, true);
     res = await c.get('/favorites');
-    assert.deepEqual(res.json().map((l: { _id: string }) => l._id), [a._id, b._id], 'an update moves a list to the front');
+    assert.deepEqual(
+      res.json().map((l: { _id: string }) => l._id),
+      [a._id, b._id],
+      'an update moves a list to the front',
+    );
     assert.deepEqual(res.json()[0].link_ids, [wiki[0]._id, wiki[2]._id]);
   });
 
@@ -171,6 +179,9 @@ describe('link tool: favourites', () => {
     assert.equal(mine.user_id, b.id);
     await fav(b, wiki[5]._id as string, false);
     assert.deepEqual((await a.get(`/favorites/${list._id}`)).json().link_ids, [wiki[5]._id]);
-    assert.deepEqual((await a.get('/favorites')).json().map((l: { _id: string }) => l._id), [list._id]);
+    assert.deepEqual(
+      (await a.get('/favorites')).json().map((l: { _id: string }) => l._id),
+      [list._id],
+    );
   });
 });

@@ -23,7 +23,12 @@ export interface LinkClient {
 export function linkClient(t: TestApp, id: string, key: string): LinkClient {
   const url = (path: string) => `/v3/link-tool${path}`;
   const headers = { 'x-access-token': key };
-  const withBody = (payload: unknown) => (payload === undefined ? {} : typeof payload === 'string' ? { payload, headers: { ...headers, 'content-type': 'application/json' } } : { payload: payload as object });
+  const withBody = (payload: unknown) =>
+    payload === undefined
+      ? {}
+      : typeof payload === 'string'
+        ? { payload, headers: { ...headers, 'content-type': 'application/json' } }
+        : { payload: payload as object };
   return {
     id,
     key,

@@ -11,8 +11,54 @@ import { newLinkClient, pace, type LinkClient, type Res } from './helpers.js';
 
 let t: TestApp;
 
-const ODD_STRINGS = ['', ' ', 'x'.repeat(3000), '__proto__', 'constructor', 'toString', '\u0000', 'a\u0000b', '😀🔥 café', 'bücher.de', 'xn--bcher-kva.de', 'שלום.com', 'a\r\nb', '%', '<script>alert(1)</script>', "' OR 1=1 --", '\u202e\u200b', 'https://exa mple.com', 'javascript:alert(1)', 'ftp://openpedia.org', 'http://127.0.0.1/', 'http://[::1]/', 'localhost', 'openpedia.org:99999', '//openpedia.org', '[object Object]'];
-const BAD_INTS = ['abc', '1.5', '1e3', '1e0', '0x10', '0x1', '+1', '-1', '99999999999999999999', '', ' ', '__proto__', '٣', '１', 'NaN', 'Infinity', 'true', '[]'];
+const ODD_STRINGS = [
+  '',
+  ' ',
+  'x'.repeat(3000),
+  '__proto__',
+  'constructor',
+  'toString',
+  '\u0000',
+  'a\u0000b',
+  '😀🔥 café',
+  'bücher.de',
+  'xn--bcher-kva.de',
+  'שלום.com',
+  'a\r\nb',
+  '%',
+  '<script>alert(1)</script>',
+  "' OR 1=1 --",
+  '\u202e\u200b',
+  'https://exa mple.com',
+  'javascript:alert(1)',
+  'ftp://openpedia.org',
+  'http://127.0.0.1/',
+  'http://[::1]/',
+  'localhost',
+  'openpedia.org:99999',
+  '//openpedia.org',
+  '[object Object]',
+];
+const BAD_INTS = [
+  'abc',
+  '1.5',
+  '1e3',
+  '1e0',
+  '0x10',
+  '0x1',
+  '+1',
+  '-1',
+  '99999999999999999999',
+  '',
+  ' ',
+  '__proto__',
+  '٣',
+  '１',
+  'NaN',
+  'Infinity',
+  'true',
+  '[]',
+];
 
 const enc = (params: Record<string, string>) =>
   Object.entries(params)
@@ -71,7 +117,12 @@ describe('hostile input on the link tool', () => {
     const c = await newLinkClient(t);
     for (const [method, path, body] of routes) {
       for (const headers of [{}, { authorization: `Bearer ${c.key}` }, { 'x-access-token': 'nope' }, { 'x-access-token': '' }]) {
-        const res = await t.app.inject({ method, url: `/v3/link-tool${path}`, headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { payload: body } : {}) });
+        const res = await t.app.inject({
+          method,
+          url: `/v3/link-tool${path}`,
+          headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+          ...(body ? { payload: body } : {}),
+        });
         assert.equal(res.statusCode, 401, `${method} ${path} ${JSON.stringify(headers)}`);
         assert.deepEqual(res.json(), { error: { type: 'AuthError', message: 'Invalid API Key' } });
       }
@@ -107,7 +158,11 @@ describe('hostile input on the link tool', () => {
         assertSane(res, `${path} url=${JSON.stringify(odd).slice(0, 30)}`, [200, 422]);
         if (res.statusCode === 422) {
           assert.deepEqual(res.json(), { error: { type: 'InvalidInput', message: 'Parameter url is invalid' } });
-          assert.deepEqual({ links: (await c.pool('links')).remaining, metrics: (await c.pool('lm-url-metrics')).remaining }, before, `${odd}: refused, not charged`);
+          assert.deepEqual(
+            { links: (await c.pool('links')).remaining, metrics: (await c.pool('lm-url-metrics')).remaining },
+            before,
+            `${odd}: refused, not charged`,
+          );
         } else answered++;
         pace(t);
       }
@@ -134,18 +189,52 @@ describe('hostile input on the link tool', () => {
   test('PATCH favorite-links: bad bodies → 422, odd link ids → 200 null or 422, never a 5xx', async () => {
     const c = await newLinkClient(t);
     const id = '000000000000000000007101';
-    for (const body of ['{', 'null', '[]', '"true"', 'true', '{}', '{"favorite":"yes"}', '{"favorite":1}', '{"favorite":null}', '{"favorite":[true]}', '{"__proto__":{"favorite":true}}', '{"constructor":{"prototype":{"polluted":true}}}', `{"favorite":${'['.repeat(2000)}${']'.repeat(2000)}}`]) {
+    for (const body of [
+      '{',
+      'null',
+      '[]',
+      '"true"',
+      'true',
+      '{}',
+      '{"favorite":"yes"}',
+      '{"favorite":1}',
+      '{"favorite":null}',
+      '{"favorite":[true]}',
+      '{"__proto__":{"favorite":true}}',
+      '{"constructor":{"prototype":{"polluted":true}}}',
+      `{"favorite":${'['.repeat(2000)}${']'.repeat(2000)}}`,
+    ]) {
       const res = await raw(c, 'PATCH', `/favorite-links/${id}`, body);
       assertSane(res, `PATCH body ${body.slice(0, 40)}`, [200, 400, 422]);
       if (res.statusCode === 200) assert.ok(body.includes('__proto__') || body.includes('constructor'), `${body} is not a valid body`);
     }
-    for (const [body, type] of [['favorite=true', 'application/x-www-form-urlencoded'], ['favorite', 'text/plain'], ['', 'application/json']]) {
+    for (const [body, type] of [
+      ['favorite=true', 'application/x-www-form-urlencoded'],
+      ['favorite', 'text/plain'],
+      ['', 'application/json'],
+    ]) {
       assertSane(await raw(c, 'PATCH', `/favorite-links/${id}`, body, type), `PATCH ${type} ${body}`, [400, 415, 422]);
     }
     const huge = await raw(c, 'PATCH', `/favorite-links/${id}`, JSON.stringify({ favorite: true, pad: 'x'.repeat(3 * 1024 * 1024) }));
     assert.equal(huge.statusCode, 413);
     assertSane(huge, 'oversized body', [413]);
-    for (const linkId of ['__proto__', 'constructor', 'toString', '%00', '%F0%9F%98%80', '%ED%A0%80', '..%2F..%2Fetc', "'%20OR%201=1", 'x'.repeat(100), 'x'.repeat(101), 'x'.repeat(600), '-1', '0x10', 'FFFFFFFFFFFFFFFFFFFFFFFF', '0'.repeat(200)]) {
+    for (const linkId of [
+      '__proto__',
+      'constructor',
+      'toString',
+      '%00',
+      '%F0%9F%98%80',
+      '%ED%A0%80',
+      '..%2F..%2Fetc',
+      "'%20OR%201=1",
+      'x'.repeat(100),
+      'x'.repeat(101),
+      'x'.repeat(600),
+      '-1',
+      '0x10',
+      'FFFFFFFFFFFFFFFFFFFFFFFF',
+      '0'.repeat(200),
+    ]) {
       const res = await raw(c, 'PATCH', `/favorite-links/${linkId}`, '{"favorite":true}');
       assertSane(res, `link id ${linkId.slice(0, 30)}`, [200, 400, 404, 414, 422]);
       if (res.statusCode === 200) assert.equal(res.body, 'null', `${linkId.slice(0, 30)} is no link`);
@@ -157,7 +246,22 @@ describe('hostile input on the link tool', () => {
 
   test('favourite list ids in the path: odd, unicode, prototype names, oversized → null / 204 / 404 / 422, never a 5xx', async () => {
     const c = await newLinkClient(t);
-    for (const id of ['__proto__', 'constructor', 'prototype', '..%2F..%2Fetc%2Fpasswd', '%00', '%F0%9F%98%80', '%ED%A0%80', 'a%2Fb', "'%20OR%201=1", '*', '%25', 'x'.repeat(100), 'x'.repeat(101), 'x'.repeat(600)]) {
+    for (const id of [
+      '__proto__',
+      'constructor',
+      'prototype',
+      '..%2F..%2Fetc%2Fpasswd',
+      '%00',
+      '%F0%9F%98%80',
+      '%ED%A0%80',
+      'a%2Fb',
+      "'%20OR%201=1",
+      '*',
+      '%25',
+      'x'.repeat(100),
+      'x'.repeat(101),
+      'x'.repeat(600),
+    ]) {
       const got = await c.get(`/favorites/${id}`);
       assertSane(got, `GET list ${id.slice(0, 30)}`, [200, 400, 404, 414, 422]);
       if (got.statusCode === 200) assert.equal(got.body, 'null');
@@ -167,7 +271,19 @@ describe('hostile input on the link tool', () => {
 
   test('POST /exports/suggest: bad bodies → 422, odd urls → 200 or 422 InvalidInput, never a 5xx', async () => {
     const c = await newLinkClient(t);
-    for (const body of ['{', 'null', '[]', '"openpedia.org"', '{}', '{"url":null}', '{"url":42}', '{"url":["openpedia.org"]}', '{"url":{"toString":"x"}}', '{"__proto__":{"url":"openpedia.org"}}', `{"url":"${'a'.repeat(5000)}.com"}`]) {
+    for (const body of [
+      '{',
+      'null',
+      '[]',
+      '"openpedia.org"',
+      '{}',
+      '{"url":null}',
+      '{"url":42}',
+      '{"url":["openpedia.org"]}',
+      '{"url":{"toString":"x"}}',
+      '{"__proto__":{"url":"openpedia.org"}}',
+      `{"url":"${'a'.repeat(5000)}.com"}`,
+    ]) {
       const res = await raw(c, 'POST', '/exports/suggest', body);
       assertSane(res, `suggest ${body.slice(0, 40)}`, [400, 422]);
     }
@@ -224,10 +340,23 @@ describe('hostile input on the link tool', () => {
     const protoOk = protoFilter.statusCode === 200;
     for (const limit of [-1, 1.5, '100', null, [], {}, 1e400, 100_000_001]) {
       pace(t);
-      const res = await raw(c, 'POST', '/exports', `{"url":"learnhub.com","limit":${JSON.stringify(limit) ?? 'null'}}`.replace('"limit":null', `"limit":${limit === 1e400 ? '1e400' : 'null'}`));
+      const res = await raw(
+        c,
+        'POST',
+        '/exports',
+        `{"url":"learnhub.com","limit":${JSON.stringify(limit) ?? 'null'}}`.replace('"limit":null', `"limit":${limit === 1e400 ? '1e400' : 'null'}`),
+      );
       assertSane(res, `limit ${String(limit)}`, [400, 422]);
     }
-    for (const body of ['{', 'null', '[]', '{}', '{"url":42}', '{"url":"learnhub.com","extra":{"deep":[1,2,3]}}', `{"url":"learnhub.com","filter":${'{"a":'.repeat(500)}1${'}'.repeat(500)}}`]) {
+    for (const body of [
+      '{',
+      'null',
+      '[]',
+      '{}',
+      '{"url":42}',
+      '{"url":"learnhub.com","extra":{"deep":[1,2,3]}}',
+      `{"url":"learnhub.com","filter":${'{"a":'.repeat(500)}1${'}'.repeat(500)}}`,
+    ]) {
       pace(t);
       const res = await raw(c, 'POST', '/exports', body);
       assertSane(res, `create ${body.slice(0, 40)}`, [200, 400, 422]);

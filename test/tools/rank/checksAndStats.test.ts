@@ -75,7 +75,10 @@ describe('daily position checks and stats', () => {
     let moved = 0;
     for (const k of all) {
       assert.equal(k.history.length, 31, k.kw);
-      assert.deepEqual(k.history.map((h) => h.date), Array.from({ length: 31 }, (_, i) => day(Date.UTC(2026, 10, 22) + i * DAY)));
+      assert.deepEqual(
+        k.history.map((h) => h.date),
+        Array.from({ length: 31 }, (_, i) => day(Date.UTC(2026, 10, 22) + i * DAY)),
+      );
       const positions = k.history.map((h) => h.position);
       for (const p of positions) assert.ok(p === null || (Number.isInteger(p) && p >= 1 && p <= 100));
       for (const h of k.history) assert.equal(h.position === null, h.url === null);
@@ -123,7 +126,18 @@ describe('daily position checks and stats', () => {
     assert.equal(res.statusCode, 200, res.body);
     const stats = res.json();
     assert.deepEqual(Object.keys(stats).sort(), [
-      'average_position', 'daily', 'distribution', 'estimated_visits', 'first_day', 'from', 'keywords', 'last_day', 'to', 'top_movers', 'tracking_id', 'visibility',
+      'average_position',
+      'daily',
+      'distribution',
+      'estimated_visits',
+      'first_day',
+      'from',
+      'keywords',
+      'last_day',
+      'to',
+      'top_movers',
+      'tracking_id',
+      'visibility',
     ]);
     assert.deepEqual([stats.tracking_id, stats.from, stats.to], [trackingId, from, to]);
     assert.deepEqual(Object.keys(stats.daily[0]).sort(), ['average_position', 'date', 'distribution', 'keywords', 'visibility']);
@@ -146,15 +160,24 @@ describe('daily position checks and stats', () => {
     const changes = all.map((k) => ({ kw: k.kw, change: (at(k, from) ?? 101) - (at(k, to) ?? 101) }));
     assert.deepEqual(
       stats.top_movers.up.map((m: { kw: string; change: number }) => [m.kw, m.change]).sort(),
-      changes.filter((m) => m.change > 0).map((m) => [m.kw, m.change]).sort(),
+      changes
+        .filter((m) => m.change > 0)
+        .map((m) => [m.kw, m.change])
+        .sort(),
     );
     assert.deepEqual(
       stats.top_movers.down.map((m: { kw: string; change: number }) => [m.kw, m.change]).sort(),
-      changes.filter((m) => m.change < 0).map((m) => [m.kw, m.change]).sort(),
+      changes
+        .filter((m) => m.change < 0)
+        .map((m) => [m.kw, m.change])
+        .sort(),
     );
     for (const d of stats.daily) {
       const positions = all.map((k) => at(k, d.date));
-      assert.equal(Object.values(d.distribution as Record<string, number>).reduce((a, b) => a + b, 0), KEYWORDS.length);
+      assert.equal(
+        Object.values(d.distribution as Record<string, number>).reduce((a, b) => a + b, 0),
+        KEYWORDS.length,
+      );
       assert.equal(d.distribution['1'], positions.filter((p) => p === 1).length);
     }
     // days: the same timeframe counted back from today.

@@ -34,13 +34,14 @@ const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** RFC 2047 encoded words (Q or B) in a header, unfolded. */
 function decodeHeader(value: string): string {
-  return value
-    .replace(/\?=\s+=\?/g, '?==?')
-    .replace(/=\?utf-8\?([qb])\?([^?]*)\?=/gi, (_m, enc: string, text: string) =>
-      enc.toLowerCase() === 'b'
-        ? Buffer.from(text, 'base64').toString('utf8')
-        : Buffer.from(text.replace(/_/g, ' ').replace(/=([0-9a-f]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8'),
-    );
+  return value.replace(/\?=\s+=\?/g, '?==?').replace(/=\?utf-8\?([qb])\?([^?]*)\?=/gi, (_m, enc: string, text: string) =>
+    enc.toLowerCase() === 'b'
+      ? Buffer.from(text, 'base64').toString('utf8')
+      : Buffer.from(
+          text.replace(/_/g, ' ').replace(/=([0-9a-f]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))),
+          'latin1',
+        ).toString('utf8'),
+  );
 }
 
 function header(raw: string, name: string): string {
@@ -131,8 +132,17 @@ describe('rank email reports', () => {
     assert.deepEqual(lastEndedPeriod(0, Date.UTC(2026, 10, 22, 23, 59)), { start: '2026-11-09', end: '2026-11-15', endMs: Date.UTC(2026, 10, 16) });
     assert.deepEqual(lastEndedPeriod(1, Date.UTC(2026, 11, 1, 0, 0)), { start: '2026-11-01', end: '2026-11-30', endMs: Date.UTC(2026, 11, 1) });
     assert.deepEqual(lastEndedPeriod(1, Date.UTC(2027, 0, 15)), { start: '2026-12-01', end: '2026-12-31', endMs: Date.UTC(2027, 0, 1) });
-    assert.deepEqual(endedPeriods(0, Date.UTC(2026, 10, 23, 0, 0), 3).map((p) => p.start), ['2026-11-02', '2026-11-09', '2026-11-16']);
-    assert.deepEqual(endedPeriods(1, Date.UTC(2027, 0, 15), 2).map((p) => [p.start, p.end]), [['2026-11-01', '2026-11-30'], ['2026-12-01', '2026-12-31']]);
+    assert.deepEqual(
+      endedPeriods(0, Date.UTC(2026, 10, 23, 0, 0), 3).map((p) => p.start),
+      ['2026-11-02', '2026-11-09', '2026-11-16'],
+    );
+    assert.deepEqual(
+      endedPeriods(1, Date.UTC(2027, 0, 15), 2).map((p) => [p.start, p.end]),
+      [
+        ['2026-11-01', '2026-11-30'],
+        ['2026-12-01', '2026-12-31'],
+      ],
+    );
   });
 
   test('the weekly reports arrive on Monday, once, with recipients, subject and positions', async () => {
@@ -276,7 +286,16 @@ describe('rank email reports', () => {
     // A process claimed the weekly report and died before sending it.
     await t.ctx.state.db
       .insertInto('rank_report_deliveries')
-      .values({ report_id: weekly._id, period_start: period.start, status: 'sending', attempts: 1, claimed_ms: crashedAt, sent_ms: null, message_id: null, error: null })
+      .values({
+        report_id: weekly._id,
+        period_start: period.start,
+        status: 'sending',
+        attempts: 1,
+        claimed_ms: crashedAt,
+        sent_ms: null,
+        message_id: null,
+        error: null,
+      })
       .execute();
     const weeklyMails = () => inbox.filter((m) => m.to.join() === 'crash@reports.test' && header(m.raw, 'Subject').startsWith('Weekly'));
     inbox.length = 0;
@@ -298,7 +317,11 @@ describe('rank email reports', () => {
         .execute();
       await restarted.runDueReports(crashedAt + 56 * MINUTE);
       await restarted.runDueReports(crashedAt + 80 * MINUTE);
-      assert.deepEqual(weeklyMails().map((m) => header(m.raw, 'Message-ID')), [messageId, messageId], 'the repeat is recognisably the same mail');
+      assert.deepEqual(
+        weeklyMails().map((m) => header(m.raw, 'Message-ID')),
+        [messageId, messageId],
+        'the repeat is recognisably the same mail',
+      );
     } finally {
       await restarted.close();
     }

@@ -31,7 +31,10 @@ describe('rank tool trackings', () => {
     const body = res.json();
     assert.deepEqual(Object.keys(body).sort(), ['estimatedTimeProcessing', 'keywords', 'postponed_keywords', 'postponed_processing', 'reports', 'tracking']);
     const tr = body.tracking;
-    assert.deepEqual(Object.keys(tr).sort(), ['_id', 'count', 'created_at', 'domain', 'is_deleted', 'location', 'platform_id', 'reports_active', 'share_token', 'tracked_keyword_ids'].sort());
+    assert.deepEqual(
+      Object.keys(tr).sort(),
+      ['_id', 'count', 'created_at', 'domain', 'is_deleted', 'location', 'platform_id', 'reports_active', 'share_token', 'tracked_keyword_ids'].sort(),
+    );
     assert.match(tr._id, /^[0-9a-f]{24}$/);
     assert.equal(tr.domain, 'example.com');
     assert.deepEqual(tr.location, { _id: 2840, label: tr.location.label, code: 'us' });
@@ -40,7 +43,10 @@ describe('rank tool trackings', () => {
     assert.equal(tr.is_deleted, false);
     assert.equal(tr.reports_active, true);
     assert.equal(tr.created_at, Math.floor(t.clock.now() / 1000));
-    assert.deepEqual(body.keywords.map((k: { kw: string }) => k.kw), ['hiking boots', 'tent']);
+    assert.deepEqual(
+      body.keywords.map((k: { kw: string }) => k.kw),
+      ['hiking boots', 'tent'],
+    );
     for (const k of body.keywords) {
       assert.deepEqual(Object.keys(k).sort(), ['keyword_id', 'kw', 'location_id', 'platform_id', 'tracking_id', 'user_id']);
       assert.equal(k.tracking_id, tr._id);
@@ -48,8 +54,14 @@ describe('rank tool trackings', () => {
       assert.equal(k.location_id, 2840);
       assert.equal(k.platform_id, 1);
     }
-    assert.deepEqual(tr.tracked_keyword_ids, body.keywords.map((k: { keyword_id: string }) => k.keyword_id));
-    assert.deepEqual(body.reports.map((r: { type: number }) => r.type), [0, 1]);
+    assert.deepEqual(
+      tr.tracked_keyword_ids,
+      body.keywords.map((k: { keyword_id: string }) => k.keyword_id),
+    );
+    assert.deepEqual(
+      body.reports.map((r: { type: number }) => r.type),
+      [0, 1],
+    );
     for (const r of body.reports) {
       assert.deepEqual(r.emails, ['owner@example.test']);
       assert.equal(r.tracking_id, tr._id);
@@ -126,8 +138,14 @@ describe('rank tool trackings', () => {
     assert.equal((await c.post('/trackings', trackingBody({ domain: 'other.com', keywords: kwList(200) }))).statusCode, 201);
     // Multiple trackings count keywords once per platform.
     const multi = await rankClient(t, 'entry');
-    assert.equal((await multi.post('/multiple-trackings', { ...trackingBody({ keywords: kwList(101) }), platform_id: undefined, platform_ids: [1, 2] })).statusCode, 422);
-    assert.equal((await multi.post('/multiple-trackings', { ...trackingBody({ keywords: kwList(100) }), platform_id: undefined, platform_ids: [1, 2] })).statusCode, 201);
+    assert.equal(
+      (await multi.post('/multiple-trackings', { ...trackingBody({ keywords: kwList(101) }), platform_id: undefined, platform_ids: [1, 2] })).statusCode,
+      422,
+    );
+    assert.equal(
+      (await multi.post('/multiple-trackings', { ...trackingBody({ keywords: kwList(100) }), platform_id: undefined, platform_ids: [1, 2] })).statusCode,
+      201,
+    );
   });
 
   test('GET /trackings: newest first with location and count; from/to on created_at; is_with_deleted', async () => {
@@ -140,25 +158,50 @@ describe('rank tool trackings', () => {
       t.clock.advance(2 * DAY);
     }
     let list = (await c.get('/trackings')).json();
-    assert.deepEqual(list.map((x: { _id: string }) => x._id), [...ids].reverse());
-    assert.deepEqual(list.map((x: { count: number }) => x.count), [3, 2, 1]);
+    assert.deepEqual(
+      list.map((x: { _id: string }) => x._id),
+      [...ids].reverse(),
+    );
+    assert.deepEqual(
+      list.map((x: { count: number }) => x.count),
+      [3, 2, 1],
+    );
     assert.equal(list[0].location._id, 2840);
     const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
     list = (await c.get(`/trackings?from=${day(start + 2 * DAY)}`)).json();
-    assert.deepEqual(list.map((x: { domain: string }) => x.domain), ['c.com', 'b.com']);
+    assert.deepEqual(
+      list.map((x: { domain: string }) => x.domain),
+      ['c.com', 'b.com'],
+    );
     list = (await c.get(`/trackings?to=${day(start + 2 * DAY)}`)).json();
-    assert.deepEqual(list.map((x: { domain: string }) => x.domain), ['b.com', 'a.com']);
+    assert.deepEqual(
+      list.map((x: { domain: string }) => x.domain),
+      ['b.com', 'a.com'],
+    );
     list = (await c.get(`/trackings?from=${Math.floor(start / 1000) + 1}&to=${Math.floor((start + 3 * DAY) / 1000)}`)).json();
-    assert.deepEqual(list.map((x: { domain: string }) => x.domain), ['b.com']);
+    assert.deepEqual(
+      list.map((x: { domain: string }) => x.domain),
+      ['b.com'],
+    );
     for (const bad of ['from=yesterday', 'to=2026-02-30', 'from=2026-1-1', 'is_with_deleted=maybe']) {
       assert.equal((await c.get(`/trackings?${bad}`)).statusCode, 422, bad);
     }
     assert.equal((await c.del(`/trackings/${ids[1]}`)).statusCode, 204);
     assert.equal((await c.del(`/trackings/${ids[1]}`)).statusCode, 404);
     list = (await c.get('/trackings')).json();
-    assert.deepEqual(list.map((x: { domain: string }) => x.domain), ['c.com', 'a.com']);
+    assert.deepEqual(
+      list.map((x: { domain: string }) => x.domain),
+      ['c.com', 'a.com'],
+    );
     list = (await c.get('/trackings?is_with_deleted=true')).json();
-    assert.deepEqual(list.map((x: { domain: string; is_deleted: boolean }) => [x.domain, x.is_deleted]), [['c.com', false], ['b.com', true], ['a.com', false]]);
+    assert.deepEqual(
+      list.map((x: { domain: string; is_deleted: boolean }) => [x.domain, x.is_deleted]),
+      [
+        ['c.com', false],
+        ['b.com', true],
+        ['a.com', false],
+      ],
+    );
     // A deleted tracking can be seen but not changed; its target can be tracked again.
     assert.equal((await c.get(`/trackings/${ids[1]}/detail`)).json().tracking.is_deleted, true);
     assert.equal((await c.patch(`/trackings/${ids[1]}`, { reports_active: false })).statusCode, 404);
@@ -172,7 +215,10 @@ describe('rank tool trackings', () => {
     for (const domain of domains) assert.equal((await c.post('/trackings', trackingBody({ domain, keywords: ['tent'] }))).statusCode, 201);
     const list = (await c.get('/trackings')).json() as { domain: string; created_at: number }[];
     assert.equal(new Set(list.map((x) => x.created_at)).size, 1, 'all in one second');
-    assert.deepEqual(list.map((x) => x.domain), [...domains].reverse());
+    assert.deepEqual(
+      list.map((x) => x.domain),
+      [...domains].reverse(),
+    );
   });
 
   test('PATCH changes reports_active; domain, location and platform cannot change', async () => {
@@ -193,7 +239,10 @@ describe('rank tool trackings', () => {
     const id = created.tracking._id;
     const added = await c.post(`/trackings/${id}/tracked-keywords`, { keywords: ['tent', 'Sleeping Bag'] });
     assert.equal(added.statusCode, 201);
-    assert.deepEqual(added.json().keywords.map((k: { kw: string }) => k.kw), ['sleeping bag']);
+    assert.deepEqual(
+      added.json().keywords.map((k: { kw: string }) => k.kw),
+      ['sleeping bag'],
+    );
     await rankServices(t.ctx).checks.idle();
     const list = (await c.get(`/trackings/${id}/tracked-keywords`)).json();
     assert.deepEqual(list.map((k: { kw: string }) => k.kw).sort(), ['hiking boots', 'sleeping bag', 'tent']);
@@ -235,7 +284,12 @@ describe('rank tool trackings', () => {
     const c = await rankClient(t);
     const id = (await c.post('/trackings', trackingBody())).json().tracking._id;
     assert.equal((await c.get(`/trackings/${id}/reports`)).json().length, 2);
-    const res = await c.post(`/trackings/${id}/reports`, { type: 2, emails: ['a@example.test', 'B@example.test'], name: 'Alerts', triggers: { min_change: 3 } });
+    const res = await c.post(`/trackings/${id}/reports`, {
+      type: 2,
+      emails: ['a@example.test', 'B@example.test'],
+      name: 'Alerts',
+      triggers: { min_change: 3 },
+    });
     assert.equal(res.statusCode, 201, res.body);
     const report = res.json();
     assert.deepEqual(Object.keys(report).sort(), ['_id', 'created_at', 'emails', 'name', 'tracking_id', 'triggers', 'type', 'user_id']);
@@ -260,7 +314,10 @@ describe('rank tool trackings', () => {
     assert.equal(res.statusCode, 201, res.body);
     const out = res.json();
     assert.equal(out.length, 2);
-    assert.deepEqual(out.map((x: { tracking: { platform_id: number } }) => x.tracking.platform_id), [1, 2]);
+    assert.deepEqual(
+      out.map((x: { tracking: { platform_id: number } }) => x.tracking.platform_id),
+      [1, 2],
+    );
     assert.equal((await c.post('/multiple-trackings', body)).statusCode, 409);
     await c.del(`/trackings/${out[1].tracking._id}`);
     // Desktop still exists: nothing is created for mobile either.

@@ -89,7 +89,20 @@ describe('hostile input on the SERP tool', () => {
 
   test('odd but valid keywords: unicode, __proto__, markup, 255 characters — a SERP, never a 5xx', async () => {
     const c = await newClient(t, 'api-pro');
-    const kws = ['日本語のキーワード', 'مرحبا بالعالم', '💩🔥', 'e\u0301\u0301\u0301', '__proto__', 'constructor', 'toString', '<script>alert(1)</script>', "tent' OR 1=1 --", 'k'.repeat(255), 'tent\u0000', '%00%ff'];
+    const kws = [
+      '日本語のキーワード',
+      'مرحبا بالعالم',
+      '💩🔥',
+      'e\u0301\u0301\u0301',
+      '__proto__',
+      'constructor',
+      'toString',
+      '<script>alert(1)</script>',
+      "tent' OR 1=1 --",
+      'k'.repeat(255),
+      'tent\u0000',
+      '%00%ff',
+    ];
     for (const kw of kws) {
       const res = await c.get(`/serp-tool/serps?kw=${enc(kw)}&location_id=0`);
       assert.equal(res.statusCode, 200, `${JSON.stringify(kw)}: ${res.body.slice(0, 200)}`);
@@ -120,8 +133,34 @@ describe('hostile input on the SERP tool', () => {
   test('a deterministic fuzz of every parameter never answers a 5xx', async () => {
     const c = await newClient(t, 'api-pro');
     let seed = 12345;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
-    const pieces = ['', ' ', '0', '-1', '2840', '99999999', '1e3', 'NaN', 'null', '[]', '{}', '__proto__', '%', '%zz', '😀', '\u202e', 'a'.repeat(400), '..', '/', '?', '&', '#', '\\', '"', "'"];
+    const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+    const pieces = [
+      '',
+      ' ',
+      '0',
+      '-1',
+      '2840',
+      '99999999',
+      '1e3',
+      'NaN',
+      'null',
+      '[]',
+      '{}',
+      '__proto__',
+      '%',
+      '%zz',
+      '😀',
+      '\u202e',
+      'a'.repeat(400),
+      '..',
+      '/',
+      '?',
+      '&',
+      '#',
+      '\\',
+      '"',
+      "'",
+    ];
     const value = () => Array.from({ length: 1 + Math.floor(rand() * 3) }, () => pieces[Math.floor(rand() * pieces.length)]).join('');
     for (let i = 0; i < 60; i++) {
       const route = ['/serp-tool/serps', '/serp-tool/serps/reset', '/serp-tool/url-metrics'][i % 3];

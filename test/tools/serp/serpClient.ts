@@ -24,8 +24,7 @@ export async function newClient(t: TestApp, plan = 'premium'): Promise<ToolClien
   const { id, key } = await t.account(plan);
   const get = (path: string) => t.app.inject({ method: 'GET', url: `/v3${path}`, headers: { 'x-access-token': key } });
   const resources = async () => (await get('/keyword-tool/limits')).json().resources as Record<string, PoolState>;
-  const pools = async () =>
-    Object.fromEntries(Object.entries(await resources()).map(([name, p]) => [name, { limit: p.limit, remaining: p.remaining }]));
+  const pools = async () => Object.fromEntries(Object.entries(await resources()).map(([name, p]) => [name, { limit: p.limit, remaining: p.remaining }]));
   return { id, key, get, pools, pool: async (name) => (await resources())[name] };
 }
 

@@ -65,7 +65,25 @@ function checkItem(item: any, platform: 1 | 2): void {
 
 /** Checks a whole SERP object: fields, identities, items, CTRs. */
 function checkSerp(serp: any, expect: { kw: string; location: number; platform: 1 | 2; at?: number }): void {
-  for (const k of ['_id', 'kw', 'mId', 'page', 'location_id', 'location', 'platform_id', 'items', 'rank', 'rank_updated_at', 'created_at', 'ctr', 'results', 'serp_results', 'serp_snapshot_id', 'serp_source_url', 'serpFeaturesImpact']) {
+  for (const k of [
+    '_id',
+    'kw',
+    'mId',
+    'page',
+    'location_id',
+    'location',
+    'platform_id',
+    'items',
+    'rank',
+    'rank_updated_at',
+    'created_at',
+    'ctr',
+    'results',
+    'serp_results',
+    'serp_snapshot_id',
+    'serp_source_url',
+    'serpFeaturesImpact',
+  ]) {
     assert.ok(k in serp, `SERP has ${k}`);
   }
   assert.match(serp._id, /^[0-9a-f]{32}$/);
@@ -103,7 +121,11 @@ function checkSerp(serp: any, expect: { kw: string; location: number; platform: 
     assert.ok(typeof item.ctr === 'number' && item.ctr >= 0 && item.ctr <= 1);
     assert.notEqual(item.m, null, 'organic results carry link metrics');
   });
-  assert.deepEqual(serp.ctr, organic.map((i: any) => i.ctr), 'ctr lists the organic CTRs in order');
+  assert.deepEqual(
+    serp.ctr,
+    organic.map((i: any) => i.ctr),
+    'ctr lists the organic CTRs in order',
+  );
   for (let i = 1; i < organic.length; i++) assert.ok(organic[i].ctr <= organic[i - 1].ctr + 1e-9, 'CTR falls with position');
   for (const item of serp.items) {
     try {
@@ -164,15 +186,12 @@ describe('GET /serp-tool/serps', () => {
     }
   });
 
-  test(
-    'social share counts are never negative',
-    async () => {
-      const c = await newClient(t);
-      const serp = (await serps(c, { kw: 'tent', location_id: 2840 })).json();
-      const negative = serp.items.filter((i: any) => i.m && i.m.social.v.l < 0).map((i: any) => `${i.url}: ${i.m.social.v.l}`);
-      assert.deepEqual(negative, []);
-    },
-  );
+  test('social share counts are never negative', async () => {
+    const c = await newClient(t);
+    const serp = (await serps(c, { kw: 'tent', location_id: 2840 })).json();
+    const negative = serp.items.filter((i: any) => i.m && i.m.social.v.l < 0).map((i: any) => `${i.url}: ${i.m.social.v.l}`);
+    assert.deepEqual(negative, []);
+  });
 
   test('desktop and mobile differ: identity, viewport, layout, panel column', async () => {
     const c = await newClient(t);
@@ -204,7 +223,10 @@ describe('GET /serp-tool/serps', () => {
     assert.equal(zero.location._id, 2840);
     assert.equal(zero._id, us._id);
     assert.equal(zero.serp_source_url, us.serp_source_url);
-    assert.deepEqual(zero.items.map((i: any) => i.url), us.items.map((i: any) => i.url));
+    assert.deepEqual(
+      zero.items.map((i: any) => i.url),
+      us.items.map((i: any) => i.url),
+    );
     const charged = (await c.pool('serps')).remaining;
     pace(t);
     // Missing and 0 are one request: the cache entry of 0 answers it, uncharged.

@@ -147,7 +147,10 @@ describe('GET /shared/locations?query=', () => {
     assert.equal(lower[0]._id, 2276);
     const accented = (await get(`/locations?query=${encodeURIComponent('Zürich')}`)).json() as { _id: number }[];
     const plain = (await get('/locations?query=zurich')).json() as { _id: number }[];
-    assert.deepEqual(accented.map((l) => l._id), plain.map((l) => l._id));
+    assert.deepEqual(
+      accented.map((l) => l._id),
+      plain.map((l) => l._id),
+    );
     assert.ok(plain.length > 0);
   });
 

@@ -77,7 +77,7 @@ describe('GET /site-tool/overview', () => {
     const body = res.json();
     checkOverview(body, 1);
     const last = body.linkindexHistory[Object.keys(body.linkindexHistory).at(-1)!];
-    assert.deepEqual([last.refIps, last.refSubnets], [body.linkindex.RefIPs, body.linkindex.RefSubNets], 'a domain\'s history ends at today\'s counters');
+    assert.deepEqual([last.refIps, last.refSubnets], [body.linkindex.RefIPs, body.linkindex.RefSubNets], "a domain's history ends at today's counters");
     const months = Object.keys(body.linkindexHistory);
     assert.ok(body.linkindexHistory[months[0]].refIps < last.refIps, 'a site gains referring IPs over ten years');
     const after = await c.pools();
@@ -91,7 +91,7 @@ describe('GET /site-tool/overview', () => {
     assert.equal((await c.pool('sp-overview')).remaining, before['sp-overview'].remaining - 1);
   });
 
-  test('a URL: page-level flows and page authority, the domain\'s authority and history', async () => {
+  test("a URL: page-level flows and page authority, the domain's authority and history", async () => {
     const c = await newClient(t);
     const domain = (await overview(c, DOMAIN)).json();
     pace(t);
@@ -137,7 +137,9 @@ describe('profiles behind an overview', () => {
     assert.match(b.urlId, /^[0-9a-f]{24}$/);
     assert.equal(b.linkindex.ItemType, 1, 'whole-domain stats for a domain');
     assert.ok(isInt(b.linkindex.RefDomains) && isInt(b.linkindex.ExtBackLinks) && b.linkindex.ExtBackLinks >= b.linkindex.RefDomains);
-    assert.ok(Array.isArray(b.backLinkCalendar) && b.backLinkCalendar.every((d: any) => /^\d{4}-\d{2}-\d{2}$/.test(d.Date) && isInt(d.NewLinks) && isInt(d.LostLinks)));
+    assert.ok(
+      Array.isArray(b.backLinkCalendar) && b.backLinkCalendar.every((d: any) => /^\d{4}-\d{2}-\d{2}$/.test(d.Date) && isInt(d.NewLinks) && isInt(d.LostLinks)),
+    );
     assert.ok(b.refDomains.length > 0 && b.refDomains.every((d: any) => typeof d.domain === 'string' && d.domain !== DOMAIN && isInt(d.matchedLinks)));
     assert.ok(b.anchors.length > 0 && b.anchors.every((a: any) => typeof a.anchorText === 'string' && isInt(a.totalLinks) && isInt(a.refDomains)));
 
@@ -163,7 +165,11 @@ describe('profiles behind an overview', () => {
       assert.ok(isInt(r.topRank) && isInt(r.refIps) && isPercent(r.score));
     }
     const scores = rivals.competitors.map((r: any) => r.score);
-    assert.deepEqual(scores, [...scores].sort((x, y) => y - x), 'best competitor first');
+    assert.deepEqual(
+      scores,
+      [...scores].sort((x, y) => y - x),
+      'best competitor first',
+    );
     assert.deepEqual(await c.pools(), before, 'the profiles are free');
   });
 
@@ -191,7 +197,11 @@ describe('profiles behind an overview', () => {
     for (const name of PROFILES) notInHistory(await profile(c, name, DOMAIN));
     notInHistory(await profile(c, 'backlink-profile', 'https://www.summitpeak.com/'));
     assert.equal((await profile(c, 'backlink-profile', PAGE)).statusCode, 200);
-    assert.equal((await profile(c, 'backlink-profile', ' https://WWW.SUMMITPEAK.COM/products/camping-chair ')).statusCode, 200, 'host case and surrounding space do not matter');
+    assert.equal(
+      (await profile(c, 'backlink-profile', ' https://WWW.SUMMITPEAK.COM/products/camping-chair ')).statusCode,
+      200,
+      'host case and surrounding space do not matter',
+    );
     notInHistory(await profile(c, 'backlink-profile', `${PAGE}/other`));
   });
 
@@ -263,7 +273,7 @@ describe('hostile input on the site tool', () => {
     for (const route of ['overview', ...PROFILES]) assertInvalid(await c.get(`/site-tool/${route}?url=summitpeak.com%00`), 'url');
   });
 
-  test('unknown domains, IDNs and __proto__ as a parameter name answer in the contract\'s shapes', async () => {
+  test("unknown domains, IDNs and __proto__ as a parameter name answer in the contract's shapes", async () => {
     const c = await newClient(t);
     const unknown = await overview(c, 'no-such-site-here.com');
     assert.equal(unknown.statusCode, 200);
