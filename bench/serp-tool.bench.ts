@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   const source = await worldFile();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-serp-bench-'));
   const researchFile = path.join(dir, 'research.db');
-  let t = performance.now();
+  const t = performance.now();
   fs.copyFileSync(source, researchFile);
   const clock = new FakeClock(BENCH_AS_OF);
   const config = loadConfig({ QUARRY_GATEWAY_RPS: '0', QUARRY_DATA_DIR: dir, QUARRY_PUBLIC_URL: 'http://quarry.bench' });

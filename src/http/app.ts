@@ -3,7 +3,14 @@
  * policy → handler. `buildApp` takes every dependency, so tests build one around an
  * in-memory store and a fake clock.
  */
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type onRequestHookHandler } from 'fastify';
+import Fastify, {
+  type FastifySchemaValidationError,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type onRequestHookHandler,
+} from 'fastify';
 import type { ClientClass } from '../policy/plans.js';
 import type { QuarryContext, RouteAuth } from './context.js';
 import { ApiError, errors, GATEWAY_429_HTML } from './errors.js';
@@ -74,7 +81,7 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
     });
   }
 
-  app.setErrorHandler((err: FastifyError & { validation?: any; validationContext?: string }, req, reply) => {
+  app.setErrorHandler((err: FastifyError & { validation?: FastifySchemaValidationError[]; validationContext?: string }, req, reply) => {
     let apiError: ApiError;
     if (err instanceof ApiError) apiError = err;
     else if (err.validation) apiError = validationError(err);

@@ -9,7 +9,9 @@ import type { FastifyError } from 'fastify';
 import { ApiError, errors } from './errors.js';
 
 const Ajv = AjvModule.default ?? AjvModule;
-const addFormats = (addFormatsModule as any).default ?? addFormatsModule;
+// ajv-formats is CommonJS: under NodeNext its callable export sits on `default` at run time.
+type AddFormats = (ajv: InstanceType<typeof Ajv>) => unknown;
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ?? addFormatsModule) as AddFormats;
 
 const queryAjv = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: 'all', allErrors: false, strict: false });
 const bodyAjv = new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: true, strict: false });
@@ -21,7 +23,16 @@ const INTEGER_TEXT = /^-?\d+$/;
 const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;
 
 /** 'integer' or 'number' when every value a schema accepts is one (unions of literals too), else null. */
-function numericKind(schema: any): 'integer' | 'number' | null {
+/** The parts of a JSON schema that the numeric checks read. */
+interface SchemaNode {
+  type?: unknown;
+  const?: unknown;
+  anyOf?: SchemaNode[];
+  oneOf?: SchemaNode[];
+  properties?: Record<string, SchemaNode>;
+}
+
+function numericKind(schema: SchemaNode | null | undefined): 'integer' | 'number' | null {
   if (schema === null || typeof schema !== 'object') return null;
   const variants = schema.anyOf ?? schema.oneOf;
   if (Array.isArray(variants) && variants.length > 0) {
@@ -36,9 +47,9 @@ function numericKind(schema: any): 'integer' | 'number' | null {
 }
 
 /** The top-level members of a query or path schema that are numbers, with the text each must match. */
-function numericMembers(schema: any): [string, RegExp][] {
+function numericMembers(schema: SchemaNode | undefined): [string, RegExp][] {
   const out: [string, RegExp][] = [];
-  for (const [name, member] of Object.entries<any>(schema?.properties ?? {})) {
+  for (const [name, member] of Object.entries(schema?.properties ?? {})) {
     const kind = numericKind(member);
     if (kind === 'integer') out.push([name, INTEGER_TEXT]);
     else if (kind === 'number') out.push([name, NUMBER_TEXT]);
@@ -46,15 +57,15 @@ function numericMembers(schema: any): [string, RegExp][] {
   return out;
 }
 
-export function compileValidator({ schema, httpPart }: { schema: any; httpPart?: string }) {
+export function compileValidator({ schema, httpPart }: { schema: SchemaNode; httpPart?: string }) {
   if (httpPart === 'body') return bodyAjv.compile(schema);
   const validate = queryAjv.compile(schema);
   const numeric = numericMembers(schema);
   if (numeric.length === 0) return validate;
-  const strict = (data: any): boolean => {
+  const strict = (data: unknown): boolean => {
     if (data !== null && typeof data === 'object') {
       for (const [name, text] of numeric) {
-        const value = data[name];
+        const value = (data as Record<string, unknown>)[name];
         const values: unknown[] = Array.isArray(value) ? value : [value];
         if (values.some((v) => typeof v === 'string' && !text.test(v))) {
           strict.errors = [
@@ -76,7 +87,7 @@ interface AjvIssue {
   instancePath: string;
   keyword: string;
   message?: string;
-  params: Record<string, any>;
+  params: Record<string, unknown>;
 }
 
 function parameterName(issue: AjvIssue): string {

@@ -30,7 +30,7 @@ export interface JobContext<P = unknown> {
   heartbeat(): void;
 }
 
-export interface JobHandler<P = any, R = any> {
+export interface JobHandler<P = unknown, R = unknown> {
   run(ctx: JobContext<P>): Promise<R>;
   /** Runs in the transaction that fails the job for good (see FailureHook): a refund. */
   onFailure?: FailureHook;

@@ -23,6 +23,8 @@ export interface CostContext {
   lookupData(kind: string, key: string): unknown | undefined;
 }
 
+// Routes keep their operations in typed form; the policy and the adapter handle any of them.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface PaidOperation<P = any, B = any> {
   pool: PoolName;
   /** Name under which the request is cached; routes that are one operation (GET and POST of competitor keywords) share it. */

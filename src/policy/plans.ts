@@ -94,7 +94,7 @@ export function loadPlans(file: string | null): Record<string, Plan> {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new PlanFileError(`plans file ${file} must hold a JSON object of plans`);
   }
-  for (const [name, raw] of Object.entries(parsed as Record<string, any>)) {
+  for (const [name, raw] of Object.entries(parsed as Record<string, Record<string, unknown>>)) {
     if (!/^[a-z0-9][a-z0-9_-]{0,39}$/.test(name)) throw new PlanFileError(`plan name "${name}" is invalid`);
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new PlanFileError(`plan ${name}: must be an object of fields`);
     const base = structuredClone(plans[name] ?? plans.custom);

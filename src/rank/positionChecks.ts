@@ -171,7 +171,7 @@ export class PositionChecks {
   }
 
   private async dueKeywords(today: string, only?: readonly string[]): Promise<DueKeyword[]> {
-    let q = this.db
+    const q = this.db
       .selectFrom('rank_tracked_keywords as k')
       .innerJoin('rank_trackings as t', 't.id', 'k.tracking_id')
       .select(['k.id', 'k.tracking_id', 't.account_id', 'k.kw', 'k.location_id', 'k.platform_id', 'k.first_day', 'k.checked_through', 't.domain'])

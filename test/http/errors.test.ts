@@ -8,7 +8,6 @@ import assert from 'node:assert/strict';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { isErrorBody, testApp, type TestApp } from '../support/app.js';
-import { SECOND } from '../../src/lib/clock.js';
 
 /** A free operation with a body schema, to exercise body validation on its own. */
 async function bodyFixture(app: FastifyInstance) {

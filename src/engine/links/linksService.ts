@@ -697,7 +697,10 @@ export class LinksService {
       this.raw
         .prepare(`SELECT first_seen AS d, COUNT(*) AS n FROM links WHERE ${column} = ? ${rootClause} AND internal = 0 AND first_seen >= ? GROUP BY first_seen`)
         .all(target.entityId, since)
-        .map((r: any) => [r.d as string, r.n as number]),
+        .map((r) => {
+          const row = r as { d: string; n: number };
+          return [row.d, row.n] as const;
+        }),
     );
     const lostByDay = new Map(
       this.raw
@@ -705,7 +708,10 @@ export class LinksService {
           `SELECT deleted_on AS d, COUNT(*) AS n FROM links WHERE ${column} = ? ${rootClause} AND internal = 0 AND deleted = 1 AND deleted_on >= ? GROUP BY deleted_on`,
         )
         .all(target.entityId, since)
-        .map((r: any) => [r.d as string, r.n as number]),
+        .map((r) => {
+          const row = r as { d: string; n: number };
+          return [row.d, row.n] as const;
+        }),
     );
     const backLinkCalendar = [];
     for (let d = today - days + 1; d <= today; d++) {
@@ -722,7 +728,7 @@ export class LinksService {
       ) x JOIN root_domains r ON r.id = x.source_root_id JOIN entity_metrics m ON m.level = 2 AND m.entity_id = x.source_root_id
       ORDER BY x.n DESC, r.id`,
         )
-        .all(target.entityId, top) as any[]
+        .all(target.entityId, top) as { domain: string; top_rank: number; n: number; citation_flow: number; trust_flow: number }[]
     ).map((r) => ({
       domain: r.domain as string,
       topRank: r.top_rank as number,
@@ -739,7 +745,7 @@ export class LinksService {
       FROM (SELECT * FROM links WHERE ${column} = ? AND internal = 0 ORDER BY score DESC, id LIMIT ${PROFILE_SAMPLE}) l
       JOIN entity_metrics m ON m.level = 0 AND m.entity_id = l.source_page_id GROUP BY text ORDER BY domains DESC, total DESC, text LIMIT ?`,
         )
-        .all(target.entityId, top) as any[]
+        .all(target.entityId, top) as { text: string; domains: number; total: number; nofollow: number; deleted: number; image: number; cf: number }[]
     ).map((r) => ({
       anchorText: r.text as string,
       refDomains: r.domains as number,
@@ -767,7 +773,14 @@ export class LinksService {
       WHERE ${byHost ? 'p.host_id' : 'p.root_domain_id'} = ?
       ORDER BY m.citation_flow DESC, m.ref_domains DESC, p.id LIMIT ?`,
       )
-      .all(byHost ? target.hostId : target.rootDomainId, limit) as any[];
+      .all(byHost ? target.hostId : target.rootDomainId, limit) as {
+      url: string;
+      citation_flow: number;
+      trust_flow: number;
+      ref_domains: number;
+      ext_backlinks: number;
+      shares: number;
+    }[];
     return {
       urlId,
       topContent: rows.map((r) => ({

@@ -4,7 +4,7 @@
  * keywords for a new rank tracking.
  */
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { classifyTarget } from '../../engine/search/index.js';
 import { errors } from '../../http/errors.js';
 import { unixSeconds } from '../../lib/clock.js';
@@ -49,7 +49,7 @@ export async function competitorKeywordsRoutes(app: FastifyInstance): Promise<vo
     lookups: (p) => [{ kind: COMPETITOR_LOOKUP, key: lookupKey(p) }],
   };
 
-  const handler = async (req: any) => {
+  const handler = async (req: FastifyRequest) => {
     const q = req.query as UrlLocation;
     const target = requireTargetUrl(q.url);
     // Supported: an unsupported location was answered before admission (answerWithoutCharge).

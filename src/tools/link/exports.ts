@@ -9,7 +9,6 @@ import type { FastifyInstance } from 'fastify';
 import { BACKLINK_FIELDS, type BacklinkFilter, type Engine, type ResolvedTarget, type TargetType } from '../../engine/index.js';
 import { errors } from '../../http/errors.js';
 import type { QuarryContext } from '../../http/context.js';
-import { unixSeconds } from '../../lib/clock.js';
 import type { UrlSigner } from '../../lib/signedUrl.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';
 import { EXPORT_JOB_KIND, exportJobHandler, exportJobStatus, exportsDir, ExportState, type ExportResult } from '../../jobs/exportJobs.js';

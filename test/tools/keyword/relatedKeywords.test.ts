@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../../support/app.js';
-import { client, errorOf, newClient, pace, q } from './helpers.js';
+import { client, newClient, pace, q } from './helpers.js';
 import { importPlannerKeywords } from './plannerKeywords.js';
 
 let t: TestApp;

@@ -131,7 +131,7 @@ function checkSerp(serp: any, expect: { kw: string; location: number; platform: 
     try {
       checkItem(item, expect.platform);
     } catch (err) {
-      throw new Error(`${(err as Error).message}\n${JSON.stringify(item)}`);
+      throw new Error(`${(err as Error).message}\n${JSON.stringify(item)}`, { cause: err });
     }
   }
   // Top to bottom, then left to right.
