@@ -13,6 +13,10 @@ import { AccountError } from './accounts/accounts.js';
 import { workerCommand } from './jobs/workerCommand.js';
 import { jobHandlers } from './workers.js';
 import { importCommand, worldCommand } from './engine/world/commands.js';
+import { DataDirInUseError } from './store/dataDir.js';
+
+// Everything Quarry writes (databases, exports, keys, reports) is readable by its owner only.
+process.umask(0o077);
 
 function config(): Config {
   return loadConfig();
@@ -139,7 +143,7 @@ program
   );
 
 program.parseAsync(process.argv).catch((err: unknown) => {
-  if (err instanceof ConfigError || err instanceof PlanFileError || err instanceof AccountError) {
+  if (err instanceof ConfigError || err instanceof PlanFileError || err instanceof AccountError || err instanceof DataDirInUseError) {
     console.error(`quarry: ${err.message}`);
     process.exit(2);
   }

@@ -9,11 +9,15 @@ import { startEmbeddedWorker } from './jobs/workerCommand.js';
 import { jobHandlers } from './workers.js';
 import { startRankScheduler } from './rank/rankService.js';
 import path from 'node:path';
+import { acquireServeLock, securePermissions } from './store/dataDir.js';
 
 /** How often expired cache entries, burst events and lookups are swept. */
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
 
 export async function serve(config: Config): Promise<void> {
+  // One server per SQLite data directory (see acquireServeLock); refused before any work.
+  const lock = acquireServeLock(config.dataDir);
+  securePermissions(config.dataDir);
   // The research engine needs a world: on the first start, build the sandbox web before
   // the service reports ready.
   if (!isWorldReady(researchStoreFile(config.dataDir))) {
@@ -48,6 +52,7 @@ export async function serve(config: Config): Promise<void> {
     await worker.stop();
     await app.close();
     await closeContext(ctx);
+    lock.release();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

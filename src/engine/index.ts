@@ -95,7 +95,20 @@ export interface Engine {
   counts(): WorldCounts;
   /** Hashes the store's contents now (a full read; seconds on `small`) and stores the hash. */
   computeContentHash(): string;
+  /**
+   * The link index on a connection of its own, for long reads (backlink exports): a
+   * statement being iterated keeps its connection busy, and on the shared one every lookup
+   * in between would fail with "This database connection is busy executing a query".
+   * Close it when the read is done.
+   */
+  openLinksReader(): LinksReader;
   close(): Promise<void>;
+}
+
+/** A read-only link index on a private connection (see Engine.openLinksReader). */
+export interface LinksReader {
+  links: LinksService;
+  close(): void;
 }
 
 export interface OpenEngineOptions {
@@ -143,6 +156,12 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine> {
       const hash = contentHashOf(store.raw);
       store.raw.prepare("INSERT OR REPLACE INTO world_meta (key, value) VALUES ('content_hash', ?)").run(hash);
       return hash;
+    },
+    openLinksReader: () => {
+      const raw = new SqliteReadonly(store.raw.name, { readonly: true, fileMustExist: true });
+      // A reader never waits for long: WAL lets it read beside the writer.
+      raw.pragma('busy_timeout = 5000');
+      return { links: new LinksService(raw, options.clock), close: () => raw.close() };
     },
     close: () => store.close(),
   };

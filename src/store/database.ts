@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, type Migration } from 'kysely';
+import { CompiledQuery, Kysely, Migrator, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type Migration } from 'kysely';
 import type { StateDatabase } from './schema.js';
 import { stateMigrations } from './migrations/index.js';
 
@@ -13,18 +13,43 @@ export interface SqliteHandle<DB> {
 }
 
 /**
+ * Kysely's SQLite driver begins transactions DEFERRED: a transaction that reads and then
+ * writes takes the write lock only at its first write, and when another process (`quarry
+ * worker`, the CLI) wrote in between, SQLite answers SQLITE_BUSY at once, without waiting
+ * for busy_timeout (the reader's snapshot is stale). IMMEDIATE takes the write lock at
+ * BEGIN, where busy_timeout applies, so every read-then-write transaction waits its turn.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly database: SqliteDatabase.Database) {
+    super({ database });
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver({ database: this.database });
+  }
+}
+
+/**
  * Opens a SQLite database in WAL mode. `file` ':memory:' gives a private in-memory store
  * (tests). busy_timeout lets a second process (`quarry worker`, the CLI) wait for a
  * writer instead of failing.
  */
 export function openSqlite<DB>(file: string): SqliteHandle<DB> {
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const raw = new SqliteDatabase(file);
+  // Accounts, keys' hashes, usage and research data are the owner's alone; SQLite gives the
+  // WAL and shared-memory files the database file's mode.
+  if (file !== ':memory:') fs.chmodSync(file, 0o600);
   raw.pragma('journal_mode = WAL');
   raw.pragma('synchronous = NORMAL');
   raw.pragma('busy_timeout = 5000');
   raw.pragma('foreign_keys = ON');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: raw }) });
+  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect(raw) });
   return {
     raw,
     db,

@@ -211,17 +211,44 @@ export function exportHandler(ctx: Pick<QuarryContext, 'engine' | 'config' | 'po
   return exportJobHandler<ExportPayload>({
     dir: exportsDir(ctx.config.dataDir),
     columns: [...EXPORT_COLUMNS],
-    collect(payload) {
-      // A target that does not resolve will not resolve on a retry either: fail for good (and refund) at once.
-      const target = ctx.engine.links.resolve(payload.request.url, payload.request.type);
-      if (!target) throw new PermanentJobError(`export target ${JSON.stringify(payload.request.url)} cannot be resolved`);
-      const limit = payload.request.limit;
-      // Link dates are judged as of the export's creation, so a re-run writes the same rows.
-      const total = Math.min(limit, ctx.engine.links.countBacklinks(target, payload.request.filter, payload.chargedAtMs));
-      return { total, rows: ctx.engine.links.streamBacklinkCsv(target, payload.request.filter, limit, payload.chargedAtMs) };
+    collect(payload, job) {
+      // The scan spans many turns of the event loop (the file stream's backpressure): it runs
+      // on a connection of its own, so lookups answered in between use the shared one freely.
+      const opened = ctx.engine.openLinksReader();
+      let open = true;
+      const reader = {
+        links: opened.links,
+        close: () => {
+          if (open) opened.close();
+          open = false;
+        },
+      };
+      // Aborted before the rows are read (lease lost, shutdown), the generator never runs its finally.
+      job.signal.addEventListener('abort', reader.close, { once: true });
+      try {
+        // A target that does not resolve will not resolve on a retry either: fail for good (and refund) at once.
+        const target = reader.links.resolve(payload.request.url, payload.request.type);
+        if (!target) throw new PermanentJobError(`export target ${JSON.stringify(payload.request.url)} cannot be resolved`);
+        const limit = payload.request.limit;
+        // Link dates are judged as of the export's creation, so a re-run writes the same rows.
+        const total = Math.min(limit, reader.links.countBacklinks(target, payload.request.filter, payload.chargedAtMs));
+        return { total, rows: closing(reader.links.streamBacklinkCsv(target, payload.request.filter, limit, payload.chargedAtMs), reader.close) };
+      } catch (err) {
+        reader.close();
+        throw err;
+      }
     },
     refund(job) {
       ctx.policy.store.refund(job.accountId, 'links', job.payload.cost, job.payload.chargedAtMs, ctx.clock.now());
     },
   });
+}
+
+/** The rows of a generator, then `close()` once they are read or the reading stops (an aborted export). */
+function* closing<T>(rows: Generator<T>, close: () => void): Generator<T> {
+  try {
+    yield* rows;
+  } finally {
+    close();
+  }
 }

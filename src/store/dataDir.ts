@@ -1,0 +1,82 @@
+/**
+ * The data directory of the embedded (SQLite) mode: who may read it, and which one
+ * `quarry serve` owns.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+
+/** The file whose SQLite lock marks a data directory as served. */
+export const SERVE_LOCK_FILE = 'serve.lock';
+
+export class DataDirInUseError extends Error {}
+
+export interface ServeLock {
+  release(): void;
+}
+
+/**
+ * Claims the data directory for this `quarry serve`, or throws DataDirInUseError when
+ * another process serves it. Two servers on one SQLite data directory would each keep
+ * their own single-flight and memory cache, so identical lookups split between them ran
+ * and were charged twice; `quarry worker` and the CLI share the directory safely and do
+ * not take this lock.
+ *
+ * The lock is SQLite's own exclusive file lock (locking_mode EXCLUSIVE after one write),
+ * held for as long as the connection is open: the operating system drops it when the
+ * process ends in any way, kill -9 included, so there is never a stale lock to clean up.
+ */
+export function acquireServeLock(dataDir: string): ServeLock {
+  ensurePrivateDir(dataDir);
+  const file = path.join(dataDir, SERVE_LOCK_FILE);
+  let db: SqliteDatabase.Database | undefined;
+  try {
+    db = new SqliteDatabase(file);
+    fs.chmodSync(file, 0o600);
+    db.pragma('busy_timeout = 0');
+    db.pragma('journal_mode = DELETE');
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.exec('CREATE TABLE IF NOT EXISTS holder (pid INTEGER NOT NULL, started_ms INTEGER NOT NULL)');
+    db.transaction(() => {
+      db!.exec('DELETE FROM holder');
+      db!.prepare('INSERT INTO holder (pid, started_ms) VALUES (?, ?)').run(process.pid, Date.now());
+    })();
+  } catch (err) {
+    db?.close();
+    if ((err as { code?: string }).code === 'SQLITE_BUSY') {
+      throw new DataDirInUseError(
+        `another \`quarry serve\` is already running on the data directory ${dataDir}. ` +
+          'One server per SQLite data directory: run more background work with `quarry worker` beside it, ' +
+          'or use the scale mode (QUARRY_DATABASE_URL and QUARRY_REDIS_URL, see DESIGN.md) to run several servers.',
+      );
+    }
+    throw err;
+  }
+  const held = db;
+  return { release: () => held.close() };
+}
+
+/** Creates the directory readable by its owner only, and tightens an existing one (0700). */
+export function ensurePrivateDir(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  fs.chmodSync(dir, 0o700);
+}
+
+/**
+ * Makes the data directory and the files in it (databases, their WAL and shared-memory
+ * files, the key and secret, exports) readable by their owner only: data directories made
+ * before this rule were 0755 with 0644 databases.
+ */
+export function securePermissions(dataDir: string): void {
+  ensurePrivateDir(dataDir);
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        fs.chmodSync(p, 0o700);
+        walk(p);
+      } else if (entry.isFile()) fs.chmodSync(p, 0o600);
+    }
+  };
+  walk(dataDir);
+}
