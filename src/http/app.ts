@@ -16,7 +16,8 @@ import type { QuarryContext, RouteAuth } from './context.js';
 import { ApiError, errors, GATEWAY_429_HTML } from './errors.js';
 import { GatewayLimiter } from './gateway.js';
 import { installPaidRoutes } from './paidRoutes.js';
-import { compileValidator, validationError } from './validation.js';
+import { addSharedSchemas, compileValidator, validationError } from './validation.js';
+import { apiComponents } from '../tools/components.js';
 import { registerOpenApi } from './openapi.js';
 import { toolRoutes } from '../tools/routes.js';
 import { downloadRoutes } from '../jobs/downloadRoutes.js';
@@ -67,6 +68,10 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
   app.decorateRequest('clientClass', 'api');
   app.decorateRequest('paid', null);
   app.setValidatorCompiler(compileValidator);
+  // Shared components, by $id: the serialiser and the OpenAPI document read them from
+  // Fastify, the request validators from their own Ajv instances.
+  for (const schema of apiComponents) app.addSchema(schema);
+  addSharedSchemas(apiComponents);
 
   const gateway = new GatewayLimiter(ctx.config.gatewayRps, ctx.clock);
   // Installed only when on: a hook that admits everything still costs every request a turn.

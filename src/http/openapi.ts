@@ -1,13 +1,54 @@
 /**
- * The OpenAPI document, generated from the route schemas, at /v3/openapi.json, and an
+ * The OpenAPI 3.0 document at /v3/openapi.json, generated from the route schemas, and an
  * interactive reference at /docs.
+ *
+ * The route schemas give parameters, bodies and answers; what they cannot say is added to
+ * the finished document here, once for every operation: the quota pool a paid operation
+ * draws from (`x-quota-pool`), the gateway's HTML 429 (any request can meet it), and an
+ * `operationId` derived from method and path, as the published reference names them.
  */
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { PaidOperation } from '../policy/accessPolicy.js';
 import type { QuarryContext } from './context.js';
 
+export const API_PREFIX = '/v3';
+
+const TAGS = [
+  { name: 'keyword-tool', description: 'Keyword research: related and competitor keywords, volumes, difficulty, SERPs, lists' },
+  { name: 'serp-tool', description: 'Search result pages with their layout, metrics and snapshot images' },
+  { name: 'link-tool', description: 'Backlinks, link metrics, favourites and CSV exports' },
+  { name: 'site-tool', description: 'Site profiles: overview, backlink profile, top content, competitors' },
+  { name: 'rank-tool', description: 'Rank tracking: trackings, tracked keywords, tags, annotations, reports' },
+  { name: 'shared', description: 'Locations' },
+];
+
+interface OpenApiOperation {
+  operationId?: string;
+  responses?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** `get /keyword-tool/lists/{list_id}` → `get-keyword-tool-lists-by-list-id`, the reference's naming. */
+export function operationIdOf(method: string, path: string): string {
+  const words = path
+    .split('/')
+    .filter(Boolean)
+    .map((part) => (part.startsWith('{') ? `by-${part.slice(1, -1)}` : part));
+  return [method.toLowerCase(), ...words].join('-').replace(/_/g, '-');
+}
+
 export async function registerOpenApi(app: FastifyInstance, ctx: QuarryContext): Promise<void> {
+  // Paid operations by method and document path, for `x-quota-pool`.
+  const pools = new Map<string, string>();
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const paid = route.config?.paid as PaidOperation | undefined;
+    if (!paid || !route.url.startsWith(`${API_PREFIX}/`)) return;
+    const path = route.url.slice(API_PREFIX.length).replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+    for (const method of Array.isArray(route.method) ? route.method : [route.method]) pools.set(`${method.toLowerCase()} ${path}`, paid.pool);
+  });
+
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
@@ -16,16 +57,61 @@ export async function registerOpenApi(app: FastifyInstance, ctx: QuarryContext):
         version: '3.0.0',
         description:
           'Keyword, SERP and backlink research. Send your API key in the `x-access-token` header. ' +
-          'Paid operations draw from quota pools (see GET /keyword-tool/limits); identical paid requests ' +
-          'within 24 hours are answered from cache. Out of the box the data is the sandbox web: demo data.',
+          'Paid operations draw from the quota pool named by `x-quota-pool` (see GET /keyword-tool/limits); identical paid ' +
+          'requests within 24 hours are answered from cache without a charge. Timestamps are Unix seconds. ' +
+          'Out of the box the data is the sandbox web, a deterministic synthetic web.',
+        license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
       },
-      servers: [{ url: ctx.config.publicUrl }],
+      servers: [{ url: `${ctx.config.publicUrl}${API_PREFIX}` }],
+      tags: TAGS,
       components: {
-        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-access-token' } },
+        securitySchemes: { ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'x-access-token' } },
       },
-      security: [{ apiKey: [] }],
+      security: [{ ApiKeyAuth: [] }],
     },
+    // Components keep their own names (`#/components/schemas/Keyword`), not `def-N`.
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    transformObject: (documentObject) => finishDocument((documentObject as unknown as { openapiObject: OpenApiDocument }).openapiObject, pools) as never,
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
-  app.get('/v3/openapi.json', { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());
+  app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());
+}
+
+interface OpenApiDocument {
+  paths?: Record<string, Record<string, OpenApiOperation>>;
+  components?: { responses?: Record<string, unknown> };
+  [key: string]: unknown;
+}
+
+const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options']);
+
+function finishDocument(doc: OpenApiDocument, pools: Map<string, string>): OpenApiDocument {
+  doc.components = {
+    ...doc.components,
+    responses: {
+      ...doc.components?.responses,
+      GatewayRateLimited: {
+        description: 'More requests per second from this address than the gateway allows (before authentication)',
+        content: { 'text/html': { schema: { type: 'string' } } },
+      },
+    },
+  };
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const [method, op] of Object.entries(item)) {
+      if (!METHODS.has(method)) continue;
+      op.operationId ??= operationIdOf(method, path);
+      const pool = pools.get(`${method} ${path}`);
+      if (pool !== undefined) op['x-quota-pool'] = pool;
+      const responses = (op.responses ??= {});
+      // A 429 the operation declares is the policy's JSON; the gateway's HTML one comes first, before any route.
+      const declared = responses['429'] as { content?: Record<string, unknown>; description?: string } | undefined;
+      if (declared?.content) {
+        declared.content['text/html'] = { schema: { type: 'string' } };
+        declared.description = `${declared.description ?? 'Too many requests'}; or, as text/html, the gateway's per-address limit`;
+      } else {
+        responses['429'] = { $ref: '#/components/responses/GatewayRateLimited' };
+      }
+    }
+  }
+  return doc;
 }

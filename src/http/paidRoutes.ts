@@ -83,7 +83,10 @@ export function installPaidRoutes(app: FastifyInstance, policy: AccessPolicy): v
           execute: async (ctx) => {
             req.paid = ctx;
             const body = await handler.call(this, req, reply);
-            return { status: reply.statusCode, body: body ?? undefined };
+            if (body === undefined || body === null) return { status: reply.statusCode };
+            // Serialised once, by the route's response schema for this status: the cached
+            // answer and the live one are the same bytes, and carry only declared fields.
+            return { status: reply.statusCode, body, json: String(reply.serialize(body)) };
           },
         })
         .then((result) => {

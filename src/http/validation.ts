@@ -18,6 +18,13 @@ const bodyAjv = new Ajv({ coerceTypes: false, useDefaults: true, removeAdditiona
 addFormats(queryAjv);
 addFormats(bodyAjv);
 
+/** Makes the API's shared components resolvable by `$ref` in request schemas. Idempotent. */
+export function addSharedSchemas(schemas: readonly { $id?: string }[]): void {
+  for (const ajv of [queryAjv, bodyAjv]) {
+    for (const schema of schemas) if (schema.$id && !ajv.getSchema(schema.$id)) ajv.addSchema(schema);
+  }
+}
+
 /** Decimal integers only: Ajv's coercion alone would read " " as 0, "1e3" as 1000 and "0x10" as 16. */
 const INTEGER_TEXT = /^-?\d+$/;
 const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;

@@ -84,6 +84,8 @@ export interface ExecutionResult {
   status: number;
   /** undefined for an empty body (204), which charges nothing. */
   body?: unknown;
+  /** The body as JSON text, already serialised by the operation's response schema; JSON.stringify(body) when absent. */
+  json?: string;
 }
 
 export interface PolicyResponse {
@@ -244,7 +246,7 @@ export class AccessPolicy {
       this.store.release(reservation);
       return { status: result.status, contentType: JSON_TYPE, body: null, fromCache: false };
     }
-    const body = JSON.stringify(result.body);
+    const body = result.json ?? JSON.stringify(result.body);
     const at: CommitContext = { account, nowMs: this.clock.now() };
     try {
       this.store.commit(reservation, {

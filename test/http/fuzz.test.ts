@@ -43,7 +43,7 @@ function discoverRoutes(doc: any): Route[] {
       const query = parameters.filter((p) => p.in === 'query');
       out.push({
         method: method.toUpperCase(),
-        path,
+        path: `/v3${path}`, // the document's paths are relative to its server, /v3
         params: path_.map((p) => p.name),
         query: query.map((p) => p.name),
         hasBody: op.requestBody !== undefined,

@@ -27,7 +27,7 @@ export async function limitsRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['keyword-tool'],
         summary: 'Plan limits and the state of every quota pool (authentication optional)',
-        security: [{ apiKey: [] }, {}],
+        security: [{ ApiKeyAuth: [] }, {}],
         response: { 200: LimitsBody },
       },
     },

@@ -1,6 +1,6 @@
 /** Request and response schemas of the rank tool, defined once. */
 import { Type } from '@sinclair/typebox';
-import { LocationId, ShortLocation } from '../common/schemas.js';
+import { LocationId, LocationShort, Ref } from '../common/schemas.js';
 
 export const MAX_KEYWORDS_PER_REQUEST = 10_000;
 export const MAX_KEYWORD_LENGTH = 200;
@@ -30,7 +30,7 @@ export const ReportParams = Type.Object({
 export const Tracking = Type.Object({
   _id: Type.String(),
   domain: Type.String(),
-  location: ShortLocation,
+  location: Ref(LocationShort),
   platform_id: Type.Integer(),
   count: Type.Integer(),
   tracked_keyword_ids: Type.Array(Type.String()),

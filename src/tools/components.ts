@@ -1,0 +1,9 @@
+/**
+ * Every shared schema component of the API, from each family's schemas.ts. buildApp
+ * registers them with Fastify and the validators; the OpenAPI document lists them under
+ * `components.schemas`.
+ */
+import { commonComponents, type ComponentList } from './common/schemas.js';
+import { metricsComponents } from './common/metrics.js';
+
+export const apiComponents: ComponentList = [...commonComponents, ...metricsComponents];
