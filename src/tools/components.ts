@@ -5,5 +5,6 @@
  */
 import { commonComponents, type ComponentList } from './common/schemas.js';
 import { metricsComponents } from './common/metrics.js';
+import { siteComponents } from './site/schemas.js';
 
-export const apiComponents: ComponentList = [...commonComponents, ...metricsComponents];
+export const apiComponents: ComponentList = [...commonComponents, ...metricsComponents, ...siteComponents];
