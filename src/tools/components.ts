@@ -4,5 +4,6 @@
  * `components.schemas`.
  */
 import { commonComponents, type ComponentList } from './common/schemas.js';
+import { rankComponents } from './rank/schemas.js';
 
-export const apiComponents: ComponentList = [...commonComponents];
+export const apiComponents: ComponentList = [...commonComponents, ...rankComponents];
