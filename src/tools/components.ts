@@ -4,6 +4,8 @@
  * `components.schemas`.
  */
 import { commonComponents, type ComponentList } from './common/schemas.js';
+import { metricsComponents } from './common/metrics.js';
 import { rankComponents } from './rank/schemas.js';
+import { siteComponents } from './site/schemas.js';
 
-export const apiComponents: ComponentList = [...commonComponents, ...rankComponents];
+export const apiComponents: ComponentList = [...commonComponents, ...metricsComponents, ...siteComponents, ...rankComponents];

@@ -9,7 +9,8 @@ import { keywordListMigrations } from './0003_keyword_lists.js';
 import { favouriteMigrations } from './0004_link_favourites.js';
 import { rankTrackingMigrations } from './0006_rank_tracking.js';
 import { favouriteUpdateOrderMigrations } from './0007_favourite_update_order.js';
-import { rankReferenceMigrations } from './0008_rank_reference.js';
+import { inflightChargeMigrations } from './0008_inflight_charges.js';
+import { rankReferenceMigrations } from './0009_rank_reference.js';
 
 export const stateMigrations: Record<string, Migration> = {
   ...foundationMigrations,
@@ -18,5 +19,6 @@ export const stateMigrations: Record<string, Migration> = {
   ...favouriteMigrations,
   ...rankTrackingMigrations,
   ...favouriteUpdateOrderMigrations,
+  ...inflightChargeMigrations,
   ...rankReferenceMigrations,
 };

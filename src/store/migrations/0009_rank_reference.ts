@@ -1,5 +1,5 @@
 /**
- * State store migration 0008: the rank tool as the published reference speaks it.
+ * State store migration 0009: the rank tool as the published reference speaks it.
  *
  * - Report types take the reference's numbers: 0 rank-change alert, 1 weekly, 2 monthly
  *   (they were 0 weekly, 1 monthly, 2 alert). Triggers become the reference's array of
@@ -11,7 +11,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 
 export const rankReferenceMigrations: Record<string, Migration> = {
-  '0008_rank_reference': {
+  '0009_rank_reference': {
     async up(db: Kysely<any>) {
       await sql`UPDATE rank_reports SET type = CASE type WHEN 0 THEN 1 WHEN 1 THEN 2 WHEN 2 THEN 0 ELSE type END`.execute(db);
       await db.schema.alterTable('rank_reports').addColumn('min_change', 'integer').execute();
