@@ -4,7 +4,7 @@
  * `components.schemas`.
  */
 import { commonComponents, type ComponentList } from './common/schemas.js';
-import { metricComponents } from './common/metrics.js';
+import { metricsComponents } from './common/metrics.js';
 import { serpComponents } from './serp/schemas.js';
 
-export const apiComponents: ComponentList = [...commonComponents, ...metricComponents, ...serpComponents];
+export const apiComponents: ComponentList = [...commonComponents, ...metricsComponents, ...serpComponents];

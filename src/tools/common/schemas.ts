@@ -39,6 +39,14 @@ export function IntegerEnum<const V extends readonly number[]>(values: V, option
   return Type.Unsafe<V[number]>({ ...options, type: 'integer', enum: [...values] });
 }
 
+/**
+ * An object keyed by free strings (dates, months), each value the given schema: OpenAPI's
+ * `additionalProperties`, which TypeBox's `Record` (patternProperties) is not.
+ */
+export function Dictionary<T extends TSchema>(schema: T, options: Record<string, unknown> = {}): TUnsafe<Record<string, Static<T>>> {
+  return Type.Unsafe<Record<string, Static<T>>>({ ...options, type: 'object', additionalProperties: schema });
+}
+
 /** The contract's error object. */
 export const ErrorBody = component(
   'Error',
