@@ -6,5 +6,6 @@
 import { commonComponents, type ComponentList } from './common/schemas.js';
 import { metricsComponents } from './common/metrics.js';
 import { serpComponents } from './serp/schemas.js';
+import { siteComponents } from './site/schemas.js';
 
-export const apiComponents: ComponentList = [...commonComponents, ...metricsComponents, ...serpComponents];
+export const apiComponents: ComponentList = [...commonComponents, ...metricsComponents, ...serpComponents, ...siteComponents];

@@ -4,8 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { HISTORY_TOOLS, type HistoryTool } from '../../policy/history.js';
 import { errorResponses } from './schemas.js';
 
-/** `entry`: the schema of one history entry, which also serialises it (a field it does not name is not sent). */
-export function historyRoute(app: FastifyInstance, path: string, tool: HistoryTool, tag: string, entry: TSchema = Type.Any()): void {
+/** `item` is the schema of one history entry, as the family's reference shows it. */
+export function historyRoute(app: FastifyInstance, path: string, tool: HistoryTool, tag: string, item: TSchema = Type.Any()): void {
   const { cap, order } = HISTORY_TOOLS[tool];
   app.get(
     path,
@@ -13,7 +13,7 @@ export function historyRoute(app: FastifyInstance, path: string, tool: HistoryTo
       schema: {
         tags: [tag],
         summary: `Request history: the last ${cap} lookups, ${order.replace('-', ' ')}`,
-        response: { 200: Type.Array(entry), ...errorResponses(401) },
+        response: { 200: Type.Array(item), ...errorResponses(401) },
       },
     },
     async (req) => app.quarry.policy.store.history(req.account!.id, tool),
