@@ -25,6 +25,8 @@ export interface Config {
   signingSecret: string | null;
   /** Free-write units per account per minute (lists, favourites); 0 turns the budget off. */
   freeWritesPerMinute: number;
+  /** Longest time a client may take to send a whole request (headers and body); 408 after. */
+  requestTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -97,5 +99,6 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimit: int(env, 'QUARRY_BODY_LIMIT', 2 * 1024 * 1024, 1024, 256 * 1024 * 1024),
     signingSecret: str(env, 'QUARRY_SIGNING_SECRET'),
     freeWritesPerMinute: int(env, 'QUARRY_FREE_WRITES_PER_MINUTE', DEFAULT_FREE_WRITES_PER_MINUTE, 0, 1_000_000),
+    requestTimeoutMs: int(env, 'QUARRY_REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
   };
 }

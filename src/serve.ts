@@ -74,9 +74,8 @@ export async function serve(config: Config): Promise<void> {
     `Quarry is serving the Research API v3 at ${base}`,
     `  listening on ${listening}`,
     `  reference: ${config.publicUrl}/docs   openapi: ${base}/openapi.json`,
-    demoKey
-      ? `  demo account created; its API key (shown once, also in ${keyFile}):\n    ${demoKey}`
-      : `  demo API key: see ${keyFile} (if the demo account was created here)`,
+    // The key itself goes to the file only: this stream is the log, which others may read.
+    demoKey ? `  demo account created; its API key is in ${keyFile} (mode 0600)` : `  demo API key: see ${keyFile} (if the demo account was created here)`,
     '  try:',
     `    curl -H "x-access-token: $(cat ${keyFile})" ${base}/keyword-tool/limits`,
     `    curl -H "x-access-token: $(cat ${keyFile})" "${base}/shared/locations/2840"`,

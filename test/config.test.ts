@@ -29,6 +29,7 @@ describe('loadConfig', () => {
     assert.equal(c.bodyLimit, 2 * 1024 * 1024);
     assert.equal(c.signingSecret, null);
     assert.equal(c.freeWritesPerMinute, 120);
+    assert.equal(c.requestTimeoutMs, 30_000);
   });
 
   test('empty and blank values mean the default', () => {
@@ -149,6 +150,7 @@ describe('loadConfig', () => {
       'QUARRY_BODY_LIMIT',
       'QUARRY_SIGNING_SECRET',
       'QUARRY_FREE_WRITES_PER_MINUTE',
+      'QUARRY_REQUEST_TIMEOUT_MS',
     ];
     assert.deepEqual([...read].sort(), covered.sort());
   });

@@ -25,6 +25,7 @@ import { toolRoutes } from '../tools/routes.js';
 import { downloadRoutes } from '../jobs/downloadRoutes.js';
 import { exportsDir } from '../jobs/exportJobs.js';
 import { writeUnits } from '../policy/fairUse.js';
+import { STATUS_CODES } from 'node:http';
 import { mcpRoutes } from '../mcp/routes.js';
 
 export interface AppOptions {
@@ -47,14 +48,92 @@ export const KEY_HEADER = 'x-access-token';
  */
 const INTERNAL_CLIENT_HEADER = 'x-quarry-internal-client';
 
+/** Query parameters whose values never reach a log line. */
+const SECRET_PARAMS = /^(sig|signature|expires|key|api[-_]?key|apikey|access[-_]?token|x-access-token|token|auth|authorization|password|secret)$/i;
+
+/** A request URL for the log: the value of every secret-looking query parameter replaced. */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const query = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq < 0 ? pair : pair.slice(0, eq);
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name);
+      } catch {
+        // an undecodable name is compared as sent
+      }
+      return eq >= 0 && SECRET_PARAMS.test(decoded.trim()) ? `${name}=[REDACTED]` : pair;
+    })
+    .join('&');
+  return `${url.slice(0, q)}?${query}`;
+}
+
+/** The server's deadlines, from the request timeout (QUARRY_REQUEST_TIMEOUT_MS, default 30 s). */
+export function httpTimeouts(requestMs: number) {
+  return {
+    request: requestMs,
+    // Headers come first and are small: a third of the request's time, at most 10 s.
+    headers: Math.min(10_000, Math.max(50, Math.floor(requestMs / 3))),
+    keepAlive: 5_000,
+    // A socket silent this long (no request, no bytes read or written) is closed.
+    idle: Math.max(60_000, requestMs * 2),
+    check: Math.max(25, Math.min(1_000, Math.floor(requestMs / 4))),
+  };
+}
+
+/** A raw HTTP response in the contract's JSON error shape for an error of the HTTP parser. */
+export function clientErrorResponse(err: Error & { code?: string }): string {
+  const apiError =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? new ApiError(408, 'Error', 'The request took too long to arrive')
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? new ApiError(431, 'Error', 'The request headers are too large')
+        : errors.badRequest('The request could not be parsed as HTTP');
+  const body = JSON.stringify(apiError.body());
+  const status = `${apiError.statusCode} ${STATUS_CODES[apiError.statusCode] ?? 'Error'}`;
+  return `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
+
 export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Promise<FastifyInstance> {
   const logger =
     options.logger === false || options.logger === undefined
       ? false
-      : { ...(typeof options.logger === 'object' ? options.logger : {}), redact: [`req.headers["${KEY_HEADER}"]`, 'req.headers.authorization'] };
+      : {
+          ...(typeof options.logger === 'object' ? options.logger : {}),
+          redact: [`req.headers["${KEY_HEADER}"]`, 'req.headers.authorization'],
+          // Request lines carry secrets too: download signatures, keys sent in a query string.
+          serializers: {
+            req: (req: FastifyRequest) => ({
+              method: req.method,
+              url: redactUrl(req.url),
+              host: req.host,
+              remoteAddress: req.ip,
+              remotePort: req.socket?.remotePort,
+            }),
+          },
+        };
+  const timeouts = httpTimeouts(ctx.config.requestTimeoutMs);
   const app: FastifyInstance = Fastify({
     logger,
     bodyLimit: ctx.config.bodyLimit,
+    // Slow clients (headers or body a byte at a time, idle keep-alive sockets) are cut off
+    // instead of holding a socket forever; Node checks these deadlines on its own timer.
+    requestTimeout: timeouts.request,
+    keepAliveTimeout: timeouts.keepAlive,
+    connectionTimeout: timeouts.idle,
+    http: { headersTimeout: timeouts.headers, requestTimeout: timeouts.request, connectionsCheckingInterval: timeouts.check },
+    // Errors of the HTTP parser itself (oversized headers, malformed requests, timeouts)
+    // never reach a route or the error handler: answer them in the contract's error shape too.
+    clientErrorHandler: (err, socket) => {
+      if ((err as NodeJS.ErrnoException).code === 'ECONNRESET' || socket.destroyed) return;
+      if (socket.writable) socket.end(clientErrorResponse(err));
+      socket.destroy();
+    },
     // One hop: trust the socket peer (our proxy) and take the address it appended, the
     // rightmost; with `true` the leftmost, client-written entry would be the client IP and
     // forged X-Forwarded-For values would walk around the gateway limit.

@@ -354,12 +354,13 @@ export class JobQueue {
   }
 
   /** An account's jobs (optionally of one kind), newest first. */
-  async list(accountId: string, options: { kind?: string; limit?: number } = {}): Promise<Job[]> {
+  async list(accountId: string, options: { kind?: string; limit?: number; offset?: number } = {}): Promise<Job[]> {
     let query = this.store.db.selectFrom('jobs').selectAll().where('account_id', '=', accountId);
     if (options.kind !== undefined) query = query.where('kind', '=', options.kind);
     const rows = await query
       .orderBy('seq', 'desc')
       .limit(options.limit ?? 1000)
+      .offset(options.offset ?? 0)
       .execute();
     return rows.map(toJob);
   }

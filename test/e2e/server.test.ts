@@ -99,8 +99,9 @@ describe('quarry serve', { timeout: 4 * STARTUP_TIMEOUT_MS }, () => {
     assert.equal(fs.statSync(file).mode & 0o777, 0o600);
     key = fs.readFileSync(file, 'utf8').trim();
     assert.match(key, /^\S{20,}$/);
-    // The key is shown once, on the first start.
-    assert.ok(server.output().includes(key));
+    // The key is in its file only, never on the output stream (the log).
+    assert.ok(!server.output().includes(key));
+    assert.match(server.output(), /demo account created; its API key is in /);
   });
 
   test('limits, trends and a location over a real socket', async () => {

@@ -6,6 +6,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../http/errors.js';
+import { cleanText, hasForbiddenChars } from '../../lib/text.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';
 import { errorResponses, LanguageId, LocationId } from '../common/schemas.js';
 import { requireLanguage, requireLocation } from '../common/params.js';
@@ -48,6 +49,10 @@ export async function keywordImportRoutes(app: FastifyInstance): Promise<void> {
     },
     async (req) => {
       const body = req.body as ImportBody;
+      // Blank and invisible texts are dropped like repeats; control characters are refused.
+      const bad = body.keywords.findIndex(hasForbiddenChars);
+      if (bad >= 0) throw errors.invalidBody([`body.keywords/${bad} holds control characters, a lone surrogate or a bidirectional override`]);
+      body.keywords = body.keywords.map((k) => cleanText(k) ?? '');
       requireLocation(locations, body.location_id);
       requireLanguage(body.language_id);
       const keywords = search.importKeywords(body.keywords, body.location_id, body.language_id);

@@ -11,6 +11,7 @@ import { unixSeconds } from '../../lib/clock.js';
 import { KeywordLists, ListLimitError, type StorableIds } from '../../store/keywordLists.js';
 import { errorResponses } from '../common/schemas.js';
 import { Readable } from 'node:stream';
+import { cleanText } from '../../lib/text.js';
 import { STORED_KEYWORD_IDS_PER_ACCOUNT } from '../../policy/fairUse.js';
 import { keywordCsvRow, parseCsvFields, presentKeyword } from './keywordItems.js';
 
@@ -32,6 +33,13 @@ const ListRecord = Type.Object({
   created_at: Type.Integer(),
   updated_at: Type.Integer(),
 });
+
+/** A list name as stored: normalised, or refused when it holds control characters or nothing visible. */
+function listName(name: string): string {
+  const clean = cleanText(name);
+  if (clean === null) throw errors.invalidBody(['body.name must hold visible text without control characters, lone surrogates or bidirectional overrides']);
+  return clean;
+}
 
 function limitError(err: unknown): never {
   if (err instanceof ListLimitError) {
@@ -90,7 +98,7 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
     },
     async (req, reply) => {
       const body = req.body as { keyword_ids: string[]; name: string };
-      const record = await lists.create(req.account!.id, body.name.trim(), body.keyword_ids, now(), known).catch(limitError);
+      const record = await lists.create(req.account!.id, listName(body.name), body.keyword_ids, now(), known).catch(limitError);
       return reply.code(201).send(record);
     },
   );
@@ -145,7 +153,7 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
     async (req, reply) => {
       const { list_id } = req.params as { list_id: string };
       const { name } = req.body as { name: string };
-      if (!(await lists.rename(req.account!.id, list_id, name.trim(), now()))) throw errors.notFound('List not found');
+      if (!(await lists.rename(req.account!.id, list_id, listName(name), now()))) throw errors.notFound('List not found');
       return reply.code(204).send();
     },
   );

@@ -18,6 +18,8 @@ import { errorResponses } from '../common/schemas.js';
 import { LIVE_EXPORTS_PER_ACCOUNT } from '../../policy/fairUse.js';
 
 const SUGGESTION_LOOKUP = 'export-suggestion';
+/** Export jobs per page of GET /link-tool/exports (all jobs are reachable page by page). */
+export const EXPORTS_PER_PAGE = 1000;
 
 interface Suggestion {
   url: string;
@@ -168,7 +170,8 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
         summary: 'Create a backlink CSV export (needs a suggestion for the url; charged min(suggested cost, limit))',
         body: Type.Object({
           url: Type.String({ minLength: 1, maxLength: 2048 }),
-          limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
+          // An export of no rows would be a free job: at least one.
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
           filter: Type.Optional(Filter),
         }),
         response: errorResponses(401, 422, 429),
@@ -206,11 +209,21 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
 
   app.get(
     '/exports',
-    { schema: { tags: ['link-tool'], summary: 'Export jobs, newest first, with state, progress and downloadURL', response: errorResponses(401) } },
-    async (req) => {
-      const list = await jobs.list(req.account!.id, { kind: EXPORT_JOB_KIND });
+    {
+      schema: {
+        tags: ['link-tool'],
+        summary: `Export jobs, newest first, with state, progress and downloadURL; ${EXPORTS_PER_PAGE} per page (\`page\` from 0), the header x-next-page names the next`,
+        querystring: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })) }),
+        response: errorResponses(401, 422),
+      },
+    },
+    async (req, reply) => {
+      const { page = 0 } = req.query as { page?: number };
+      // One more than a page tells whether another page follows.
+      const list = await jobs.list(req.account!.id, { kind: EXPORT_JOB_KIND, limit: EXPORTS_PER_PAGE + 1, offset: page * EXPORTS_PER_PAGE });
+      if (list.length > EXPORTS_PER_PAGE) reply.header('x-next-page', String(page + 1));
       const now = clock.now();
-      return list.map((job) => presentExportJob(job as Job<ExportPayload, ExportResult>, signer, now));
+      return list.slice(0, EXPORTS_PER_PAGE).map((job) => presentExportJob(job as Job<ExportPayload, ExportResult>, signer, now));
     },
   );
 }
