@@ -4,5 +4,6 @@
  * `components.schemas`.
  */
 import { commonComponents, type ComponentList } from './common/schemas.js';
+import { keywordComponents } from './keyword/schemas.js';
 
-export const apiComponents: ComponentList = [...commonComponents];
+export const apiComponents: ComponentList = [...commonComponents, ...keywordComponents];

@@ -22,12 +22,12 @@ const BIN = path.resolve('node_modules/.bin');
  * are brought in line one by one. Each line only ever goes down; 0 everywhere is the goal.
  */
 const OPEN_DIFFERENCES: Record<string, number> = {
-  '/keyword-tool': 1000,
+  '/keyword-tool': 1,
   '/serp-tool': 1000,
   '/link-tool': 1000,
   '/site-tool': 1000,
   '/rank-tool': 1000,
-  '/shared': 1000,
+  '/shared': 0,
 };
 
 let t: TestApp;
