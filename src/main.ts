@@ -14,6 +14,7 @@ import { workerCommand } from './jobs/workerCommand.js';
 import { jobHandlers } from './workers.js';
 import { importCommand, worldCommand } from './engine/world/commands.js';
 import { DataDirInUseError } from './store/dataDir.js';
+import { mcpCommand } from './mcp/stdio.js';
 
 // Everything Quarry writes (databases, exports, keys, reports) is readable by its owner only.
 process.umask(0o077);
@@ -46,6 +47,7 @@ program
 program.addCommand(workerCommand((ctx) => jobHandlers(ctx)));
 program.addCommand(worldCommand());
 program.addCommand(importCommand());
+program.addCommand(mcpCommand());
 
 const accounts = program.command('accounts').description('manage accounts');
 accounts

@@ -32,6 +32,10 @@ export async function serve(config: Config): Promise<void> {
     process.stderr.write(`Sandbox web ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   }
   const ctx = await createContext(config);
+  // Requests admitted by a server that died before answering: their charges, burst slots and
+  // cooldowns are given back (this server holds the data directory's lock: none is live).
+  const abandoned = ctx.policy.store.releaseInFlight();
+  if (abandoned > 0) process.stderr.write(`Released ${abandoned} charge(s) of requests that a previous run never answered\n`);
   const demoKey = await ensureDemoAccount(ctx);
   const app = await buildApp(ctx, { logger: { level: config.logLevel } });
 

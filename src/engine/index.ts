@@ -40,7 +40,7 @@ export { BACKLINK_FIELDS, emptyLinkIndex } from './links/linksService.js';
 export type { ResolvedTarget, TargetType } from './links/targets.js';
 export { hexId, parseHexId } from './links/targets.js';
 export type { AuthorityMetrics } from './authority/authorityService.js';
-export type { SiteOverview, SiteCompetitor } from './sites/sitesService.js';
+export type { SiteOverview, SiteCompetitor, SocialValue } from './sites/sitesService.js';
 export type { RootHistory } from './sites/siteHistory.js';
 export { LinksService, AuthorityService, SitesService };
 export type {
@@ -53,6 +53,7 @@ export type {
   GapResult,
   SuggestedKeyword,
   ImportedKeyword,
+  HostRankStats,
 } from './search/index.js';
 
 /** Facts about the loaded world. */

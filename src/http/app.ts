@@ -3,6 +3,7 @@
  * policy → handler. `buildApp` takes every dependency, so tests build one around an
  * in-memory store and a fake clock.
  */
+import { randomBytes } from 'node:crypto';
 import Fastify, {
   type FastifySchemaValidationError,
   type FastifyError,
@@ -11,7 +12,7 @@ import Fastify, {
   type FastifyRequest,
   type onRequestHookHandler,
 } from 'fastify';
-import type { ClientClass } from '../policy/plans.js';
+import { CLIENT_CLASSES, type ClientClass } from '../policy/plans.js';
 import type { QuarryContext, RouteAuth } from './context.js';
 import { ApiError, errors, GATEWAY_429_HTML } from './errors.js';
 import { GatewayLimiter } from './gateway.js';
@@ -22,6 +23,7 @@ import { registerOpenApi } from './openapi.js';
 import { toolRoutes } from '../tools/routes.js';
 import { downloadRoutes } from '../jobs/downloadRoutes.js';
 import { exportsDir } from '../jobs/exportJobs.js';
+import { mcpRoutes } from '../mcp/routes.js';
 
 export interface AppOptions {
   /** Pino logger options, or false for none (tests). */
@@ -34,6 +36,14 @@ export interface AppOptions {
 
 /** The header an API key travels in; redacted from every log line. */
 export const KEY_HEADER = 'x-access-token';
+
+/**
+ * Marks the requests the app sends itself on a client's behalf (the MCP server's tool calls
+ * through `app.inject`): their client class, and no second turn at the gateway, which the
+ * client's own request already passed. The value holds a secret made per app and never sent
+ * over the network, so no outside client can claim a class with it.
+ */
+const INTERNAL_CLIENT_HEADER = 'x-quarry-internal-client';
 
 export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Promise<FastifyInstance> {
   const logger =
@@ -64,6 +74,14 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
   });
 
   app.decorate('quarry', ctx);
+  const internalSecret = randomBytes(18).toString('base64url');
+  const internalClass = (req: FastifyRequest): ClientClass | undefined => {
+    const header = req.headers[INTERNAL_CLIENT_HEADER];
+    if (typeof header !== 'string' || !header.endsWith(`:${internalSecret}`)) return undefined;
+    const cls = header.slice(0, header.length - internalSecret.length - 1);
+    return (CLIENT_CLASSES as readonly string[]).includes(cls) ? (cls as ClientClass) : undefined;
+  };
+  app.decorate('internalClientHeaders', (clientClass: ClientClass) => ({ [INTERNAL_CLIENT_HEADER]: `${clientClass}:${internalSecret}` }));
   app.decorateRequest('account', null);
   app.decorateRequest('clientClass', 'api');
   app.decorateRequest('paid', null);
@@ -80,6 +98,7 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
       // The interactive reference loads several static files at once; they are documentation,
       // not API traffic, and would otherwise trip the 4-per-second gateway.
       if (req.url.startsWith('/docs/static/')) return;
+      if (internalClass(req) !== undefined) return;
       if (!gateway.admit(req.ip)) {
         return reply.code(429).header('content-type', 'text/html; charset=utf-8').send(GATEWAY_429_HTML);
       }
@@ -126,6 +145,8 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
   await registerOpenApi(app, ctx);
   installPaidRoutes(app, ctx.policy);
   // Export downloads: outside /v3 and without a key; the signed URL is the authorisation.
+  // The MCP server over Streamable HTTP (outside /v3: it authenticates on its own).
+  await app.register(mcpRoutes);
   await app.register(downloadRoutes, { queue: ctx.jobs, signer: ctx.signer, dir: exportsDir(ctx.config.dataDir), clock: ctx.clock });
 
   await app.register(
@@ -136,7 +157,7 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
       v3.addHook('onRoute', (route) => {
         const auth: RouteAuth = route.config?.auth ?? 'required';
         const authenticate: onRequestHookHandler = function (req, _reply, done) {
-          req.clientClass = options.clientClassOf?.(req) ?? 'api';
+          req.clientClass = internalClass(req) ?? options.clientClassOf?.(req) ?? 'api';
           if (auth === 'none') return done();
           const header = req.headers[KEY_HEADER];
           const key = typeof header === 'string' ? header.trim() : '';

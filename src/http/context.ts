@@ -37,6 +37,8 @@ export type RouteAuth = 'required' | 'optional' | 'none';
 declare module 'fastify' {
   interface FastifyInstance {
     quarry: QuarryContext;
+    /** Headers that give a request the app sends itself (`app.inject`) a client class; see app.ts. */
+    internalClientHeaders(clientClass: ClientClass): Record<string, string>;
   }
   interface FastifyRequest {
     /** The authenticated account; null where authentication is optional and absent. */

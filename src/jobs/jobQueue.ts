@@ -155,6 +155,51 @@ export class JobQueue {
   }
 
   /**
+   * The job `enqueue` would create now (no idempotency key), not yet stored: `insert` stores
+   * it. For a job that must exist exactly when something else commits, inside the same
+   * transaction (an export's job with its charge and cached answer).
+   */
+  draft<P>(kind: string, accountId: string, payload: P, options: { maxAttempts?: number } = {}): Job<P> {
+    const now = this.clock.now();
+    const maxAttempts = options.maxAttempts ?? 3;
+    if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new RangeError(`maxAttempts must be a positive integer, got ${maxAttempts}`);
+    return {
+      id: newId(),
+      kind,
+      accountId,
+      idempotencyKey: null,
+      payload,
+      state: 'queued',
+      stage: null,
+      attempts: 0,
+      maxAttempts,
+      progress: { done: 0, total: null },
+      result: null,
+      error: null,
+      createdMs: now,
+      startedMs: null,
+      heartbeatMs: null,
+      completedMs: null,
+      runAfterMs: now,
+      leaseOwner: null,
+      leaseExpiresMs: null,
+    };
+  }
+
+  /** Stores a drafted job; inside a caller's transaction it commits (or rolls back) with it. */
+  insert(job: Job): void {
+    this.immediate(() => {
+      this.raw
+        .prepare(
+          `INSERT INTO jobs (id, kind, account_id, idempotency_key, payload, state, attempts, max_attempts,
+             progress_done, created_ms, run_after_ms)
+           VALUES (?, ?, ?, NULL, ?, 'queued', 0, ?, 0, ?, ?)`,
+        )
+        .run(job.id, job.kind, job.accountId, JSON.stringify(job.payload), job.maxAttempts, job.createdMs, job.runAfterMs);
+    });
+  }
+
+  /**
    * Atomically takes the next job of one of `kinds` that is due (queued and past its
    * run-after) or abandoned (running with an expired lease). An abandoned job that has
    * used up its attempts is failed instead (with its failure hook) and the search goes on.

@@ -73,6 +73,11 @@ export interface ExecutionContext {
   reserved: number;
   /** Sets what the request finally costs (at most `reserved`); defaults to `reserved`. */
   charge(units: number): void;
+  /**
+   * A write that must commit with the charge and the cached answer, or not at all (an
+   * export's job): synchronous, on the state store's connection, run inside the commit.
+   */
+  onCommit(write: () => void): void;
 }
 
 export interface ExecutionResult {
@@ -219,6 +224,7 @@ export class AccessPolicy {
     }
     const reservation: Reservation = admission.reservation;
     let charged = reservation.reserved;
+    const writes: (() => void)[] = [];
     let result: ExecutionResult;
     try {
       result = await req.execute({
@@ -229,6 +235,7 @@ export class AccessPolicy {
         charge: (units) => {
           charged = Math.max(0, Math.min(units, reservation.reserved));
         },
+        onCommit: (write) => writes.push(write),
       });
     } catch (err) {
       this.store.release(reservation);
@@ -248,6 +255,7 @@ export class AccessPolicy {
         cache: key !== null ? { key, status: result.status, contentType: JSON_TYPE, body } : undefined,
         history: op.history?.(req.params, result.body, at),
         lookups: op.lookups?.(req.params, result.body, at),
+        writes,
       });
     } catch (err) {
       this.store.release(reservation);

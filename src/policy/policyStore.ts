@@ -41,6 +41,8 @@ export interface Reservation {
   burstEventId: number;
   /** Whether this reservation started the pool's current period (undone on release). */
   startedPeriod: boolean;
+  /** Its in-flight record, deleted by commit or release; one left after a crash is released at the next start. */
+  inflightId: number;
   cooldown?: { name: string; previousMs: number | null };
 }
 
@@ -56,6 +58,11 @@ export interface Commit {
   cache?: { key: string } & CachedResponse;
   history?: HistoryWrite[];
   lookups?: LookupWrite[];
+  /**
+   * Further writes on the state store's connection that must commit with the charge or not
+   * at all (an export's job): synchronous, run inside the commit's transaction.
+   */
+  writes?: (() => void)[];
 }
 
 /** A lookup that unlocks or discounts later requests; kept 24 h unless `ttlMs` says otherwise. */
@@ -86,6 +93,12 @@ export interface PolicyStore {
   admit(req: AdmissionRequest): Admission;
   commit(reservation: Reservation, commit: Commit): void;
   release(reservation: Reservation): void;
+  /**
+   * Releases the reservations of requests that never answered (their server died between
+   * admission and commit): their charge, burst slot and cooldown. Only for a server start,
+   * when no other server can hold a reservation (see acquireServeLock). Returns how many.
+   */
+  releaseInFlight(): number;
   /**
    * Gives back units charged at `chargedAtMs` (a failed export), when the pool's period
    * that held the charge is still running; a later period is already full again.

@@ -26,6 +26,31 @@ interface MemoryCacheEntry {
   createdMs: number;
 }
 
+interface InflightRow {
+  id: number;
+  account_id: string;
+  client_class: string;
+  pool: string;
+  reserved: number;
+  burst_event_id: number;
+  started_period: number;
+  cooldown_name: string | null;
+  cooldown_previous_ms: number | null;
+}
+
+function reservationOf(row: InflightRow): Reservation {
+  return {
+    accountId: row.account_id,
+    clientClass: row.client_class as Reservation['clientClass'],
+    pool: row.pool as PoolName,
+    reserved: row.reserved,
+    burstEventId: row.burst_event_id,
+    startedPeriod: row.started_period === 1,
+    inflightId: row.id,
+    cooldown: row.cooldown_name === null ? undefined : { name: row.cooldown_name, previousMs: row.cooldown_previous_ms },
+  };
+}
+
 interface UsageRow {
   period_start_ms: number;
   period_end_ms: number;
@@ -43,6 +68,7 @@ export class SqlitePolicyStore implements PolicyStore {
   private readonly admitTx;
   private readonly commitTx;
   private readonly releaseTx;
+  private readonly releaseInFlightTx;
   /**
    * The newest request-cache entries, oldest first, mirroring rows of request_cache. A row
    * is only written by commit (here) and only removed once expired, so an unexpired entry
@@ -86,6 +112,12 @@ export class SqlitePolicyStore implements PolicyStore {
       lookupGet: db.prepare<[string, string, string, number, number], { data: string | null }>(
         'SELECT data FROM lookups WHERE account_id = ? AND kind = ? AND lookup_key = ? AND created_ms >= ? AND expires_ms > ?',
       ),
+      inflightInsert: db.prepare(
+        `INSERT INTO inflight_charges (account_id, client_class, pool, reserved, burst_event_id, started_period, cooldown_name, cooldown_previous_ms, created_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      inflightDelete: db.prepare('DELETE FROM inflight_charges WHERE id = ?'),
+      inflightAll: db.prepare<[], InflightRow>('SELECT * FROM inflight_charges ORDER BY id'),
       sweepCache: db.prepare('DELETE FROM request_cache WHERE created_ms <= ?'),
       sweepBurst: db.prepare('DELETE FROM burst_events WHERE at_ms < ?'),
       sweepLookups: db.prepare('DELETE FROM lookups WHERE expires_ms <= ?'),
@@ -93,6 +125,11 @@ export class SqlitePolicyStore implements PolicyStore {
     this.admitTx = db.transaction((req: AdmissionRequest) => this.admitInside(req));
     this.commitTx = db.transaction((r: Reservation, c: Commit) => this.commitInside(r, c));
     this.releaseTx = db.transaction((r: Reservation) => this.releaseInside(r));
+    this.releaseInFlightTx = db.transaction(() => {
+      const rows = this.s.inflightAll.all();
+      for (const row of rows) this.releaseInside(reservationOf(row));
+      return rows.length;
+    });
   }
 
   cached(accountId: string, key: string, nowMs: number): CachedResponse | null {
@@ -147,6 +184,10 @@ export class SqlitePolicyStore implements PolicyStore {
 
   release(reservation: Reservation): void {
     this.releaseTx.immediate(reservation);
+  }
+
+  releaseInFlight(): number {
+    return this.releaseInFlightTx.immediate();
   }
 
   refund(accountId: string, pool: PoolName, units: number, chargedAtMs: number, nowMs: number): void {
@@ -248,6 +289,19 @@ export class SqlitePolicyStore implements PolicyStore {
       }
     }
     if (req.cooldown) this.s.cooldownPut.run(accountId, req.cooldown.name, nowMs);
+    const inflightId = Number(
+      this.s.inflightInsert.run(
+        accountId,
+        clientClass,
+        pool,
+        reserve,
+        burstEventId,
+        startedPeriod ? 1 : 0,
+        req.cooldown?.name ?? null,
+        req.cooldown ? previousCooldown : null,
+        nowMs,
+      ).lastInsertRowid,
+    );
     return {
       ok: true,
       reservation: {
@@ -257,12 +311,15 @@ export class SqlitePolicyStore implements PolicyStore {
         reserved: reserve,
         burstEventId,
         startedPeriod,
+        inflightId,
         cooldown: req.cooldown ? { name: req.cooldown.name, previousMs: previousCooldown } : undefined,
       },
     };
   }
 
   private commitInside(r: Reservation, c: Commit): void {
+    this.s.inflightDelete.run(r.inflightId);
+    for (const write of c.writes ?? []) write();
     const cost = Math.max(0, Math.min(c.cost, r.reserved));
     if (cost !== r.reserved) this.s.usageAdd.run(cost - r.reserved, r.accountId, r.pool);
     if (c.cache) {
@@ -277,6 +334,7 @@ export class SqlitePolicyStore implements PolicyStore {
   }
 
   private releaseInside(r: Reservation): void {
+    this.s.inflightDelete.run(r.inflightId);
     this.s.burstDelete.run(r.burstEventId);
     if (r.reserved > 0) {
       const row = this.s.usageGet.get(r.accountId, r.pool);

@@ -63,6 +63,20 @@ export interface CooldownsTable {
   last_ms: number;
 }
 
+/** Charges admitted and not yet committed or released (see SqlitePolicyStore.releaseInFlight). */
+export interface InflightChargesTable {
+  id: Generated<number>;
+  account_id: string;
+  client_class: string;
+  pool: string;
+  reserved: number;
+  burst_event_id: number;
+  started_period: number;
+  cooldown_name: string | null;
+  cooldown_previous_ms: number | null;
+  created_ms: number;
+}
+
 /** Per-account, per-tool request history (capped; see policy/history.ts). */
 export interface HistoryTable {
   seq: Generated<number>;
@@ -100,6 +114,7 @@ export interface StateDatabase {
   quota_usage: QuotaUsageTable;
   request_cache: RequestCacheTable;
   cooldowns: CooldownsTable;
+  inflight_charges: InflightChargesTable;
   history: HistoryTable;
   lookups: LookupsTable;
   kv: KvTable;

@@ -4,6 +4,8 @@
  * `components.schemas`.
  */
 import { commonComponents, type ComponentList } from './common/schemas.js';
+import { metricsComponents } from './common/metrics.js';
 import { keywordComponents } from './keyword/schemas.js';
+import { siteComponents } from './site/schemas.js';
 
-export const apiComponents: ComponentList = [...commonComponents, ...keywordComponents];
+export const apiComponents: ComponentList = [...commonComponents, ...metricsComponents, ...siteComponents, ...keywordComponents];

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { keywordToolRoutes } from './keyword/routes.js';
 import { sharedRoutes } from './shared/routes.js';
 import { serpToolRoutes } from './serp/routes.js';
-import { siteToolRoutes } from './site/siteProfile.js';
+import { siteToolRoutes } from './site/routes.js';
 import { linkToolRoutes } from './link/routes.js';
 import { rankToolRoutes } from './rank/routes.js';
 

@@ -25,7 +25,7 @@ const OPEN_DIFFERENCES: Record<string, number> = {
   '/keyword-tool': 1,
   '/serp-tool': 1000,
   '/link-tool': 1000,
-  '/site-tool': 1000,
+  '/site-tool': 0,
   '/rank-tool': 1000,
   '/shared': 0,
 };

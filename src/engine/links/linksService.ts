@@ -174,7 +174,10 @@ export interface TopContentItem {
   trustFlow: number;
   refDomains: number;
   extBackLinks: number;
+  /** Social shares of the page. */
   social: number;
+  title: string;
+  description: string;
 }
 
 /** Majestic-style ItemType codes: 1 root domain, 2 subdomain, 3 URL. */
@@ -768,7 +771,7 @@ export class LinksService {
     const rows = this.raw
       .prepare(
         `
-      SELECT p.url, m.citation_flow, m.trust_flow, m.ref_domains, m.ext_backlinks, p.shares FROM pages p
+      SELECT p.url, m.citation_flow, m.trust_flow, m.ref_domains, m.ext_backlinks, p.shares, p.title, p.description FROM pages p
       JOIN entity_metrics m ON m.level = 0 AND m.entity_id = p.id
       WHERE ${byHost ? 'p.host_id' : 'p.root_domain_id'} = ?
       ORDER BY m.citation_flow DESC, m.ref_domains DESC, p.id LIMIT ?`,
@@ -780,6 +783,8 @@ export class LinksService {
       ref_domains: number;
       ext_backlinks: number;
       shares: number;
+      title: string;
+      description: string;
     }[];
     return {
       urlId,
@@ -790,6 +795,8 @@ export class LinksService {
         refDomains: r.ref_domains,
         extBackLinks: r.ext_backlinks,
         social: r.shares,
+        title: r.title,
+        description: r.description,
       })),
     };
   }

@@ -16,6 +16,7 @@ import { migrateSearchTables, SearchStore } from './searchStore.js';
 export { SearchEngine, classifyTarget } from './searchEngine.js';
 export type { KeywordDetail, CompetitorKeywords, GapResult, SuggestedKeyword, ImportedKeyword, SerpQuery, RankingKeyword, UrlType } from './searchEngine.js';
 export type { KeywordItem } from './keywordMetrics.js';
+export type { HostRankStats } from './hostRankStats.js';
 export type { Serp, SerpItem } from './serpTypes.js';
 export { keywordId, isKeywordId } from './keywordIds.js';
 export { parseSnapshotId, serpSnapshotId } from './serpIdentity.js';

@@ -21,6 +21,7 @@ import { keywordId } from './keywordIds.js';
 import { KeywordMetrics, type KeywordItem } from './keywordMetrics.js';
 import { OrganicRanker, type Retrieval } from './organicRanking.js';
 import { RankCandidates } from './rankCandidates.js';
+import { hostRankStats, type HostRankStats } from './hostRankStats.js';
 import { PageGroups, RANK_DEPTH, RankIndex, RankRowsBuilder, type RankEntry, type RankRows } from './rankIndex.js';
 import { relatedCandidates } from './relatedKeywords.js';
 import type { CorpusKeyword, CorpusPage, SearchCorpus } from './searchCorpus.js';
@@ -684,6 +685,25 @@ export class SearchEngine {
     });
     this.recordRefs(keywords.map((k) => ({ id: k._id, kw: k.kw, locationId, languageId: 0 })));
     return { domain: classifyTarget(competitor).domain ?? competitor, totalCount: rows.length, keywords };
+  }
+
+  /**
+   * Organic ranking statistics of the host of a URL, domain or subdomain in every market
+   * whose rank index is loaded, by location id: only what the indexes hold (nothing is
+   * ranked for it, so a market still being ranked is left out).
+   */
+  hostRankStats(url: string): HostRankStats[] {
+    // The key's host has no `www.`, like the index's host groups.
+    const { host } = classifyTarget(url);
+    const now = this.clock.now();
+    return [...this.rankIndexes.values()]
+      .sort((a, b) => a.locationId - b.locationId)
+      .map((index) =>
+        hostRankStats(index, host, index.rowsOfHost(host), (keyword) => {
+          const item = this.metrics.item(this.catalog.at(keyword), index.locationId, 0, now);
+          return { sv: item.sv, cpc: item.cpc };
+        }),
+      );
   }
 
   private domainOfRoot(rootId: number): string {

@@ -12,7 +12,7 @@ import type SqliteDatabase from 'better-sqlite3';
 import { LEVEL } from '../researchSchema.js';
 import type { LinksService } from '../links/linksService.js';
 import type { AuthorityService } from '../authority/authorityService.js';
-import { hexId, type TargetType } from '../links/targets.js';
+import { hexId, type ResolvedTarget, type TargetType } from '../links/targets.js';
 import type { RootHistory } from './siteHistory.js';
 
 export interface SiteOverview {
@@ -23,20 +23,33 @@ export interface SiteOverview {
   urlType: TargetType;
   authority: { pda: number; upa: number };
   linkindex: { Status: string; CitationFlow: number; TrustFlow: number; RefIPs: number; RefSubNets: number; ItemType: number };
-  social: number;
+  /** Share count and Open Graph card; null when the index does not know the target. */
+  social: SocialValue | null;
   topRank: number | null;
   /** `YYYY-MM` → TopRank at that month. */
   topRankHistory: Record<string, number>;
-  /** `YYYY-MM` → referring IPs and subnets at that month. */
-  linkindexHistory: Record<string, { refIps: number; refSubnets: number; citationFlow: number; trustFlow: number; refDomains: number }>;
+  /**
+   * `YYYY-MM` → the link index at that month: the domain's rank among root domains (the
+   * index ranks them one way, by authority: the month's TopRank), referring IPs, subnets,
+   * domains and flows.
+   */
+  linkindexHistory: Record<string, { rank: number; refIps: number; refSubnets: number; citationFlow: number; trustFlow: number; refDomains: number }>;
   /** `YYYY-MM` → social shares at that month. */
   socialHistory: Record<string, number>;
+}
+
+/** A page's social engagement: its share count and its Open Graph card (no page images in the index). */
+export interface SocialValue {
+  l: number | null;
+  og: { title: string | null; description: string | null; image: string | null } | null;
 }
 
 export interface SiteCompetitor {
   domainId: string;
   domain: string;
   topRank: number;
+  /** Social shares of the domain's pages. */
+  social: number;
   refIps: number;
   /** Similarity 0–100 (see `competitors`). */
   score: number;
@@ -80,6 +93,7 @@ export class SitesService {
       monthKeys(history).forEach((key, i) => {
         topRankHistory[key] = history.topRank[i];
         linkindexHistory[key] = {
+          rank: history.topRank[i],
           refIps: history.refIps[i],
           refSubnets: history.refSubnets[i],
           citationFlow: history.citationFlow[i],
@@ -104,12 +118,31 @@ export class SitesService {
         RefSubNets: metrics?.ref_subnets ?? 0,
         ItemType: target.type === 'RootDomain' ? 1 : target.type === 'SubDomain' ? 2 : 3,
       },
-      social: metrics?.social ?? 0,
+      social: metrics ? { l: metrics.social, og: this.openGraph(target) } : null,
       topRank: rootMetrics?.top_rank ?? null,
       topRankHistory,
       linkindexHistory,
       socialHistory,
     };
+  }
+
+  /**
+   * The Open Graph card of a target: a URL's own page, else the home page of the host (of
+   * the bare or `www.` host for a root domain); null when the index has no such page.
+   */
+  private openGraph(target: ResolvedTarget): SocialValue['og'] {
+    let page: { title: string; description: string } | undefined;
+    if (target.type === 'URL') {
+      if (target.pageId !== null) page = this.raw.prepare('SELECT title, description FROM pages WHERE id = ?').get(target.pageId) as typeof page;
+    } else {
+      const [column, id] = target.type === 'SubDomain' ? ['host_id', target.hostId] : ['root_domain_id', target.rootDomainId];
+      if (id !== null) {
+        page = this.raw
+          .prepare(`SELECT title, description FROM pages WHERE ${column} = ? AND is_homepage = 1 ORDER BY length(url), id LIMIT 1`)
+          .get(id) as typeof page;
+      }
+    }
+    return page ? { title: page.title || null, description: page.description || null, image: null } : null;
   }
 
   /**
@@ -139,20 +172,21 @@ export class SitesService {
         if (other !== rootId) shared.set(other, (shared.get(other) ?? 0) + 1);
       }
     }
-    const info = this.raw.prepare(`SELECT r.domain, r.niche_id, m.top_rank, m.ref_ips, m.ref_domains FROM root_domains r
+    const info = this.raw.prepare(`SELECT r.domain, r.niche_id, m.top_rank, m.ref_ips, m.ref_domains, m.social FROM root_domains r
       JOIN entity_metrics m ON m.level = 2 AND m.entity_id = r.id WHERE r.id = ?`);
     const own = info.get(rootId) as { niche_id: number | null; ref_domains: number };
     const ownSize = Math.max(referring.length, 1);
     const scored: SiteCompetitor[] = [];
     for (const [other, common] of shared) {
       if (common < 2) continue;
-      const row = info.get(other) as { domain: string; niche_id: number | null; top_rank: number; ref_ips: number; ref_domains: number };
+      const row = info.get(other) as { domain: string; niche_id: number | null; top_rank: number; ref_ips: number; ref_domains: number; social: number };
       const cosine = common / Math.sqrt(ownSize * Math.max(row.ref_domains, common));
       const topical = own.niche_id !== null && own.niche_id === row.niche_id ? 10 : 0;
       scored.push({
         domainId: hexId(other),
         domain: row.domain,
         topRank: row.top_rank,
+        social: row.social,
         refIps: row.ref_ips,
         score: Math.min(100, Math.round(cosine * 100) + topical),
       });

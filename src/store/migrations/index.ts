@@ -9,6 +9,7 @@ import { keywordListMigrations } from './0003_keyword_lists.js';
 import { favouriteMigrations } from './0004_link_favourites.js';
 import { rankTrackingMigrations } from './0006_rank_tracking.js';
 import { favouriteUpdateOrderMigrations } from './0007_favourite_update_order.js';
+import { inflightChargeMigrations } from './0008_inflight_charges.js';
 
 export const stateMigrations: Record<string, Migration> = {
   ...foundationMigrations,
@@ -17,4 +18,5 @@ export const stateMigrations: Record<string, Migration> = {
   ...favouriteMigrations,
   ...rankTrackingMigrations,
   ...favouriteUpdateOrderMigrations,
+  ...inflightChargeMigrations,
 };

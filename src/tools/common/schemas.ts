@@ -20,12 +20,24 @@ export function component<T extends TSchema>(name: string, schema: T): T {
 /** A reference to a component, typed as the component. */
 export function Ref<T extends TSchema>(schema: T, options: Record<string, unknown> = {}): TUnsafe<Static<T>> {
   if (typeof schema.$id !== 'string') throw new Error('Ref needs a component (a schema with an $id)');
-  return Type.Unsafe<Static<T>>({ ...options, $ref: schema.$id });
+  const ref = Type.Unsafe<Static<T>>({ ...options, $ref: schema.$id });
+  if (typeof schema.type === 'string') refTypes.set(ref, schema.type);
+  return ref;
 }
 
-/** The same schema, null allowed (OpenAPI 3.0 `nullable`). A reference is wrapped, as 3.0 ignores siblings of `$ref`. */
+/** The JSON type of the component each reference points at (Nullable needs it). */
+const refTypes = new WeakMap<TSchema, string>();
+
+/**
+ * The same schema, null allowed (OpenAPI 3.0 `nullable`). A reference is wrapped, as 3.0
+ * ignores siblings of `$ref`, with the component's type beside it: Ajv (and so the
+ * serialiser) refuses `nullable` without a `type`.
+ */
 export function Nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null> {
-  if ('$ref' in schema) return Type.Unsafe<Static<T> | null>({ allOf: [schema], nullable: true });
+  if ('$ref' in schema) {
+    const type = refTypes.get(schema);
+    return Type.Unsafe<Static<T> | null>({ ...(type ? { type } : {}), allOf: [schema], nullable: true });
+  }
   return Type.Unsafe<Static<T> | null>({ ...schema, nullable: true });
 }
 
@@ -37,6 +49,14 @@ export function StringEnum<const V extends readonly string[]>(values: V, options
 /** An integer that is one of the given codes. */
 export function IntegerEnum<const V extends readonly number[]>(values: V, options: Record<string, unknown> = {}): TUnsafe<V[number]> {
   return Type.Unsafe<V[number]>({ ...options, type: 'integer', enum: [...values] });
+}
+
+/**
+ * An object keyed by free strings (dates, months), each value the given schema: OpenAPI's
+ * `additionalProperties`, which TypeBox's `Record` (patternProperties) is not.
+ */
+export function Dictionary<T extends TSchema>(schema: T, options: Record<string, unknown> = {}): TUnsafe<Record<string, Static<T>>> {
+  return Type.Unsafe<Record<string, Static<T>>>({ ...options, type: 'object', additionalProperties: schema });
 }
 
 /** The contract's error object. */

@@ -190,7 +190,10 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
         live: filter.liveLinks === false ? 0 : engine.links.countBacklinks(target, { ...filter, liveLinks: true }),
         unfiltered: engine.links.countBacklinks(target, {}),
       };
-      const job = jobs.enqueue(EXPORT_JOB_KIND, accountId, payload);
+      // The job is stored with the charge and the cached answer, in one transaction: a crash
+      // before it leaves neither a charge without a job nor a job an identical retry cannot find.
+      const job = jobs.draft(EXPORT_JOB_KIND, accountId, payload);
+      req.paid!.onCommit(() => jobs.insert(job));
       return presentExportJob(job as Job<ExportPayload, ExportResult>, signer, clock.now());
     },
   );

@@ -20,7 +20,8 @@ test('overview with monthly history since 2016 that ends at today’s counters',
   assert.equal(last.refIps, o.linkindex.RefIPs);
   assert.equal(last.refSubnets, o.linkindex.RefSubNets);
   assert.equal(o.topRankHistory['2026-11'], o.topRank);
-  assert.equal(o.socialHistory['2026-11'], o.social);
+  assert.equal(o.socialHistory['2026-11'], o.social!.l);
+  assert.equal(o.linkindexHistory['2026-11'].rank, o.topRank);
   assert.ok(o.linkindexHistory['2017-01'].refIps <= last.refIps * 2);
   assert.ok(o.authority.pda > 50);
 });

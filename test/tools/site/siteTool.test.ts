@@ -36,14 +36,15 @@ function monthsSince2016(nowMs: number): string[] {
   return out;
 }
 
-/** Checks an overview against DESIGN §5 and the contract's overview rule. */
+/** Checks an overview against the reference's SiteMetrics and the contract's overview rule. */
 function checkOverview(body: any, itemType: 1 | 2 | 3): void {
+  const id = itemType === 3 ? 'urlId' : 'domainId';
   assert.deepEqual(
     Object.keys(body).sort(),
-    ['authority', 'domain', 'domainId', 'linkindex', 'linkindexHistory', 'social', 'socialHistory', 'topRank', 'topRankHistory', 'url', 'urlId'].sort(),
+    [id, 'authority', 'domain', 'linkindex', 'linkindexHistory', 'rankDist', 'social', 'socialHistory', 'topRank', 'topRankHistory', 'url'].sort(),
+    'urlId on URL lookups, domainId on domain lookups',
   );
-  assert.match(body.urlId, /^[0-9a-f]{24}$/);
-  assert.match(body.domainId, /^[0-9a-f]{24}$/);
+  assert.match(body[id], /^[0-9a-f]{24}$/);
   assert.equal(body.domain, DOMAIN);
   assert.ok(isPercent(body.authority.pda) && isPercent(body.authority.upa));
   const li = body.linkindex;
@@ -51,7 +52,11 @@ function checkOverview(body: any, itemType: 1 | 2 | 3): void {
   assert.equal(li.ItemType, itemType);
   assert.ok(isPercent(li.CitationFlow) && isPercent(li.TrustFlow) && isInt(li.RefIPs) && isInt(li.RefSubNets));
   assert.ok(li.RefSubNets <= li.RefIPs);
-  assert.ok(isInt(body.social));
+  // social is the SocialMetricValue object: the share count and the page's Open Graph card.
+  assert.deepEqual(Object.keys(body.social).sort(), ['l', 'og']);
+  assert.ok(isInt(body.social.l) && body.social.l >= 0);
+  assert.equal(typeof body.social.og.title, 'string');
+  assert.equal(body.social.og.image, null, 'the index holds no page images');
   assert.ok(isInt(body.topRank) && body.topRank >= 1);
   // Monthly history since 2016-01, up to this month, with no gap.
   const months = monthsSince2016(t.clock.now());
@@ -60,12 +65,30 @@ function checkOverview(body: any, itemType: 1 | 2 | 3): void {
   assert.deepEqual(Object.keys(body.socialHistory), months);
   for (const m of months) {
     assert.ok(isInt(body.topRankHistory[m]) && body.topRankHistory[m] >= 1, m);
-    const { refIps, refSubnets } = body.linkindexHistory[m];
+    const { rank, refIps, refSubnets } = body.linkindexHistory[m];
+    assert.equal(rank, body.topRankHistory[m], `${m}: the link index ranks root domains as TopRank does`);
     assert.ok(isInt(refIps) && isInt(refSubnets) && refSubnets <= refIps && refIps >= 0, m);
     assert.ok(isInt(body.socialHistory[m]) && body.socialHistory[m] >= 0, m);
   }
   // The history of the root domain ends at today's TopRank.
   assert.equal(body.topRankHistory[months.at(-1)!], body.topRank);
+  // Organic statistics of the host from the default market's rank index.
+  assert.equal(body.rankDist.length, 1);
+  const dist = body.rankDist[0];
+  assert.equal(dist.lid, 2840);
+  assert.equal(dist.domain, DOMAIN);
+  assert.match(dist._id, /^[0-9a-f]{24}$/);
+  assert.deepEqual(Object.keys(dist.metrics_absolute), [months.at(-1)]);
+  const organic = dist.metrics_absolute[months.at(-1)!].organic;
+  const bands = Object.keys(organic).filter((k) => k.startsWith('pos_'));
+  assert.equal(bands.length, 12);
+  assert.equal(
+    bands.reduce((sum, k) => sum + organic[k], 0),
+    organic.count,
+    'each ranked keyword in one band',
+  );
+  assert.ok(organic.count > 0 && organic.etv > 0 && organic.impressions_etv > 0 && organic.estimated_paid_traffic_cost > 0);
+  assert.ok(organic.pos_51_60 === 0 && organic.pos_91_100 === 0, 'the rank index keeps positions 1–50');
 }
 
 describe('GET /site-tool/overview', () => {
@@ -100,8 +123,9 @@ describe('GET /site-tool/overview', () => {
     const page = res.json();
     checkOverview(page, 3);
     assert.equal(page.url, PAGE);
-    assert.notEqual(page.urlId, domain.urlId);
-    assert.equal(page.domainId, domain.domainId);
+    assert.notEqual(page.urlId, domain.domainId);
+    assert.equal(page.domain, domain.domain);
+    assert.notDeepEqual(page.social, domain.social, "a page's own share count and card, not its domain's");
     assert.equal(page.authority.pda, domain.authority.pda);
     assert.equal(page.topRank, domain.topRank);
     assert.deepEqual(page.topRankHistory, domain.topRankHistory);
@@ -137,11 +161,23 @@ describe('profiles behind an overview', () => {
     assert.match(b.urlId, /^[0-9a-f]{24}$/);
     assert.equal(b.linkindex.ItemType, 1, 'whole-domain stats for a domain');
     assert.ok(isInt(b.linkindex.RefDomains) && isInt(b.linkindex.ExtBackLinks) && b.linkindex.ExtBackLinks >= b.linkindex.RefDomains);
+    assert.deepEqual(Object.keys(b).sort(), ['linkindex', 'linkindexAnchors', 'linkindexBackLinkCalendar', 'linkindexRefDomains', 'urlId']);
     assert.ok(
-      Array.isArray(b.backLinkCalendar) && b.backLinkCalendar.every((d: any) => /^\d{4}-\d{2}-\d{2}$/.test(d.Date) && isInt(d.NewLinks) && isInt(d.LostLinks)),
+      Array.isArray(b.linkindexBackLinkCalendar) &&
+        b.linkindexBackLinkCalendar.every((d: any) => /^\d{4}-\d{2}-\d{2}$/.test(d.Date) && isInt(d.NewLinks) && isInt(d.LostLinks)),
     );
-    assert.ok(b.refDomains.length > 0 && b.refDomains.every((d: any) => typeof d.domain === 'string' && d.domain !== DOMAIN && isInt(d.matchedLinks)));
-    assert.ok(b.anchors.length > 0 && b.anchors.every((a: any) => typeof a.anchorText === 'string' && isInt(a.totalLinks) && isInt(a.refDomains)));
+    assert.ok(
+      b.linkindexRefDomains.length > 0 && b.linkindexRefDomains.every((d: any) => typeof d.domain === 'string' && d.domain !== DOMAIN && isInt(d.matchedLinks)),
+    );
+    assert.ok(
+      b.linkindexAnchors.length > 0 && b.linkindexAnchors.every((a: any) => typeof a.anchorText === 'string' && isInt(a.totalLinks) && isInt(a.refDomains)),
+    );
+    const classes = new Set(b.linkindexAnchors.map((a: any) => a.class));
+    assert.ok(classes.has('brand.domain') && classes.has('other.normal'), [...classes].join());
+    for (const a of b.linkindexAnchors) {
+      const shares = a.score['brand.domain'] + a.score['other.normal'] + a.score['other.stop'];
+      assert.ok(a.tokens.length === 0 || Math.abs(shares - 1) < 0.001, a.anchorText);
+    }
 
     const tc = await profile(c, 'top-content', DOMAIN);
     assert.equal(tc.statusCode, 200);
@@ -151,6 +187,7 @@ describe('profiles behind an overview', () => {
     for (const item of top.topContent) {
       assert.equal(new URL(item.url).hostname.endsWith(DOMAIN), true, item.url);
       assert.ok(isPercent(item.citationFlow) && isPercent(item.trustFlow) && isInt(item.refDomains) && isInt(item.extBackLinks));
+      assert.ok(isInt(item.social.l) && typeof item.social.og.title === 'string' && item.social.og.image === null, item.url);
     }
 
     const comp = await profile(c, 'competitors', DOMAIN);
@@ -162,7 +199,7 @@ describe('profiles behind an overview', () => {
     for (const r of rivals.competitors) {
       assert.match(r.domainId, /^[0-9a-f]{24}$/);
       assert.notEqual(r.domain, DOMAIN);
-      assert.ok(isInt(r.topRank) && isInt(r.refIps) && isPercent(r.score));
+      assert.ok(isInt(r.topRank) && isInt(r.refIps) && isInt(r.social) && isPercent(r.score));
     }
     const scores = rivals.competitors.map((r: any) => r.score);
     assert.deepEqual(
@@ -278,6 +315,8 @@ describe('hostile input on the site tool', () => {
     const unknown = await overview(c, 'no-such-site-here.com');
     assert.equal(unknown.statusCode, 200);
     assert.equal(unknown.json().linkindex.Status, 'NotFound');
+    assert.equal(unknown.json().social, null, 'never fetched');
+    assert.deepEqual(unknown.json().topRank, {}, 'unknown TopRank');
     pace(t);
     const idn = await overview(c, 'bücher.de');
     assert.equal(idn.statusCode, 200);

@@ -1,0 +1,94 @@
+/**
+ * Metric components more than one family answers, in the reference's shapes and names:
+ * the link index's item info (link-tool and serp-tool URL metrics, the site tool's
+ * backlink profile), the social value `{l, og}` (URL metrics, site overview, top content)
+ * and the rank distribution of a host (site overview).
+ */
+import { Type } from '@sinclair/typebox';
+import { component, Dictionary, Nullable, Ref, type ComponentList } from './schemas.js';
+
+/** A link count the link index reports as a string or a number (we send decimal strings). */
+export const LinkIndexLinkCount = component('LinkIndexLinkCount', Type.Union([Type.String(), Type.Integer()], { description: 'A link count' }));
+
+const count = (description?: string) => Ref(LinkIndexLinkCount, description ? { description } : {});
+
+/** Everything the link index knows of a URL, host or root domain. Counts of −1 upstream are reported as 0. */
+export const LinkIndexIndexItemInfo = component(
+  'LinkIndexIndexItemInfo',
+  Type.Object({
+    Status: Type.String({ description: '`Found`, or anything else when the index has no data for the item' }),
+    ExtBackLinks: Type.Integer({ description: 'External backlinks' }),
+    RefDomains: Type.Integer({ description: 'Referring domains' }),
+    ACRank: Type.Integer(),
+    RefIPs: Type.Integer({ description: 'Referring IP addresses' }),
+    ItemType: Type.Integer({ description: '1 root domain, 2 subdomain, 3 URL' }),
+    RefSubNets: Type.Integer({ description: 'Referring /24 subnets' }),
+    CitationFlow: Type.Integer({ description: '0–100' }),
+    TrustFlow: Type.Integer({ description: '0–100' }),
+    TrustMetric: Type.Integer({ description: 'The same trust score as TrustFlow, under its older name' }),
+    IndexedURLs: Type.Integer(),
+    RefDomainsEDU: Type.Integer(),
+    ExtBackLinksEDU: Type.Integer(),
+    RefDomainsGOV: Type.Integer(),
+    ExtBackLinksGOV: Type.Integer(),
+    RefDomainsEDU_Exact: Type.Integer(),
+    ExtBackLinksEDU_Exact: Type.Integer(),
+    RefDomainsGOV_Exact: Type.Integer(),
+    ExtBackLinksGOV_Exact: Type.Integer(),
+    NonUniqueLinkTypeHomepages: count(),
+    NonUniqueLinkTypeIndirect: count(),
+    NonUniqueLinkTypeDeleted: count(),
+    NonUniqueLinkTypeNoFollow: count(),
+    NonUniqueLinkTypeProtocolHTTPS: count(),
+    NonUniqueLinkTypeFrame: count(),
+    NonUniqueLinkTypeImageLink: count(),
+    NonUniqueLinkTypeRedirect: count(),
+    NonUniqueLinkTypeTextLink: count(),
+    TotalNonUniqueLinks: count(),
+    OutLinksInternal: count(),
+    OutLinksExternal: count(),
+    OutDomainsExternal: count(),
+  }),
+);
+
+/** Social engagement of a page: the share count and its Open Graph card. */
+export const SocialMetricValue = component(
+  'SocialMetricValue',
+  Type.Object({
+    l: Nullable(Type.Integer({ description: 'Engagement (share) count; null when unknown' })),
+    og: Nullable(
+      Type.Object(
+        {
+          description: Nullable(Type.String()),
+          title: Nullable(Type.String()),
+          image: Nullable(Type.String()),
+        },
+        { description: "The page's Open Graph card; null when the page is not known" },
+      ),
+    ),
+  }),
+);
+
+/**
+ * Organic ranking statistics of a host in one location, from the rank index: per month
+ * (`YYYY-MM`), keyword counts per position band (`pos_1`, `pos_2_3`, … `pos_91_100`), the
+ * keyword `count`, estimated traffic `etv`, `impressions_etv`, `estimated_paid_traffic_cost`
+ * and the movement counts `is_new`, `is_up`, `is_down`, `is_lost`.
+ */
+export const RankDist = component(
+  'RankDist',
+  Type.Object({
+    _id: Type.String(),
+    domain: Type.String({ description: 'The host the statistics are of' }),
+    bucket: Type.Integer({ description: 'Rank-index bucket: always 0 (one index per location)' }),
+    lid: Type.Integer({ description: 'Location id' }),
+    visibility: Type.Object({}, { description: 'Not computed: always empty' }),
+    rank: Type.Object({}, { description: 'Not computed: always empty' }),
+    updated_at: Type.Integer({ description: 'When the rank index was built, Unix seconds' }),
+    metrics_absolute: Dictionary(Type.Object({ organic: Dictionary(Type.Number()) }, { description: 'The month’s statistics by channel (organic only)' }), {
+      description: 'Statistics per month (`YYYY-MM`)',
+    }),
+  }),
+);
+
+export const metricsComponents: ComponentList = [LinkIndexLinkCount, LinkIndexIndexItemInfo, SocialMetricValue, RankDist];

@@ -1,0 +1,74 @@
+/**
+ * The site tool: the overview (pool `sp-overview`) and the free profiles derived from it —
+ * audience (always 204), backlink profile, top content and competitors — which answer only
+ * within 24 hours of an overview of the same `url` by the same account, else 429
+ * `Not in history`.
+ */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { errors } from '../../http/errors.js';
+import type { PaidOperation } from '../../policy/accessPolicy.js';
+import { CACHE_TTL_MS } from '../../policy/policyStore.js';
+import { historyRoute } from '../common/history.js';
+import { requireTargetUrl } from '../common/params.js';
+import { presentBacklinkProfile, presentCompetitors, presentOverview, presentTopContent } from './presenters.js';
+import { audienceSchema, backlinkProfileSchema, competitorsSchema, overviewSchema, RequestItem, topContentSchema } from './schemas.js';
+
+const OVERVIEW_LOOKUP = 'site-overview';
+
+export async function siteToolRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { engine, policy, clock } = app.quarry;
+
+  const overview: PaidOperation<{ url: string }> = {
+    pool: 'sp-overview',
+    history: (p) => [{ tool: 'site', entry: p.url.trim() }],
+    lookups: (p) => [{ kind: OVERVIEW_LOOKUP, key: requireTargetUrl(p.url).key }],
+  };
+
+  app.get('/overview', { config: { paid: overview }, schema: overviewSchema }, async (req) => {
+    const url = requireTargetUrl(req.query.url).input;
+    const result = engine.sites.overview(url);
+    if (!result) throw errors.invalidParameter('url');
+    // Ranking statistics from the rank indexes already built; opening the search engine is a no-op once the server has warmed it.
+    const search = await engine.search();
+    return presentOverview(result, search.hostRankStats(url));
+  });
+
+  /** The url of a dependent profile, once checked against the account's recent overviews. */
+  const profiledUrl = (accountId: string, raw: string): string => {
+    const target = requireTargetUrl(raw);
+    // Within the last 24 hours, like the request cache: an overview exactly 24 h ago no longer counts.
+    if (!policy.store.hasLookup(accountId, OVERVIEW_LOOKUP, target.key, clock.now() - CACHE_TTL_MS + 1)) throw errors.notInHistory();
+    return target.input;
+  };
+
+  app.get('/audience', { schema: audienceSchema }, async (req, reply) => {
+    profiledUrl(req.account!.id, req.query.url);
+    return reply.code(204).send();
+  });
+
+  app.get('/backlink-profile', { schema: backlinkProfileSchema }, async (req) => {
+    const url = profiledUrl(req.account!.id, req.query.url);
+    const profile = engine.links.backlinkProfile(url);
+    const target = engine.links.resolve(url);
+    if (!profile || !target) throw errors.invalidParameter('url');
+    return presentBacklinkProfile(profile, target.parsed.rootDomain);
+  });
+
+  app.get('/top-content', { schema: topContentSchema }, async (req) => {
+    const top = engine.links.topContent(profiledUrl(req.account!.id, req.query.url));
+    if (!top) throw errors.invalidParameter('url');
+    return presentTopContent(top);
+  });
+
+  app.get('/competitors', { schema: competitorsSchema }, async (req) => {
+    const url = profiledUrl(req.account!.id, req.query.url);
+    const competitors = engine.sites.competitors(url);
+    const target = engine.links.resolve(url);
+    if (!competitors || !target) throw errors.invalidParameter('url');
+    return presentCompetitors(target, url, competitors);
+  });
+
+  historyRoute(app, '/requests', 'site', 'site-tool', RequestItem);
+}

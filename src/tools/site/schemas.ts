@@ -1,0 +1,179 @@
+/**
+ * The site tool's operations, one schema each (query, every answer), in the reference's
+ * shapes: `SiteMetrics` (overview), `SiteBacklinkProfile`, `SiteTopContent`,
+ * `SiteCompetitors`; audience answers 204, the request history an array of strings.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { LinkIndexIndexItemInfo, RankDist, SocialMetricValue } from '../common/metrics.js';
+import { component, Dictionary, emptyResponse, errorResponses, Nullable, Ref, StringEnum, type ComponentList } from '../common/schemas.js';
+
+const TAGS = ['site-tool'];
+
+export const UrlQuery = Type.Object({
+  url: Type.String({ minLength: 1, maxLength: 2048, description: 'A URL, a domain or a subdomain' }),
+});
+
+/** `{}` where the reference writes an unknown TopRank so. */
+const Unknown = Type.Object({}, { additionalProperties: false, description: 'Unknown' });
+
+export const SiteMetrics = component(
+  'SiteMetrics',
+  Type.Object({
+    urlId: Type.Optional(Type.String({ description: 'Id of the page (URL lookups only)' })),
+    domainId: Type.Optional(Type.String({ description: 'Id of the root domain (domain and subdomain lookups only)' })),
+    domain: Type.String({ description: 'The root domain' }),
+    url: Type.String({ description: 'The target as looked up: the domain, the host or the normalised URL' }),
+    authority: Type.Object({
+      pda: Type.Number({ description: 'Domain authority, 0–100' }),
+      upa: Type.Number({ description: 'Page authority (of the home page for a domain), 0–100' }),
+    }),
+    linkindex: Type.Object({
+      Status: Type.String({ description: '`Found`, or `NotFound` when the link index has no data' }),
+      CitationFlow: Type.Integer(),
+      TrustFlow: Type.Integer(),
+      RefIPs: Type.Integer(),
+      RefSubNets: Type.Integer(),
+      ItemType: Type.Integer({ description: '1 root domain, 2 subdomain, 3 URL' }),
+    }),
+    social: Nullable(Ref(SocialMetricValue)),
+    topRank: Type.Union([Type.Integer({ minimum: 1 }), Unknown], { description: 'Rank of the root domain by authority (1 best); `{}` when unknown' }),
+    topRankHistory: Dictionary(Type.Integer(), { description: 'TopRank per month (`YYYY-MM`) since 2016-01' }),
+    linkindexHistory: Dictionary(
+      Type.Object({
+        rank: Type.Integer({ description: "The domain's rank in the link index (root domains by authority, as TopRank)" }),
+        refIps: Type.Integer(),
+        refSubnets: Type.Integer(),
+        refDomains: Type.Integer(),
+        citationFlow: Type.Integer(),
+        trustFlow: Type.Integer(),
+      }),
+      { description: 'The root domain in the link index per month (`YYYY-MM`) since 2016-01' },
+    ),
+    socialHistory: Dictionary(Type.Integer(), { description: "Social shares of the domain's pages per month (`YYYY-MM`)" }),
+    rankDist: Type.Array(Ref(RankDist), { description: 'Organic ranking statistics of the host, one per location whose rank index is ready' }),
+  }),
+);
+
+export const SiteBacklinkProfile = component(
+  'SiteBacklinkProfile',
+  Type.Object({
+    urlId: Type.String({ description: 'Id of the URL, host or root domain' }),
+    linkindex: Ref(LinkIndexIndexItemInfo),
+    linkindexBackLinkCalendar: Type.Array(
+      Type.Object({ Date: Type.String({ description: 'YYYY-MM-DD' }), NewLinks: Type.Integer(), LostLinks: Type.Integer() }),
+      {
+        description: 'New and lost links per day over the last 90 days',
+      },
+    ),
+    linkindexRefDomains: Type.Array(
+      Type.Object({ domain: Type.String(), topRank: Type.Integer(), matchedLinks: Type.Integer(), citationFlow: Type.Integer(), trustFlow: Type.Integer() }),
+      { description: 'The referring domains with the most links, most first' },
+    ),
+    linkindexAnchors: Type.Array(
+      Type.Object({
+        anchorText: Type.String(),
+        refDomains: Type.Integer(),
+        deletedLinks: Type.Integer(),
+        noFollowLinks: Type.Integer(),
+        totalLinks: Type.Integer(),
+        class: StringEnum(['brand.domain', 'brand.url', 'naked.url', 'other', 'other.normal', 'other.stop', 'empty']),
+        tokens: Type.Array(
+          Type.Object(
+            {
+              token: Type.String(),
+              'brand.domain': Type.Optional(Type.Number()),
+              'other.normal': Type.Optional(Type.Number()),
+              'other.stop': Type.Optional(Type.Number()),
+            },
+            { additionalProperties: false, description: 'A word of the anchor with the class it belongs to (weight 1)' },
+          ),
+        ),
+        score: Type.Object(
+          { 'brand.domain': Type.Number(), 'other.normal': Type.Number(), 'other.stop': Type.Number() },
+          { additionalProperties: false, description: "Share of the anchor's words in each class" },
+        ),
+        citationFlow: Type.Integer({ description: 'The highest CitationFlow of a linking page' }),
+      }),
+      { description: 'The anchors used by the most referring domains, most first' },
+    ),
+  }),
+);
+
+export const SiteTopContent = component(
+  'SiteTopContent',
+  Type.Object({
+    urlId: Type.String(),
+    topContent: Type.Array(
+      Type.Object({
+        url: Type.String(),
+        citationFlow: Type.Integer(),
+        trustFlow: Type.Integer(),
+        refDomains: Type.Integer(),
+        extBackLinks: Type.Integer(),
+        social: Ref(SocialMetricValue),
+      }),
+      { description: 'The pages with the highest CitationFlow, highest first' },
+    ),
+  }),
+);
+
+export const SiteCompetitors = component(
+  'SiteCompetitors',
+  Type.Object({
+    id: Type.String({ description: 'Id of the root domain' }),
+    source: Type.String({ description: 'The url as given' }),
+    competitors: Type.Array(
+      Type.Object({
+        domainId: Type.String(),
+        domain: Type.String(),
+        topRank: Type.Integer(),
+        social: Type.Integer({ description: "Social shares of the domain's pages" }),
+        refIps: Type.Integer(),
+        score: Type.Number({ description: 'Similarity 0–100: shared referring domains (cosine), plus 10 for the same topic' }),
+      }),
+      { description: 'Root domains sharing referring domains and topic, most similar first' },
+    ),
+  }),
+);
+
+export const siteComponents: ComponentList = [SiteMetrics, SiteBacklinkProfile, SiteTopContent, SiteCompetitors];
+
+export type SiteMetricsBody = Static<typeof SiteMetrics>;
+export type SiteBacklinkProfileBody = Static<typeof SiteBacklinkProfile>;
+export type SiteTopContentBody = Static<typeof SiteTopContent>;
+export type SiteCompetitorsBody = Static<typeof SiteCompetitors>;
+
+const profile = (summary: string, description: string, ok: Record<number, unknown>) => ({
+  tags: TAGS,
+  summary,
+  description,
+  querystring: UrlQuery,
+  response: { ...ok, ...errorResponses(401, 422, 429) },
+});
+
+const NEEDS_OVERVIEW = 'Free, but only within 24 hours of an overview of the same `url` by the same account; otherwise 429 `Not in history`.';
+
+export const overviewSchema = profile(
+  'Site overview',
+  'Authority, link-index flows, referring IPs, social engagement and TopRank of a URL, subdomain or domain, with monthly history since 2016 and organic ranking statistics.',
+  { 200: Ref(SiteMetrics) },
+);
+
+export const audienceSchema = profile('Audience', `Audience data is not available: always 204. ${NEEDS_OVERVIEW}`, { 204: emptyResponse('No audience data') });
+
+export const backlinkProfileSchema = profile(
+  'Backlink profile',
+  `Link-index counters (whole-domain statistics for a domain), new and lost links per day, top referring domains and top anchors. ${NEEDS_OVERVIEW}`,
+  { 200: Ref(SiteBacklinkProfile) },
+);
+
+export const topContentSchema = profile('Top content', `The pages of the site with the highest CitationFlow. ${NEEDS_OVERVIEW}`, {
+  200: Ref(SiteTopContent),
+});
+
+export const competitorsSchema = profile('Site competitors', `Domains sharing referring domains and topic with the site. ${NEEDS_OVERVIEW}`, {
+  200: Ref(SiteCompetitors),
+});
+
+/** Items of GET /site-tool/requests: the analysed URLs and domains. */
+export const RequestItem = Type.String({ description: 'A URL or domain analysed' });

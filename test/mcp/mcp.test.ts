@@ -1,0 +1,243 @@
+/**
+ * The MCP server, driven by the MCP SDK's own Client over both transports: Streamable HTTP
+ * at /mcp on a listening test app (fake clock), and `quarry mcp` over stdio relaying to it.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { testApp, type TestApp } from '../support/app.js';
+import type { OpenApiDoc } from '../support/reference.js';
+import { exampleRequest, IdBook, operationsOf } from '../support/operationExamples.js';
+import { toolsOf, type OpenApiDocument } from '../../src/mcp/tools.js';
+import { runQuarry } from '../support/cli.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+let t: TestApp;
+let base: string;
+let doc: OpenApiDoc;
+let keyA: string;
+let keyB: string;
+
+async function httpClient(headers: Record<string, string>): Promise<Client> {
+  const client = new Client({ name: 'quarry-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers } }));
+  return client;
+}
+
+async function stdioClient(key: string): Promise<Client> {
+  const client = new Client({ name: 'quarry-test-stdio', version: '1.0.0' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', 'src/main.ts', 'mcp'],
+    cwd: ROOT,
+    env: { ...(process.env as Record<string, string>), QUARRY_API_KEY: key, QUARRY_URL: base, QUARRY_LOG_LEVEL: 'silent' },
+    stderr: 'pipe',
+  });
+  await client.connect(transport);
+  return client;
+}
+
+type Result = { isError?: boolean; structuredContent?: any; content: { type: string; text?: string }[] };
+const call = (client: Client, name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args }) as Promise<Result>;
+
+/** Calls every tool once with a plausible request; returns each outcome. */
+async function callEveryTool(client: Client): Promise<Map<string, Result>> {
+  const tools = new Map(toolsOf(doc as unknown as OpenApiDocument).map((tool) => [tool.definition.name, tool]));
+  const ids = new IdBook();
+  const outcomes = new Map<string, Result>();
+  for (const op of operationsOf(doc)) {
+    const tool = tools.get(op.operationId)!;
+    const req = exampleRequest(doc, op, ids);
+    const args: Record<string, unknown> = { ...req.path, ...req.query };
+    if (tool.plan.bodyArgument) args[tool.plan.bodyArgument] = req.body;
+    else if (req.body && typeof req.body === 'object') Object.assign(args, req.body);
+    const result = await call(client, op.operationId, args);
+    outcomes.set(op.operationId, result);
+    if (!result.isError) ids.learn(op, result.structuredContent?.items ?? result.structuredContent);
+    // Stay inside the mcp class's window of 3 calls per second per pool.
+    if (op.pool) t.clock.advance(400);
+  }
+  return outcomes;
+}
+
+function assertEveryToolAnswered(outcomes: Map<string, Result>) {
+  const operationIds = operationsOf(doc).map((o) => o.operationId);
+  assert.equal(outcomes.size, operationIds.length);
+  let succeeded = 0;
+  for (const [name, result] of outcomes) {
+    if (!result.isError) {
+      succeeded++;
+      assert.ok(result.content.length > 0, `${name}: content`);
+      continue;
+    }
+    // An error is the contract's: a type and a message, never a server failure.
+    const error = result.structuredContent?.error;
+    assert.ok(error && typeof error.type === 'string' && typeof error.message === 'string', `${name}: ${JSON.stringify(result)}`);
+    assert.ok(result.structuredContent.status === undefined || result.structuredContent.status < 500, `${name}: ${JSON.stringify(result)}`);
+    assert.notEqual(error.type, 'RateLimit', `${name} was refused by the burst window`);
+  }
+  for (const name of [
+    'get-keyword-tool-limits',
+    'get-keyword-tool-trends',
+    'get-keyword-tool-related-keywords',
+    'get-shared-locations',
+    'post-keyword-tool-lists',
+  ]) {
+    assert.equal(outcomes.get(name)?.isError, undefined, `${name}: ${JSON.stringify(outcomes.get(name))}`);
+  }
+  // Most operations find what they need in the sandbox web and the ids of earlier answers.
+  assert.ok(succeeded >= operationIds.length * 0.6, `${succeeded} of ${operationIds.length} succeeded`);
+}
+
+describe('MCP server', { timeout: 240_000 }, () => {
+  before(async () => {
+    t = await testApp();
+    keyA = (await t.account('premium')).key;
+    keyB = (await t.account('premium')).key;
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+    doc = (await t.app.inject({ method: 'GET', url: '/v3/openapi.json' })).json();
+  });
+  after(async () => {
+    await t.close();
+  });
+
+  test('tools/list names one tool per operation of the OpenAPI document, with its pool, input schema and trim arguments', async () => {
+    const client = await httpClient({ authorization: `Bearer ${keyA}` });
+    const { tools } = await client.listTools();
+    const names = tools.map((x) => x.name).sort();
+    assert.deepEqual(
+      names,
+      operationsOf(doc)
+        .map((o) => o.operationId)
+        .sort(),
+    );
+    const related = tools.find((x) => x.name === 'get-keyword-tool-related-keywords')!;
+    assert.match(related.description!, /"related-keywords" quota pool/);
+    assert.ok(related.inputSchema.required?.includes('kw'));
+    assert.equal((related.inputSchema.properties as any).limit.type, 'integer');
+    assert.match(tools.find((x) => x.name === 'get-shared-locations')!.description!, /Free/);
+    // A body's fields are arguments of their own; an operation that has a `limit` of its own keeps it and trims with result_limit.
+    const lists = tools.find((x) => x.name === 'post-keyword-tool-lists')!;
+    assert.ok(lists.inputSchema.required?.includes('name'));
+    const exports = tools.find((x) => x.name === 'post-link-tool-exports')!;
+    if ('limit' in (exports.inputSchema.properties ?? {})) assert.ok('result_limit' in exports.inputSchema.properties!);
+    await client.close();
+  });
+
+  test('every tool answers once over Streamable HTTP: a result, or a tool error with the contract type', async () => {
+    const client = await httpClient({ 'x-access-token': keyA });
+    assertEveryToolAnswered(await callEveryTool(client));
+    await client.close();
+  });
+
+  test('the mcp class has its 1-second window: a 4th paid call within 1 s is refused with retry_after 1, and admitted after it', async () => {
+    const { key } = await t.account('premium');
+    const client = await httpClient({ 'x-access-token': key });
+    for (let i = 0; i < 3; i++) assert.equal((await call(client, 'get-keyword-tool-trends', { kw: `window ${i}` })).isError, undefined);
+    t.clock.advance(999);
+    const refused = await call(client, 'get-keyword-tool-trends', { kw: 'window 3' });
+    assert.equal(refused.isError, true);
+    assert.deepEqual(refused.structuredContent.error, { type: 'RateLimit', message: refused.structuredContent.error.message, retry_after: 1 });
+    assert.match(refused.content[0].text!, /^RateLimit: .*retry_after 1/);
+    t.clock.advance(2);
+    assert.equal((await call(client, 'get-keyword-tool-trends', { kw: 'window 3' })).isError, undefined);
+    // Same pools as the REST API: four trends lookups charged.
+    const limits = await call(client, 'get-keyword-tool-limits');
+    assert.equal(limits.structuredContent.resources.trends.remaining, limits.structuredContent.resources.trends.limit - 4);
+    await client.close();
+  });
+
+  test('an outside request cannot claim the mcp class: REST requests keep the 30-second window', async () => {
+    const { key } = await t.account('premium');
+    const headers = { 'x-access-token': key, 'x-quarry-internal-client': 'mcp:guess' };
+    for (let i = 0; i < 3; i++) assert.equal((await fetch(`${base}/v3/keyword-tool/trends?kw=rest%20${i}`, { headers })).status, 200);
+    t.clock.advance(2000);
+    const refused = await fetch(`${base}/v3/keyword-tool/trends?kw=rest%203`, { headers });
+    assert.equal(refused.status, 429);
+    assert.equal(((await refused.json()) as any).error.retry_after, 30);
+  });
+
+  test('a trimmed answer is charged and cached in full, as the same REST request', async () => {
+    const { key } = await t.account('premium');
+    const client = await httpClient({ 'x-access-token': key });
+    const trimmed = await call(client, 'get-keyword-tool-related-keywords', { kw: 'trail shoes', location_id: 2840, limit: 2, fields: ['kw', 'sv'] });
+    assert.equal(trimmed.isError, undefined);
+    const body = trimmed.structuredContent;
+    const list = Object.entries(body).find(([, v]) => Array.isArray(v)) as [string, any[]];
+    assert.equal(list[1].length, 2);
+    for (const row of list[1]) assert.deepEqual(Object.keys(row).sort(), ['kw', 'sv']);
+    const full = await fetch(`${base}/v3/keyword-tool/related-keywords?kw=trail%20shoes&location_id=2840`, { headers: { 'x-access-token': key } });
+    assert.equal(full.headers.get('x-cache'), 'HIT');
+    const fullBody = (await full.json()) as any;
+    assert.equal(body._trimmed[list[0]].total, fullBody[list[0]].length);
+    assert.ok(fullBody[list[0]].length > 2);
+    const limits = (await (await fetch(`${base}/v3/keyword-tool/limits`, { headers: { 'x-access-token': key } })).json()) as any;
+    assert.equal(limits.resources['related-keywords'].remaining, limits.resources['related-keywords'].limit - 1);
+    await client.close();
+  });
+
+  test("two keys see only their own objects: a list made through one key's tools is not the other's", async () => {
+    const a = await httpClient({ 'x-access-token': keyA });
+    const b = await httpClient({ authorization: `Bearer ${keyB}` });
+    const created = await call(a, 'post-keyword-tool-lists', { name: 'only mine', keyword_ids: [] });
+    assert.equal(created.isError, undefined, JSON.stringify(created));
+    const listId = created.structuredContent._id;
+    const theirs = await call(b, 'get-keyword-tool-lists');
+    assert.ok(!JSON.stringify(theirs.structuredContent).includes(listId));
+    const read = await call(b, 'get-keyword-tool-lists-by-list-id', { list_id: listId });
+    assert.equal(read.isError, true);
+    assert.equal(read.structuredContent.status, 404);
+    const mine = await call(a, 'get-keyword-tool-lists');
+    assert.ok(JSON.stringify(mine.structuredContent).includes(listId));
+    await a.close();
+    await b.close();
+  });
+
+  test('no tool is reachable without a valid key', async () => {
+    for (const headers of [{}, { authorization: 'Bearer not-a-key' }, { 'x-access-token': 'not-a-key' }, { authorization: `Basic ${keyA}` }] as Record<
+      string,
+      string
+    >[]) {
+      const res = await fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get-keyword-tool-limits', arguments: {} } }),
+      });
+      assert.equal(res.status, 401, JSON.stringify(headers));
+      assert.deepEqual(await res.json(), { error: { type: 'AuthError', message: 'Invalid API Key' } });
+    }
+    await assert.rejects(httpClient({ authorization: 'Bearer not-a-key' }));
+    assert.equal((await fetch(`${base}/mcp`)).status, 405);
+  });
+
+  test('quarry mcp over stdio: the same tools, each answering once, with the mcp window', async () => {
+    const { key } = await t.account('premium');
+    const client = await stdioClient(key);
+    const { tools } = await client.listTools();
+    assert.deepEqual(
+      tools.map((x) => x.name).sort(),
+      operationsOf(doc)
+        .map((o) => o.operationId)
+        .sort(),
+    );
+    assertEveryToolAnswered(await callEveryTool(client));
+    t.clock.advance(5000);
+    for (let i = 0; i < 3; i++) assert.equal((await call(client, 'get-keyword-tool-trends', { kw: `stdio ${i}` })).isError, undefined);
+    const refused = await call(client, 'get-keyword-tool-trends', { kw: 'stdio 3' });
+    assert.equal(refused.structuredContent.error.retry_after, 1);
+    await client.close();
+  });
+
+  test('quarry mcp refuses to start without a key, and a wrong key reaches no tool', async () => {
+    const res = runQuarry(['mcp'], { QUARRY_API_KEY: '', QUARRY_URL: base });
+    assert.equal(res.code, 2);
+    assert.match(res.stderr, /QUARRY_API_KEY/);
+    await assert.rejects(stdioClient('not-a-key'));
+  });
+});
