@@ -6,7 +6,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { errorResponses } from '../common/schemas.js';
 import { requireLanguage, requireLocation } from '../common/params.js';
-import { KeywordSerpQuery, keywordTags as tags } from './schemas.js';
+import { presentSerp } from '../serp/presenters.js';
+import { KeywordSerpAnswer, KeywordSerpQuery, keywordTags as tags } from './schemas.js';
 import { relatedLookupId } from './lookupIds.js';
 
 export { PlatformId } from './schemas.js';
@@ -24,7 +25,7 @@ export async function keywordSerpRoutes(fastify: FastifyInstance): Promise<void>
         tags,
         summary: 'SERP detail of a keyword: difficulty, organic results with metrics, CTRs, intent, features',
         querystring: KeywordSerpQuery,
-        response: errorResponses(401, 422, 429),
+        response: { 200: KeywordSerpAnswer, ...errorResponses(401, 422, 429) },
       },
     },
     async (req) => {
@@ -33,8 +34,9 @@ export async function keywordSerpRoutes(fastify: FastifyInstance): Promise<void>
       const locationId = location_id ? location_id : DEFAULT_SERP_LOCATION;
       requireLocation(locations, locationId);
       requireLanguage(language_id);
-      const detail = search.keywordDetail({ kw, locationId, languageId: language_id, platform: platform_id, page });
-      return { rkID: relatedLookupId(kw, locationId, language_id), ...detail };
+      const { serp, ...detail } = search.keywordDetail({ kw, locationId, languageId: language_id, platform: platform_id, page });
+      // The SERP in the serp tool's shape (integer coverage, browser, wrapper edges, …).
+      return { rkID: relatedLookupId(kw, locationId, language_id), serp: presentSerp(serp), ...detail };
     },
   );
 }

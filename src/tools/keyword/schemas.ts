@@ -4,9 +4,12 @@
  * the contract is silent. Components carry the reference's names.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { Serp } from '../serp/schemas.js';
 import {
   type ComponentList,
   component,
+  Dictionary,
+  KeywordText,
   IntegerEnum,
   Keyword,
   Language,
@@ -18,8 +21,7 @@ import {
   Ref,
 } from '../common/schemas.js';
 
-/** A keyword as typed by a user: at least one visible character, at most 255. */
-export const KeywordText = Type.String({ minLength: 1, maxLength: 255, pattern: '\\S' });
+export { KeywordText };
 
 /** A URL, domain or subdomain in a query string or body (checked further by requireTargetUrl). */
 const TargetUrl = Type.String({ minLength: 1, maxLength: 2048 });
@@ -150,6 +152,17 @@ export const KeywordSerpQuery = Type.Object({
   language_id: Type.Optional({ ...LanguageId, default: 0 }),
   platform_id: Type.Optional(PlatformId),
   page: Type.Optional(Type.Integer({ minimum: 0, maximum: 9, default: 0 })),
+});
+export const KeywordSerpAnswer = Type.Object({
+  rkID: Type.String({ description: 'Id of the related-keywords lookup the SERP belongs to' }),
+  serp: Ref(Serp),
+  kwOpps: Type.Object({
+    isOutdatedPage: Type.Boolean({ description: 'One of the top five organic results was published more than six months ago' }),
+    missingWordsInTitle: Type.Array(Type.String(), { description: 'Keyword words missing from the titles of the top five organic results' }),
+  }),
+  searchIntent: Dictionary(Nullable(Type.Array(Type.String())), { description: 'Intent labels by keyword id; null when none was determined' }),
+  contentTypes: Type.Array(Type.String()),
+  serpFeatures: Type.Array(Type.String()),
 });
 
 // ---- histories ---------------------------------------------------------------------------

@@ -30,7 +30,7 @@ describe('the keyword tool in the reference’s shapes', () => {
   });
   after(async () => t.close());
 
-  test('paid lookups: related, competitor (GET and POST), competitor domains, suggested, imports, gap, trends, kd', async () => {
+  test('paid lookups: related, competitor (GET and POST), competitor domains, suggested, imports, gap, SERP, trends, kd', async () => {
     const related = (await expectShape(
       'GET',
       '/related-keywords',
@@ -69,6 +69,15 @@ describe('the keyword tool in the reference’s shapes', () => {
       200,
       await c.post('/gap-analysis', { domain: DOMAIN, competitors: ['geartalk.org', 'openpedia.org'], location_id: 2840, page: 1 }),
     );
+    const detail = (await expectShape(
+      'GET',
+      '/serps',
+      200,
+      await c.get(`/serps?${q({ kw: 'hiking boots', location_id: 2840, platform_id: 1, page: 0 })}`),
+    )) as {
+      serp: { items: { screenCoverage: number }[]; browser: unknown };
+    };
+    assert.ok(detail.serp.items.every((i) => Number.isInteger(i.screenCoverage)) && detail.serp.browser, 'the SERP in the serp tool’s shape');
     await expectShape('GET', '/trends', 200, await c.get(`/trends?${q({ kw: 'tent' })}`));
     const kd = (await expectShape('GET', '/kd/url-metrics', 200, await c.get(`/kd/url-metrics?${q({ url: `https://${DOMAIN}/` })}`))) as { lps: number };
     assert.ok(Number.isInteger(kd.lps));
