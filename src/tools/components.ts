@@ -6,7 +6,15 @@
 import { commonComponents, type ComponentList } from './common/schemas.js';
 import { metricsComponents } from './common/metrics.js';
 import { keywordComponents } from './keyword/schemas.js';
+import { rankComponents } from './rank/schemas.js';
 import { serpComponents } from './serp/schemas.js';
 import { siteComponents } from './site/schemas.js';
 
-export const apiComponents: ComponentList = [...commonComponents, ...metricsComponents, ...serpComponents, ...siteComponents, ...keywordComponents];
+export const apiComponents: ComponentList = [
+  ...commonComponents,
+  ...metricsComponents,
+  ...serpComponents,
+  ...siteComponents,
+  ...rankComponents,
+  ...keywordComponents,
+];

@@ -26,7 +26,7 @@ const OPEN_DIFFERENCES: Record<string, number> = {
   '/serp-tool': 0,
   '/link-tool': 1000,
   '/site-tool': 0,
-  '/rank-tool': 1000,
+  '/rank-tool': 0,
   '/shared': 0,
 };
 
