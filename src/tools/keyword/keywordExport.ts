@@ -18,6 +18,7 @@ export async function keywordExportRoutes(fastify: FastifyInstance): Promise<voi
   app.post(
     '/keywords',
     {
+      config: { fairUse: 'bulk' },
       schema: {
         tags,
         summary: 'Keyword data by id (JSON)',
@@ -31,6 +32,7 @@ export async function keywordExportRoutes(fastify: FastifyInstance): Promise<voi
   app.post(
     '/keywords.csv',
     {
+      config: { fairUse: 'bulk' },
       schema: {
         tags,
         summary: 'Keyword data by id as a CSV attachment (columns from `fields`: kw, sv, lid, cpc, ppc, seo, msv)',

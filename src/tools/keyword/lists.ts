@@ -5,10 +5,12 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
 import { sendCsv, wantsCsv } from '../../http/csv.js';
 import { errors } from '../../http/errors.js';
 import { unixSeconds } from '../../lib/clock.js';
+import { STORED_KEYWORD_IDS_PER_ACCOUNT } from '../../policy/fairUse.js';
 import { KeywordLists, ListLimitError, type StorableIds } from '../../store/keywordLists.js';
 import { emptyResponse, errorResponses, Ref } from '../common/schemas.js';
 import { keywordCsvRow, parseCsvFields } from './keywordItems.js';
@@ -28,6 +30,7 @@ import {
 
 function limitError(err: unknown): never {
   if (err instanceof ListLimitError) {
+    // The storage quota is a list limit too: 422 with the type the contract gives the list count.
     throw err.limit === 'keywords' ? errors.outOfLimit(err.message) : errors.listLimit(err.message);
   }
   throw err;
@@ -37,7 +40,12 @@ export async function listRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { clock, locations, state } = app.quarry;
   const { search } = app.quarry;
-  const lists = new KeywordLists(state.db);
+  const lists = new KeywordLists(state.db, STORED_KEYWORD_IDS_PER_ACCOUNT);
+  /** Keyword ids a write sends (its fair-use units), read before validation. */
+  const idsSent = (req: FastifyRequest) => {
+    const body: unknown = req.body;
+    return body !== null && typeof body === 'object' && 'keyword_ids' in body && Array.isArray(body.keyword_ids) ? body.keyword_ids.length : 0;
+  };
   const now = () => unixSeconds(clock.now());
   /**
    * Keeps only ids the research store knows: a list cannot hold keywords it could never show.
@@ -47,13 +55,33 @@ export async function listRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.get(
     '/lists',
-    { schema: { tags, summary: 'All keyword lists of the account', response: { 200: Type.Array(Ref(KeywordToolList)), ...errorResponses(401) } } },
-    async (req) => (await lists.all(req.account!.id)).map(presentList),
+    {
+      config: { fairUse: 'bulk' },
+      schema: { tags, summary: 'All keyword lists of the account', response: { 200: Type.Array(Ref(KeywordToolList)), ...errorResponses(401) } },
+    },
+    // Streamed a few lists at a time (the same JSON array): all lists of an account can be
+    // hundreds of megabytes, never built in memory at once nor in one turn of the event loop.
+    // The stream bypasses the response schema, so presentList gives every field the schema declares.
+    async (req, reply) => {
+      const accountId = req.account!.id;
+      async function* json(): AsyncGenerator<string> {
+        yield '[';
+        let first = true;
+        for await (const batch of lists.batches(accountId)) {
+          const text = batch.map((l) => JSON.stringify(presentList(l))).join(',');
+          yield first ? text : `,${text}`;
+          first = false;
+        }
+        yield ']';
+      }
+      return reply.header('content-type', 'application/json; charset=utf-8').send(Readable.from(json()));
+    },
   );
 
   app.post(
     '/lists',
     {
+      config: { fairUse: idsSent },
       schema: {
         tags,
         summary: 'Create a keyword list',
@@ -71,6 +99,7 @@ export async function listRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/lists/:list_id',
     {
+      config: { fairUse: 'bulk' },
       schema: {
         tags,
         summary: 'A keyword list with its keywords (CSV with a .csv suffix, ?ext=csv or Accept: text/csv)',
@@ -111,6 +140,7 @@ export async function listRoutes(fastify: FastifyInstance): Promise<void> {
   app.patch(
     '/lists/:list_id',
     {
+      config: { fairUse: () => 0 },
       schema: {
         tags,
         summary: 'Rename a keyword list',
@@ -130,6 +160,7 @@ export async function listRoutes(fastify: FastifyInstance): Promise<void> {
   app.delete(
     '/lists/:list_id',
     {
+      config: { fairUse: () => 0 },
       schema: {
         tags,
         summary: 'Delete a keyword list (keyword data stays)',
@@ -147,6 +178,7 @@ export async function listRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/lists/:list_id/keywords',
     {
+      config: { fairUse: idsSent },
       schema: {
         tags,
         summary: 'Add keywords to a list (existing ones are kept once)',
@@ -167,6 +199,7 @@ export async function listRoutes(fastify: FastifyInstance): Promise<void> {
   app.delete(
     '/lists/:list_id/keywords',
     {
+      config: { fairUse: idsSent },
       schema: {
         tags,
         summary: 'Remove keywords from a list (absent ones are ignored)',
