@@ -53,7 +53,8 @@ export async function listRoutes(fastify: FastifyInstance): Promise<void> {
    */
   const known: StorableIds = (ids) => search.keywordsById(ids).map((k) => k._id);
 
-  app.get(
+  // Registered untyped: the answer is a stream, which the typed reply would refuse (no input to type).
+  fastify.get(
     '/lists',
     {
       config: { fairUse: 'bulk' },
