@@ -26,7 +26,7 @@ export interface SnapshotQuery {
 }
 
 /** Lookups that let an account open the snapshot of a SERP it was shown. */
-export function snapshotLookups(serp: Serp): LookupWrite[] {
+export function snapshotLookups(serp: Pick<Serp, '_id' | 'kw' | 'location_id' | 'platform_id' | 'page' | 'serp_snapshot_id'>): LookupWrite[] {
   const query = { kw: serp.kw, location_id: serp.location_id, platform_id: serp.platform_id, page: serp.page };
   const out: LookupWrite[] = [{ kind: SERP_LOOKUP, key: serp._id, data: query, ttlMs: SNAPSHOT_LIFETIME_MS }];
   const parsed = serp.serp_snapshot_id ? parseSnapshotId(serp.serp_snapshot_id) : undefined;

@@ -5,6 +5,8 @@
  */
 import { commonComponents, type ComponentList } from './common/schemas.js';
 import { metricsComponents } from './common/metrics.js';
+import { rankComponents } from './rank/schemas.js';
+import { serpComponents } from './serp/schemas.js';
 import { siteComponents } from './site/schemas.js';
 
-export const apiComponents: ComponentList = [...commonComponents, ...metricsComponents, ...siteComponents];
+export const apiComponents: ComponentList = [...commonComponents, ...metricsComponents, ...serpComponents, ...siteComponents, ...rankComponents];

@@ -23,10 +23,10 @@ const BIN = path.resolve('node_modules/.bin');
  */
 const OPEN_DIFFERENCES: Record<string, number> = {
   '/keyword-tool': 1000,
-  '/serp-tool': 1000,
+  '/serp-tool': 0,
   '/link-tool': 1000,
   '/site-tool': 0,
-  '/rank-tool': 1000,
+  '/rank-tool': 0,
   '/shared': 1000,
 };
 

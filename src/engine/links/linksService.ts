@@ -422,11 +422,13 @@ export class LinksService {
     return (this.metricsStatement.get(level, entityId) as MetricsRow | undefined) ?? null;
   }
 
-  /** The spec's `linkindex.v` for a URL, subdomain or root domain. */
-  urlMetrics(url: string, type?: TargetType): { target: ResolvedTarget; v: LinkIndexMetrics } | null {
+  /** The spec's `linkindex.v` for a URL, subdomain or root domain, and its social share count. */
+  urlMetrics(url: string, type?: TargetType): { target: ResolvedTarget; v: LinkIndexMetrics; social: number | null } | null {
     const target = this.resolve(url, type);
     if (!target) return null;
-    return { target, v: linkIndexOf(this.metricsOf(target.level, target.entityId), target.type) };
+    const metrics = this.metricsOf(target.level, target.entityId);
+    // Social shares of the target's pages; null when the index does not know the target.
+    return { target, v: linkIndexOf(metrics, target.type), social: metrics ? (metrics.social ?? null) : null };
   }
 
   private query(target: ResolvedTarget, filter: BacklinkFilter, at: number): { where: string; params: unknown[]; window: boolean; joins: string } {

@@ -1,10 +1,12 @@
 /**
  * Metric components more than one family answers, in the reference's shapes and names:
  * the link index's item info (link-tool and serp-tool URL metrics, the site tool's
- * backlink profile), the social value `{l, og}` (URL metrics, site overview, top content)
- * and the rank distribution of a host (site overview).
+ * backlink profile; `LinkIndexMetric` on URL metrics and SERP items), the social value
+ * `{l, og}` (URL metrics, site overview, top content), the authority metric and the metric
+ * groups `m` of a URL (SERP items, serp-tool URL metrics), and the rank distribution of a
+ * host (site overview).
  */
-import { Type } from '@sinclair/typebox';
+import { Type, type TOptional } from '@sinclair/typebox';
 import { component, Dictionary, Nullable, Ref, type ComponentList } from './schemas.js';
 
 /** A link count the link index reports as a string or a number (we send decimal strings). */
@@ -51,6 +53,26 @@ export const LinkIndexIndexItemInfo = component(
   }),
 );
 
+/** The link index figures every `LinkIndexMetric` carries; SERP items carry only these. */
+const CORE_FIGURES: ReadonlySet<string> = new Set<CoreFigure>(['CitationFlow', 'TrustFlow', 'RefDomains', 'ExtBackLinks']);
+type CoreFigure = 'CitationFlow' | 'TrustFlow' | 'RefDomains' | 'ExtBackLinks';
+type ItemInfoProperties = typeof LinkIndexIndexItemInfo.properties;
+type MetricValueProperties = { [K in keyof ItemInfoProperties]: K extends CoreFigure ? ItemInfoProperties[K] : TOptional<ItemInfoProperties[K]> };
+
+/** `{v, ts}` of the link index: `v` all of the item info on URL metrics, its four flow and count figures on SERP items. */
+export const LinkIndexMetric = component(
+  'LinkIndexMetric',
+  Type.Object({
+    v: Type.Object(
+      Object.fromEntries(
+        Object.entries(LinkIndexIndexItemInfo.properties).map(([name, schema]) => [name, CORE_FIGURES.has(name) ? schema : Type.Optional(schema)]),
+      ) as MetricValueProperties,
+      { description: 'The item info (all of it on URL metrics; CitationFlow, TrustFlow, RefDomains and ExtBackLinks on SERP items)' },
+    ),
+    ts: Type.Integer({ description: 'When the figures were taken, Unix seconds' }),
+  }),
+);
+
 /** Social engagement of a page: the share count and its Open Graph card. */
 export const SocialMetricValue = component(
   'SocialMetricValue',
@@ -66,6 +88,33 @@ export const SocialMetricValue = component(
         { description: "The page's Open Graph card; null when the page is not known" },
       ),
     ),
+  }),
+);
+
+export const SocialMetric = component('SocialMetric', Type.Object({ v: Ref(SocialMetricValue), ts: Type.Integer({ description: 'Unix seconds' }) }));
+
+export const AuthorityMetric = component(
+  'AuthorityMetric',
+  Type.Object({
+    v: Type.Object(
+      { pda: Type.Number({ description: 'Domain authority 0–100' }), upa: Type.Number({ description: 'Page authority 0–100' }) },
+      { additionalProperties: Type.Union([Type.Number(), Type.String()]), description: 'pda and upa; other authority figures may follow' },
+    ),
+    ts: Type.Integer({ description: 'Unix seconds' }),
+  }),
+);
+
+/** A rank metric group: `r` null when there is no rank. */
+const RankMetric = Type.Object({ v: Type.Object({ r: Nullable(Type.Integer()) }), ts: Type.Integer({ description: 'Unix seconds' }) });
+
+/** The metric groups of a URL; a group is left out until its data exists. */
+export const UrlMetricGroups = component(
+  'UrlMetricGroups',
+  Type.Object({
+    social: Type.Optional(Ref(SocialMetric)),
+    authority: Type.Optional(Ref(AuthorityMetric)),
+    linkindex: Type.Optional(Ref(LinkIndexMetric)),
+    rank: Type.Optional(Nullable(RankMetric)),
   }),
 );
 
@@ -91,4 +140,13 @@ export const RankDist = component(
   }),
 );
 
-export const metricsComponents: ComponentList = [LinkIndexLinkCount, LinkIndexIndexItemInfo, SocialMetricValue, RankDist];
+export const metricsComponents: ComponentList = [
+  LinkIndexLinkCount,
+  LinkIndexIndexItemInfo,
+  LinkIndexMetric,
+  SocialMetricValue,
+  SocialMetric,
+  AuthorityMetric,
+  UrlMetricGroups,
+  RankDist,
+];

@@ -3,9 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { historyRoute } from '../common/history.js';
 import { serpRoutes } from './serps.js';
 import { serpUrlMetricsRoutes } from './urlMetrics.js';
+import { SerpHistoryEntry } from './schemas.js';
 
 export async function serpToolRoutes(app: FastifyInstance): Promise<void> {
   await app.register(serpRoutes);
   await app.register(serpUrlMetricsRoutes);
-  historyRoute(app, '/requests', 'serp', 'serp-tool');
+  historyRoute(app, '/requests', 'serp', 'serp-tool', SerpHistoryEntry);
 }

@@ -1,13 +1,15 @@
-/** GET /serp-tool/url-metrics (pool `sch-url-metrics`): domain and page authority, flows, TopRank. */
-import { Type } from '@sinclair/typebox';
+/** GET /serp-tool/url-metrics (pool `sch-url-metrics`): link index, authority and social metrics of a URL, and its TopRank. */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../http/errors.js';
 import { unixSeconds } from '../../lib/clock.js';
 import { md5Hex } from '../../lib/ids.js';
-import { errorResponses } from '../common/schemas.js';
+import { errorResponses, Ref } from '../common/schemas.js';
 import { requireTargetUrl } from '../common/params.js';
+import { SerpToolUrlMetrics, UrlQuery, type SerpToolUrlMetricsBody } from './schemas.js';
 
-export async function serpUrlMetricsRoutes(app: FastifyInstance): Promise<void> {
+export async function serpUrlMetricsRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { engine } = app.quarry;
   app.get(
     '/url-metrics',
@@ -15,32 +17,28 @@ export async function serpUrlMetricsRoutes(app: FastifyInstance): Promise<void> 
       config: { paid: { pool: 'sch-url-metrics' } },
       schema: {
         tags: ['serp-tool'],
-        summary: 'Domain and page authority, citation and trust flow, TopRank of a URL',
-        querystring: Type.Object({ url: Type.String({ minLength: 1, maxLength: 2048 }) }),
-        response: errorResponses(401, 422, 429),
+        summary: 'Domain and page authority, link index item info, social shares and TopRank of a URL',
+        querystring: UrlQuery,
+        response: { 200: Ref(SerpToolUrlMetrics), ...errorResponses(401, 422, 429) },
       },
     },
-    async (req) => {
-      const url = requireTargetUrl((req.query as { url: string }).url).input;
+    async (req): Promise<SerpToolUrlMetricsBody> => {
+      const url = requireTargetUrl(req.query.url).input;
       const authority = engine.authority.forUrl(url);
       const links = engine.links.urlMetrics(url);
-      if (!authority) throw errors.invalidParameter('url');
+      if (!authority || !links) throw errors.invalidParameter('url');
       const ts = unixSeconds(req.paid!.nowMs);
       return {
         _id: md5Hex(url),
         url,
         domain: authority.domain,
         m: {
-          linkindex: {
-            v: {
-              CitationFlow: links?.v.CitationFlow ?? authority.citationFlow,
-              TrustFlow: links?.v.TrustFlow ?? authority.trustFlow,
-              RefDomains: links?.v.RefDomains ?? 0,
-              ExtBackLinks: links?.v.ExtBackLinks ?? 0,
-            },
-            ts,
-          },
+          linkindex: { v: links.v, ts },
           authority: { v: { pda: authority.pda, upa: authority.upa }, ts },
+          // Open Graph tags are never fetched (og null); the share count is null for a target the index does not know.
+          social: { v: { l: links.social, og: null }, ts },
+          // No rank metric of its own: the TopRank below is the only rank we have.
+          rank: null,
         },
         topRank: authority.topRank,
       };

@@ -118,7 +118,7 @@ describe('hostile input on the SERP tool', () => {
     pace(t);
     const reset = await c.get(`/serp-tool/serps/reset?__proto__=1&kw=${enc('💩')}&location_id=0&serp_count=2`);
     assert.equal(reset.statusCode, 200);
-    assert.equal(reset.json().length, 2);
+    assert.equal(reset.json().length, 1, 'the second page has no results: left out (still charged)');
     pace(t);
     for (const url of ['bücher.de', 'https://例え.jp/パス', 'summitpeak.com/?__proto__=1', 'HTTPS://SUMMITPEAK.COM']) {
       const res = await c.get(`/serp-tool/url-metrics?url=${enc(url)}`);

@@ -35,9 +35,13 @@ const isPercent = (x: unknown) => typeof x === 'number' && x >= 0 && x <= 100;
 /** Checks one SERP item against DESIGN §5 and the layout model of its platform. */
 function checkItem(item: any, platform: 1 | 2): void {
   assert.ok(SPEC_TYPES.has(item.type), `${item.type} is a type of the contract`);
-  for (const k of ['type', 'url', 'title', 'desc', 'domain', 'topRank', 'size', 'screenCoverage', 'visPart', 'ctr', 'positionToFold', 'm', 'items']) {
+  for (const k of ['type', 'url', 'title', 'topRank', 'size', 'screenCoverage', 'visPart', 'coverage', 'positionFromTheTopEdge', 'positionToFold', 'items']) {
     assert.ok(k in item, `${item.type} has ${k}`);
   }
+  // The reference allows no null here: an item without a description, domain, metrics or CTR leaves the field out.
+  for (const k of ['desc', 'domain', 'm', 'ctr']) assert.notEqual(item[k], null, `${item.type}: ${k} is not null`);
+  if (item.url !== null)
+    assert.ok(typeof item.desc === 'string' && typeof item.domain === 'string' && typeof item.m === 'object', `${item.type} is result-like`);
   const { t: top, l, b, r } = item.size;
   assert.ok([top, l, b, r].every(isInt) && b > top && r > l && l >= 0 && r <= VIEWPORT[platform].width, JSON.stringify(item.size));
   assert.ok(isPercent(item.screenCoverage) && isPercent(item.visPart));
@@ -48,12 +52,18 @@ function checkItem(item: any, platform: 1 | 2): void {
   assert.equal(fold.elementBottom, b);
   const visible = Math.max(0, Math.min(b, vp.height) - top);
   assert.equal(fold.status, b <= vp.height ? 'above' : top < vp.height ? 'in' : 'below');
-  assert.ok(Math.abs(item.visPart - (100 * visible) / (b - top)) <= 0.01, `visPart of ${item.type}: ${JSON.stringify(item)}`);
-  assert.ok(Math.abs(item.screenCoverage - (100 * visible * (r - l)) / (vp.width * vp.height)) <= 0.01, `screenCoverage of ${item.type}`);
+  // Whole percent (the reference's integers), rounded from the layout's two decimals.
+  assert.ok(isInt(item.visPart) && isInt(item.screenCoverage));
+  assert.ok(Math.abs(item.visPart - (100 * visible) / (b - top)) <= 0.51, `visPart of ${item.type}: ${JSON.stringify(item)}`);
+  assert.ok(Math.abs(item.screenCoverage - (100 * visible * (r - l)) / (vp.width * vp.height)) <= 0.51, `screenCoverage of ${item.type}`);
+  assert.equal(fold.rectTopOfWrapper, top);
+  assert.equal(fold.rectBottomOfWrapper, b);
+  assert.equal(item.positionFromTheTopEdge, top.toFixed(2));
+  assert.ok(item.coverage > 0 && item.coverage <= 1, 'a share of the page');
   if (fold.status === 'above') assert.equal(item.visPart, 100);
   if (fold.status === 'below') assert.equal(item.screenCoverage, 0);
   assert.ok(Array.isArray(item.items));
-  if (item.m !== null) {
+  if (item.m !== undefined) {
     const { linkindex, authority, social } = item.m;
     assert.ok(isInt(linkindex.v.CitationFlow) && isInt(linkindex.v.TrustFlow) && isInt(linkindex.ts));
     assert.ok(isPercent(linkindex.v.CitationFlow) && isPercent(linkindex.v.TrustFlow));
@@ -134,6 +144,10 @@ function checkSerp(serp: any, expect: { kw: string; location: number; platform: 
       throw new Error(`${(err as Error).message}\n${JSON.stringify(item)}`, { cause: err });
     }
   }
+  const vp = VIEWPORT[expect.platform];
+  assert.deepEqual(serp.browser.view, { w: vp.width, h: vp.height });
+  assert.equal(serp.browser.doc.w, vp.width);
+  assert.ok(serp.browser.doc.h >= Math.max(vp.height, ...serp.items.map((i: any) => i.size.b)), 'the document holds every item');
   // Top to bottom, then left to right.
   for (let i = 1; i < serp.items.length; i++) {
     const [a, b] = [serp.items[i - 1].size, serp.items[i].size];
@@ -153,7 +167,7 @@ describe('GET /serp-tool/serps', () => {
     assert.ok(types.includes('ADV_TOP') && types.includes('ADV_BOTTOM'), types.join());
     const adTop = serp.items.find((i: any) => i.type === 'ADV_TOP');
     assert.ok(adTop.items.length >= 1 && adTop.items.every((a: any) => a.type === 'ADV' && /^https?:\/\//.test(a.url) && a.title));
-    assert.equal(adTop.ctr, null);
+    assert.equal(adTop.ctr, undefined, 'no CTR of its own: left out');
     assert.ok(serp.items.indexOf(adTop) < types.indexOf('ORGANIC'), 'top ads above the first organic result');
     assert.ok(types.lastIndexOf('ORGANIC') < types.indexOf('ADV_BOTTOM'), 'bottom ads after the last organic result');
     assert.equal(serp.location.code, 'us');
@@ -302,13 +316,12 @@ describe('GET /serp-tool/serps/reset', () => {
     const first = await reset(c, { kw: 'mindpath vs scholarly', location_id: 2840, serp_count: 5 });
     assert.equal(first.statusCode, 200);
     const pages = first.json();
-    assert.equal(pages.length, 5);
+    assert.equal(pages.length, 2, 'pages that did not parse are left out');
     assert.equal(pages[0].page, 0);
     assert.equal(pages[0].serp_results, 100);
     assert.equal(pages[1].page, 1);
     assert.ok(pages[1].serp_results > 0 && pages[1].serp_results < 100);
     assert.match(pages[1].serp_snapshot_id, /^[0-9a-f]{32}\.\d{4}-\d{2}-\d{2}\.sch$/, 'a partial page has no .100');
-    assert.deepEqual(pages.slice(2), [null, null, null]);
     assert.equal((await c.pool('serps')).remaining, before - 5, 'five pages, five credits');
     pace(t);
     const again = await reset(c, { kw: 'mindpath vs scholarly', location_id: 2840, serp_count: 5 });

@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../../support/app.js';
 import { DAY, HOUR, SECOND } from '../../../src/lib/clock.js';
+import { baseClickThroughRate } from '../../../src/engine/search/clickThroughCurve.js';
 import { assertError, assertInvalid, newClient, pace, qs, type Res, type ToolClient } from '../serp/serpClient.js';
 
 let t: TestApp;
@@ -103,6 +104,13 @@ describe('GET /site-tool/overview', () => {
     assert.deepEqual([last.refIps, last.refSubnets], [body.linkindex.RefIPs, body.linkindex.RefSubNets], "a domain's history ends at today's counters");
     const months = Object.keys(body.linkindexHistory);
     assert.ok(body.linkindexHistory[months[0]].refIps < last.refIps, 'a site gains referring IPs over ten years');
+    // rankDist counts what competitor keywords list for the same site and market (its pages are all on one host).
+    const ranked = await (await t.ctx.engine.search()).competitorKeywords(DOMAIN, 2840, 1000);
+    const organic = body.rankDist[0].metrics_absolute[months.at(-1)!].organic;
+    assert.equal(organic.count, ranked.totalCount);
+    assert.equal(organic.pos_1, ranked.keywords.filter((k) => k.position === 1).length);
+    const etv = ranked.keywords.reduce((sum, k) => sum + k.sv * baseClickThroughRate(k.position), 0);
+    assert.ok(Math.abs(organic.etv - etv) < 0.01, `etv ${organic.etv} vs ${etv}`);
     const after = await c.pools();
     assert.equal(after['sp-overview'].remaining, before['sp-overview'].remaining - 1);
     for (const pool of Object.keys(before)) if (pool !== 'sp-overview') assert.deepEqual(after[pool], before[pool], pool);
