@@ -356,7 +356,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Domain and page authority, citation and trust flow, TopRank of a URL */
+        /** Domain and page authority, link index item info, social shares and TopRank of a URL */
         get: operations["get-serp-tool-url-metrics"];
         put?: never;
         post?: never;
@@ -645,10 +645,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The account’s trackings, newest first (created_at between from and to; deleted ones with is_with_deleted=true) */
+        /**
+         * The account’s trackings, newest first
+         * @description Created between `from` and `to`; deleted ones only with `is_with_deleted=true`.
+         */
         get: operations["get-rank-tool-trackings"];
         put?: never;
-        /** Track a domain’s positions for keywords in a location on a platform (1 desktop, 2 mobile) */
+        /**
+         * Track a domain’s positions for keywords in a location on a platform
+         * @description Checks the keywords at once (up to 200; the rest within minutes) and every day after; creates a weekly and a monthly e-mail report.
+         */
         post: operations["post-rank-tool-trackings"];
         delete?: never;
         options?: never;
@@ -665,7 +671,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Track a domain on several platforms in one call: one tracking per platform, all or none */
+        /**
+         * Track a domain in several locations and on several platforms in one call
+         * @description Creates a tracking for each location × platform pair that has none yet and skips the others; 409 when every pair is tracked already.
+         */
         post: operations["post-rank-tool-multiple-trackings"];
         delete?: never;
         options?: never;
@@ -680,7 +689,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A tracking with its keywords (latest position and ranking URL) and reports */
+        /**
+         * A tracking with its figures per day, tags, keywords and reports
+         * @description Deleted trackings too, unless `is_with_deleted=false`. Without an API key, the tracking’s `share_token` opens it read-only.
+         */
         get: operations["get-rank-tool-trackings-by-tracking-id-detail"];
         put?: never;
         post?: never;
@@ -700,11 +712,17 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a tracking (soft: listed with is_with_deleted=true; no more checks or reports) */
+        /**
+         * Delete a tracking
+         * @description Soft: listed with `is_with_deleted=true`; no more checks or reports, and its keywords leave the plan’s count.
+         */
         delete: operations["delete-rank-tool-trackings-by-tracking-id"];
         options?: never;
         head?: never;
-        /** Change a tracking: reports_active (domain, location and platform stay as created) */
+        /**
+         * Change a tracking’s domain or local-SEO settings
+         * @description A new domain keeps the tracking’s history and is recorded as an annotation (409 when another tracking of the same location and platform follows it). Location and platform stay as created. `reports_active: false` pauses every report, `true` resumes them.
+         */
         patch: operations["patch-rank-tool-trackings-by-tracking-id"];
         trace?: never;
     };
@@ -717,7 +735,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rank distribution, average position, visibility, estimated visits and top movers over a timeframe (from/to dates or days) */
+        /**
+         * A tracking’s figures per day, its keywords’ movements and the annotations of a timeframe
+         * @description From `from` to `to` (default: the last 30 days), over the keywords `kwIds` (default: all). Without an API key, the tracking’s `share_token` opens it read-only.
+         */
         post: operations["post-rank-tool-trackings-by-tracking-id-stats"];
         delete?: never;
         options?: never;
@@ -732,27 +753,39 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The tracked keywords of a tracking with their latest position and ranking URL */
+        /**
+         * The tracked keywords of a tracking with their latest position, ranking URL and tags
+         * @description `fields` (comma-separated) keeps only the fields named.
+         */
         get: operations["get-rank-tool-trackings-by-tracking-id-tracked-keywords"];
         put?: never;
-        /** Add keywords to a tracking (tracked ones are kept once; the plan’s tracked-keywords limit applies) */
+        /**
+         * Add keywords to a tracking, with tags
+         * @description Keywords tracked already are kept once and only gain the tags (which must be the tracking’s); only new ones count against the plan’s tracked-keywords limit. The addition is recorded as an annotation.
+         */
         post: operations["post-rank-tool-trackings-by-tracking-id-tracked-keywords"];
-        /** Stop tracking keywords (their history goes with them; unknown ids are ignored) */
+        /**
+         * Stop tracking keywords
+         * @description Their history and tags go with them; unknown ids are ignored. The removal is recorded as an annotation.
+         */
         delete: operations["delete-rank-tool-trackings-by-tracking-id-tracked-keywords"];
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/rank-tool/trackings/{tracking_id}/tracked-keywords/{keyword_id}": {
+    "/rank-tool/trackings/{tracking_id}/tracked-keywords/{tracked_keyword_id}": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** A tracked keyword: rank history, ranking URL, SERP features and the latest SERP’s snapshot id */
-        get: operations["get-rank-tool-trackings-by-tracking-id-tracked-keywords-by-keyword-id"];
+        /**
+         * A tracked keyword: its checks per ranking URL and day, rank figures and the latest SERP’s snapshot
+         * @description From `from` to `to` (default: every check). Without an API key, the tracking’s `share_token` opens it read-only.
+         */
+        get: operations["get-rank-tool-trackings-by-tracking-id-tracked-keywords-by-tracked-keyword-id"];
         put?: never;
         post?: never;
         delete?: never;
@@ -768,10 +801,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The email reports of a tracking */
+        /** The e-mail reports of a tracking */
         get: operations["get-rank-tool-trackings-by-tracking-id-reports"];
         put?: never;
-        /** Add an email report: type 0 weekly, 1 monthly, 2 rank-change alert */
+        /**
+         * Add an e-mail report
+         * @description Type 0 a rank-change alert (keywords that moved `min_change` places, default 5, in a day), 1 weekly, 2 monthly.
+         */
         post: operations["post-rank-tool-trackings-by-tracking-id-reports"];
         delete?: never;
         options?: never;
@@ -787,11 +823,139 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Replace an email report’s type, recipients, name and triggers */
+        /** Replace an e-mail report’s type, recipients, name and triggers */
         put: operations["put-rank-tool-trackings-by-tracking-id-reports-by-report-id"];
         post?: never;
-        /** Delete an email report */
+        /** Delete an e-mail report */
         delete: operations["delete-rank-tool-trackings-by-tracking-id-reports-by-report-id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rank-tool/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every tag of the account’s trackings */
+        get: operations["get-rank-tool-tags"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rank-tool/trackings/{tracking_id}/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tags of a tracking */
+        get: operations["get-rank-tool-trackings-by-tracking-id-tags"];
+        put?: never;
+        /** Create a tag of a tracking */
+        post: operations["post-rank-tool-trackings-by-tracking-id-tags"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rank-tool/trackings/{tracking_id}/tags/{tag_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Rename and recolour a tag */
+        put: operations["put-rank-tool-trackings-by-tracking-id-tags-by-tag-id"];
+        post?: never;
+        /** Delete a tag (every keyword loses it) */
+        delete: operations["delete-rank-tool-trackings-by-tracking-id-tags-by-tag-id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rank-tool/trackings/{tracking_id}/tags/assign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give keywords tags
+         * @description Merged with the tags they carry, without duplicates. The tags must be the tracking’s; keyword ids of other trackings are ignored.
+         */
+        post: operations["post-rank-tool-trackings-by-tracking-id-tags-assign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rank-tool/trackings/{tracking_id}/tags/unassign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take tags off keywords
+         * @description Tags a keyword does not carry, and unknown ids, are ignored.
+         */
+        post: operations["post-rank-tool-trackings-by-tracking-id-tags-unassign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rank-tool/trackings/{tracking_id}/annotations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a note to a tracking’s charts on a day */
+        post: operations["createTrackingAnnotation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rank-tool/trackings/{tracking_id}/annotations/{annotation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change an annotation’s text */
+        put: operations["put-rank-tool-trackings-by-tracking-id-annotations-by-annotation-id"];
+        post?: never;
+        /** Delete an annotation */
+        delete: operations["delete-rank-tool-trackings-by-tracking-id-annotations-by-annotation-id"];
         options?: never;
         head?: never;
         patch?: never;
@@ -952,6 +1116,54 @@ export interface components {
             OutLinksExternal: components["schemas"]["LinkIndexLinkCount"];
             OutDomainsExternal: components["schemas"]["LinkIndexLinkCount"];
         };
+        LinkIndexMetric: {
+            /** @description The item info (all of it on URL metrics; CitationFlow, TrustFlow, RefDomains and ExtBackLinks on SERP items) */
+            v: {
+                /** @description `Found`, or anything else when the index has no data for the item */
+                Status?: string;
+                /** @description External backlinks */
+                ExtBackLinks: number;
+                /** @description Referring domains */
+                RefDomains: number;
+                ACRank?: number;
+                /** @description Referring IP addresses */
+                RefIPs?: number;
+                /** @description 1 root domain, 2 subdomain, 3 URL */
+                ItemType?: number;
+                /** @description Referring /24 subnets */
+                RefSubNets?: number;
+                /** @description 0–100 */
+                CitationFlow: number;
+                /** @description 0–100 */
+                TrustFlow: number;
+                /** @description The same trust score as TrustFlow, under its older name */
+                TrustMetric?: number;
+                IndexedURLs?: number;
+                RefDomainsEDU?: number;
+                ExtBackLinksEDU?: number;
+                RefDomainsGOV?: number;
+                ExtBackLinksGOV?: number;
+                RefDomainsEDU_Exact?: number;
+                ExtBackLinksEDU_Exact?: number;
+                RefDomainsGOV_Exact?: number;
+                ExtBackLinksGOV_Exact?: number;
+                NonUniqueLinkTypeHomepages?: components["schemas"]["LinkIndexLinkCount"];
+                NonUniqueLinkTypeIndirect?: components["schemas"]["LinkIndexLinkCount"];
+                NonUniqueLinkTypeDeleted?: components["schemas"]["LinkIndexLinkCount"];
+                NonUniqueLinkTypeNoFollow?: components["schemas"]["LinkIndexLinkCount"];
+                NonUniqueLinkTypeProtocolHTTPS?: components["schemas"]["LinkIndexLinkCount"];
+                NonUniqueLinkTypeFrame?: components["schemas"]["LinkIndexLinkCount"];
+                NonUniqueLinkTypeImageLink?: components["schemas"]["LinkIndexLinkCount"];
+                NonUniqueLinkTypeRedirect?: components["schemas"]["LinkIndexLinkCount"];
+                NonUniqueLinkTypeTextLink?: components["schemas"]["LinkIndexLinkCount"];
+                TotalNonUniqueLinks?: components["schemas"]["LinkIndexLinkCount"];
+                OutLinksInternal?: components["schemas"]["LinkIndexLinkCount"];
+                OutLinksExternal?: components["schemas"]["LinkIndexLinkCount"];
+                OutDomainsExternal?: components["schemas"]["LinkIndexLinkCount"];
+            };
+            /** @description When the figures were taken, Unix seconds */
+            ts: number;
+        };
         SocialMetricValue: {
             /** @description Engagement (share) count; null when unknown */
             l: number | null;
@@ -960,6 +1172,36 @@ export interface components {
                 description: string | null;
                 title: string | null;
                 image: string | null;
+            } | null;
+        };
+        SocialMetric: {
+            v: components["schemas"]["SocialMetricValue"];
+            /** @description Unix seconds */
+            ts: number;
+        };
+        AuthorityMetric: {
+            /** @description pda and upa; other authority figures may follow */
+            v: {
+                /** @description Domain authority 0–100 */
+                pda: number;
+                /** @description Page authority 0–100 */
+                upa: number;
+            } & {
+                [key: string]: number | string;
+            };
+            /** @description Unix seconds */
+            ts: number;
+        };
+        UrlMetricGroups: {
+            social?: components["schemas"]["SocialMetric"];
+            authority?: components["schemas"]["AuthorityMetric"];
+            linkindex?: components["schemas"]["LinkIndexMetric"];
+            rank?: {
+                v: {
+                    r: number | null;
+                };
+                /** @description Unix seconds */
+                ts: number;
             } | null;
         };
         RankDist: {
@@ -984,6 +1226,173 @@ export interface components {
                     };
                 };
             };
+        };
+        SerpPackItem: {
+            /** @description ORGANIC, a rich snippet type, or a pack member type (ADV, PLACE, STORY, QUESTION, …) */
+            type: string;
+            url?: string | null;
+            title?: string | null;
+            /** @description Result-like items only */
+            desc?: string;
+            /** @description Result-like items only */
+            domain?: string;
+            /** @description Keyword id of a query item (similar questions and queries) */
+            mId?: string;
+            topRank?: number | null;
+            /** @description Organic position, from 1 (organic items only) */
+            position?: number;
+            /** @description CSS pixels on the page: top, left, bottom, right */
+            size?: {
+                t: number;
+                l: number;
+                b: number;
+                r: number;
+            };
+            /** @description Percent of the first screen the visible part covers */
+            screenCoverage?: number;
+            /** @description Percent of the item visible on the first screen */
+            visPart?: number;
+            /** @description Share of the page (document) area the item takes, 0–1 */
+            coverage?: number;
+            /** @description Distance from the top of the page, CSS pixels with two decimals */
+            positionFromTheTopEdge?: string;
+            positionToFold?: {
+                /**
+                 * @description Where the item sits against the fold (the viewport height)
+                 * @enum {string}
+                 */
+                status: "above" | "in" | "below";
+                fold: number;
+                elementTop: number;
+                elementBottom: number;
+                /** @description Top edge of the item's wrapper (the item is its own wrapper) */
+                rectTopOfWrapper: number;
+                /** @description Bottom edge of the item's wrapper */
+                rectBottomOfWrapper: number;
+            };
+            /** @description Click-through rate of an organic result */
+            ctr?: number;
+            m?: components["schemas"]["UrlMetricGroups"];
+            items?: components["schemas"]["SerpPackItem"][];
+        };
+        /** @description A result or rich snippet of a SERP; only result-like items carry desc, domain and m, only organic ones ctr */
+        SerpItem: {
+            /** @description ORGANIC, a rich snippet type, or a pack member type (ADV, PLACE, STORY, QUESTION, …) */
+            type: string;
+            url: string | null;
+            title: string | null;
+            /** @description Result-like items only */
+            desc?: string;
+            /** @description Result-like items only */
+            domain?: string;
+            /** @description Keyword id of a query item (similar questions and queries) */
+            mId?: string;
+            topRank: number | null;
+            /** @description Organic position, from 1 (organic items only) */
+            position?: number;
+            /** @description CSS pixels on the page: top, left, bottom, right */
+            size: {
+                t: number;
+                l: number;
+                b: number;
+                r: number;
+            };
+            /** @description Percent of the first screen the visible part covers */
+            screenCoverage: number;
+            /** @description Percent of the item visible on the first screen */
+            visPart: number;
+            /** @description Share of the page (document) area the item takes, 0–1 */
+            coverage: number;
+            /** @description Distance from the top of the page, CSS pixels with two decimals */
+            positionFromTheTopEdge: string;
+            positionToFold: {
+                /**
+                 * @description Where the item sits against the fold (the viewport height)
+                 * @enum {string}
+                 */
+                status: "above" | "in" | "below";
+                fold: number;
+                elementTop: number;
+                elementBottom: number;
+                /** @description Top edge of the item's wrapper (the item is its own wrapper) */
+                rectTopOfWrapper: number;
+                /** @description Bottom edge of the item's wrapper */
+                rectBottomOfWrapper: number;
+            };
+            /** @description Click-through rate of an organic result */
+            ctr?: number;
+            m?: components["schemas"]["UrlMetricGroups"];
+            /** @description Pack members */
+            items: components["schemas"]["SerpPackItem"][];
+        };
+        Serp: {
+            /** @description SERP id */
+            _id: string;
+            kw: string;
+            /** @description Keyword id */
+            mId: string;
+            /** @description Result page, from 0 */
+            page: number;
+            location_id: number;
+            location: components["schemas"]["LocationRef"];
+            /**
+             * @description 1 desktop, 2 mobile
+             * @enum {integer}
+             */
+            platform_id: 1 | 2;
+            /** @description Top to bottom, then left to right */
+            items: components["schemas"]["SerpItem"][];
+            /** @description Document and viewport sizes, CSS pixels */
+            browser: {
+                doc: {
+                    w: number;
+                    h: number;
+                };
+                view: {
+                    w: number;
+                    h: number;
+                };
+            };
+            /** @description Keyword difficulty 0–100 */
+            rank: number;
+            /** @description Unix seconds */
+            rank_updated_at: number;
+            /** @description Unix seconds */
+            created_at: number;
+            /** @description CTR per organic position of this page */
+            ctr: number[];
+            /** @description Estimated number of results */
+            results: number;
+            /** @description Organic results on this page */
+            serp_results: number | null;
+            /** @description Id of the stored page for the snapshot operation; null when none was stored */
+            serp_snapshot_id: string | null;
+            serp_source_url: string | null;
+            /** @description Share of the first screen taken by SERP features, 0–100 */
+            serpFeaturesImpact: number;
+        };
+        /** @description The SERP of each page that parsed, first page first */
+        SerpResetResponse: components["schemas"]["Serp"][];
+        SerpToolUrlMetrics: {
+            /** @description md5 of the URL */
+            _id: string;
+            url: string;
+            domain: string;
+            m: {
+                linkindex: {
+                    v: components["schemas"]["LinkIndexIndexItemInfo"];
+                    ts: number;
+                };
+                authority: components["schemas"]["AuthorityMetric"];
+                social: components["schemas"]["SocialMetric"];
+                rank: {
+                    v: {
+                        r: number | null;
+                    };
+                    ts: number;
+                } | null;
+            };
+            topRank: number | null;
         };
         SiteMetrics: {
             /** @description Id of the page (URL lookups only) */
@@ -1108,6 +1517,304 @@ export interface components {
                 /** @description Similarity 0–100: shared referring domains (cosine), plus 10 for the same topic */
                 score: number;
             }[];
+        };
+        /** @description Local-SEO settings of a tracking (map-pack tracking); all null when unset */
+        TrackingConfig: {
+            address: string | null;
+            ludocid: string | null;
+            name: string | null;
+            /** @description Business profile id; null clears the settings */
+            place_id: string | null;
+        };
+        /** @description Figures of a tracking’s keywords on one day */
+        TrackingStatsItem: {
+            /** @description Monthly visits the day’s positions would earn: Σ search volume × click-through rate */
+            estimated_visits: number;
+            /** @description 0–100: performance_total as a share of every checked keyword at position 1 */
+            performance_index: number;
+            /** @description 0–100: the clicks earned as a share of the clicks at position 1 */
+            visibility_index: number;
+            /** @description Σ (101 − position) over the keywords checked that day (0 for one not in the top 100) */
+            performance_total: number;
+            /** @description Keywords checked that day per position band */
+            rank_distribution: {
+                /** @description Position 1 */
+                1: number;
+                /** @description Positions 2–3 */
+                3: number;
+                /** @description Positions 4–10 */
+                10: number;
+                /** @description Positions 11–20 */
+                20: number;
+                /** @description Positions 21–99 */
+                100: number;
+                /** @description Position 100, or not in the top 100 */
+                rest: number;
+            };
+            /** @description Keywords checked that day */
+            keywords_with_history: number;
+            /** @description Keywords tracked by that day */
+            keywords_eligible: number;
+            /** @description Mean position of the keywords ranking that day; null when none ranks */
+            average_position: number | null;
+        };
+        /** @description A coloured label of a tracking’s keywords */
+        Tag: {
+            _id: string;
+            user_id: string;
+            /** @description E-mail of the account that created it */
+            creator: string;
+            tracking_id: string;
+            name: string;
+            color: string;
+            /** @description Unix seconds */
+            created_at: number;
+        };
+        /** @description A marker on a tracking’s charts */
+        Annotation: {
+            _id: string;
+            /** @description `YYYY-MM-DD` */
+            date: string;
+            content: {
+                /** @description The note; for a recorded change, what changed (empty for keyword additions and removals) */
+                text: string;
+                /** @description Keywords added (positive) or removed (negative); 0 for other annotations */
+                keywords_count: number;
+                /** @description Mean position of the tracking’s ranking keywords at the change; 0 when none ranked */
+                avg: number;
+                platformId: number;
+            };
+            /** @description Hidden from the shared view */
+            nonShareable: boolean;
+            tracking_id: string;
+            user_id: string;
+            creator: string;
+            /** @description Unix seconds */
+            created_at: number;
+            /** @description 0 a user’s note, 1 keywords added, 2 keywords removed, 3 domain changed */
+            type: number;
+        };
+        /** @description A domain’s positions tracked for keywords in one location on one platform */
+        Tracking: {
+            _id: string;
+            domain: string;
+            location: components["schemas"]["LocationShort"];
+            /** @description 1 desktop, 2 mobile */
+            platform_id: number;
+            /** @description Tracked keywords */
+            count: number;
+            tracked_keyword_ids: string[];
+            tracking_config: components["schemas"]["TrackingConfig"];
+            share_token: string;
+            /** @description Unix seconds */
+            created_at: number;
+            is_deleted: boolean;
+            /** @description Types of the e-mail reports that are sent (empty while reports are paused) */
+            reports_active: (number | null)[];
+            /** @description On the detail: figures per day from `from` to `to` */
+            stats?: {
+                /** @description Figures per day (`YYYY-MM-DD`) with checks */
+                timeframes: {
+                    [key: string]: components["schemas"]["TrackingStatsItem"];
+                };
+            };
+            /** @description On the detail: the tracking’s tags */
+            tags?: components["schemas"]["Tag"][];
+        };
+        /** @description A tracked keyword with its latest check */
+        TrackedKeyword: {
+            _id: string;
+            /** @description The same as `_id` */
+            keyword_id: string;
+            tracking_id: string;
+            user_id: string;
+            kw: string;
+            location_id: number;
+            platform_id: number;
+            /** @description Monthly search volume when added */
+            sv: number | null;
+            /** @description Unix seconds */
+            created_at: number;
+            /** @description Latest position, null when not in the top 100 or not checked yet */
+            position: number | null;
+            /** @description The ranking URL of the latest check */
+            url: string | null;
+            /** @description Day of the latest check, `YYYY-MM-DD` */
+            checked_at: string | null;
+            tag_ids: string[];
+        };
+        /** @description An e-mail report of a tracking */
+        Report: {
+            _id: string;
+            user_id: string;
+            tracking_id: string;
+            /**
+             * @description 0 rank-change alert, 1 weekly, 2 monthly
+             * @enum {integer}
+             */
+            type: 0 | 1 | 2;
+            emails: string[];
+            name: string;
+            /** @description Trigger types of an alert, as sent */
+            triggers: number[];
+            /** @description Alerts: places a keyword must move (null: 5) */
+            min_change: number | null;
+            /** @description Unix seconds */
+            created_at: number;
+        };
+        /** @description A new tracking with its keywords and default reports */
+        TrackingPost: {
+            tracking: components["schemas"]["Tracking"];
+            keywords: components["schemas"]["TrackedKeyword"][];
+            reports: components["schemas"]["Report"][];
+            /** @description Seconds until the first checks are done */
+            estimatedTimeProcessing: number;
+            /** @description Some keywords wait for the scheduler */
+            postponed_processing: boolean;
+            /** @description How many */
+            postponed_keywords: number;
+        };
+        TrackedKeywordsAddRes: {
+            tracking: components["schemas"]["Tracking"];
+            /** @description The keywords added (not those tracked already) */
+            keywords: components["schemas"]["TrackedKeyword"][];
+            /** @description Seconds until the first checks are done */
+            estimatedTimeProcessing: number;
+            /** @description Some keywords wait for the scheduler */
+            postponed_processing: boolean;
+            /** @description How many */
+            postponed_keywords: number;
+        };
+        /** @description A keyword in the statistics of a timeframe */
+        TrackingStatsKeyword: {
+            keyword_id: string;
+            kw: string;
+            sv: number | null;
+            tag_ids: string[];
+            /** @description On the last day with a check in the timeframe */
+            position: number | null;
+            /** @description On the first day with a check in the timeframe */
+            start_position: number | null;
+            /** @description Places gained from the first to the last check (not ranking counts as 101) */
+            rank_change: number;
+            url: string | null;
+            /** @description More than one URL of the domain ranked on the last check (false when not recorded) */
+            is_more_url: boolean;
+            /** @description Where the ranking result sat on the last check; null when it did not rank */
+            visual_metrics: {
+                /** @description `above`, `in` or `below` the fold of the first screen */
+                fold: string;
+                /** @description Percent of the first screen the result covers */
+                coverage: number;
+                /** @description Percent of the result visible on the first screen */
+                visible_part: number;
+                /** @description Pixels from the top of the page */
+                top: number;
+                top_change: number | null;
+                coverage_change: number | null;
+            } | null;
+            /** @description SERP feature types on the last check */
+            serp_features: string[];
+            /** @description Unix seconds of the last check in the timeframe */
+            last_crawled_at: number | null;
+            /** @description No check in the timeframe */
+            is_empty_main_array: boolean;
+            /** @description The last day with a check before the timeframe */
+            nearest_before_day: string | null;
+        };
+        GetTrackingStatsRes: {
+            /** @description Annotations dated in the timeframe */
+            annotations: components["schemas"]["Annotation"][];
+            /** @description Days with checks in the timeframe */
+            history_dates: string[];
+            stats: {
+                /** @description Figures per day (`YYYY-MM-DD`) with checks */
+                timeframes: {
+                    [key: string]: components["schemas"]["TrackingStatsItem"];
+                };
+                /** @description Ids of the keywords that gained most (at most 10) */
+                top_up: string[];
+                /** @description Ids of the keywords that lost most (at most 10) */
+                top_down: string[];
+            };
+            keywords: components["schemas"]["TrackingStatsKeyword"][];
+            from: string;
+            to: string;
+        };
+        /** @description A tracked keyword: its checks in a timeframe, per ranking URL and day */
+        TrackedKeywordDetail: {
+            _id: string;
+            /** @description The same as `_id` */
+            keyword_id: string;
+            tracking_id: string;
+            user_id: string;
+            kw: string;
+            location_id: number;
+            platform_id: number;
+            /** @description Monthly search volume when added */
+            sv: number | null;
+            /** @description Unix seconds */
+            created_at: number;
+            /** @description Latest position, null when not in the top 100 or not checked yet */
+            position: number | null;
+            /** @description The ranking URL of the latest check */
+            url: string | null;
+            /** @description Day of the latest check, `YYYY-MM-DD` */
+            checked_at: string | null;
+            tag_ids: string[];
+            search_volume: number | null;
+            rank: {
+                last: number | null;
+                avg: number | null;
+                best: number | null;
+                /** @description Places gained over the timeframe (not ranking counts as 101) */
+                change: number;
+            };
+            estimated_visits: {
+                end: number;
+                start: number;
+                change: number;
+            };
+            /** @description One per URL of the domain that ranked in the timeframe */
+            items: {
+                url: string;
+                /** @description Per day: `p` position, `af` pixels above the fold, `ft` pixels from the top, `cov` pixel area, `b` bottom edge */
+                rank_history: {
+                    [key: string]: {
+                        p: number | null;
+                        af: number | null;
+                        ft: number | null;
+                        cov: number | null;
+                        b: number | null;
+                    };
+                };
+            }[];
+            serp_features: string[];
+            serp_snapshot_id: string | null;
+            serp_snapshot: {
+                id: string;
+                /** @description Unix seconds */
+                crawled_at: number;
+            } | null;
+            visual: {
+                [key: string]: unknown;
+            } | null;
+            history: {
+                date: string;
+                position: number | null;
+                url: string | null;
+            }[];
+        };
+        TrackingUpdateResponse: {
+            tracking: components["schemas"]["Tracking"];
+            annotation?: components["schemas"]["Annotation"];
+        };
+        GetTrackingDetailRes: {
+            tracking: components["schemas"]["Tracking"];
+            keywords: components["schemas"]["TrackedKeyword"][];
+            reports: components["schemas"]["Report"][];
+            /** @description Branding of shared views: not offered, always null */
+            whiteLabel: Record<string, never> | null;
         };
     };
     responses: {
@@ -2120,6 +2827,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Serp"];
+                };
+            };
             /** @description No valid API key */
             401: {
                 headers: {
@@ -2157,6 +2873,7 @@ export interface operations {
                 location_id?: number;
                 /** @description 1 desktop, 2 mobile */
                 platform_id?: 1 | 2;
+                /** @description Pages to re-fetch, one SERP credit each */
                 serp_count?: number;
             };
             header?: never;
@@ -2165,6 +2882,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The SERP of each page that parsed, first page first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SerpResetResponse"];
+                };
+            };
             /** @description No valid API key */
             401: {
                 headers: {
@@ -2200,6 +2926,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The serp_snapshot_id of a SERP this account was shown */
                 serp_id: string;
             };
             cookie?: never;
@@ -2242,6 +2969,7 @@ export interface operations {
     "get-serp-tool-url-metrics": {
         parameters: {
             query: {
+                /** @description A URL, subdomain or root domain */
                 url: string;
             };
             header?: never;
@@ -2250,6 +2978,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SerpToolUrlMetrics"];
+                };
+            };
             /** @description No valid API key */
             401: {
                 headers: {
@@ -2295,7 +3032,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown[];
+                    "application/json": {
+                        /** @description SERP id */
+                        _id: string;
+                        /** @description Always 0 */
+                        t: number;
+                        /** @description Unix seconds */
+                        created: number;
+                        kw: string;
+                        platform_id: number;
+                        location: components["schemas"]["LocationShort"];
+                        rank: number | null;
+                        rank_ts: number | null;
+                    }[];
                 };
             };
             /** @description No valid API key */
@@ -2958,8 +3707,11 @@ export interface operations {
     "get-rank-tool-trackings": {
         parameters: {
             query?: {
+                /** @description Created on or after: `YYYY-MM-DD` or Unix seconds */
                 from?: string;
+                /** @description Created on or before: `YYYY-MM-DD` or Unix seconds */
                 to?: string;
+                /** @description `true` to include deleted trackings */
                 is_with_deleted?: string;
             };
             header?: never;
@@ -2974,18 +3726,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        _id: string;
-                        domain: string;
-                        location: components["schemas"]["LocationShort"];
-                        platform_id: number;
-                        count: number;
-                        tracked_keyword_ids: string[];
-                        created_at: number;
-                        is_deleted: boolean;
-                        reports_active: boolean;
-                        share_token: string;
-                    }[];
+                    "application/json": components["schemas"]["Tracking"][];
                 };
             };
             /** @description No valid API key */
@@ -3021,55 +3762,23 @@ export interface operations {
                 "application/json": {
                     domain: string;
                     location_id: number;
+                    /**
+                     * @description 1 desktop, 2 mobile
+                     * @enum {integer}
+                     */
                     platform_id: 1 | 2;
                     keywords: string[];
                 };
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A new tracking with its keywords and default reports */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        tracking: {
-                            _id: string;
-                            domain: string;
-                            location: components["schemas"]["LocationShort"];
-                            platform_id: number;
-                            count: number;
-                            tracked_keyword_ids: string[];
-                            created_at: number;
-                            is_deleted: boolean;
-                            reports_active: boolean;
-                            share_token: string;
-                        };
-                        keywords: {
-                            keyword_id: string;
-                            tracking_id: string;
-                            user_id: string;
-                            kw: string;
-                            location_id: number;
-                            platform_id: number;
-                        }[];
-                        reports: {
-                            _id: string;
-                            user_id: string;
-                            tracking_id: string;
-                            type: number;
-                            emails: string[];
-                            name: string | null;
-                            triggers: {
-                                [key: string]: unknown;
-                            };
-                            created_at: number;
-                        }[];
-                        estimatedTimeProcessing: number;
-                        postponed_processing: boolean;
-                        postponed_keywords: string[];
-                    };
+                    "application/json": components["schemas"]["TrackingPost"];
                 };
             };
             /** @description No valid API key */
@@ -3113,9 +3822,13 @@ export interface operations {
             content: {
                 "application/json": {
                     domain: string;
-                    location_id: number;
+                    location_ids?: number[];
+                    location_id?: number;
                     platform_ids: (1 | 2)[];
-                    keywords: string[];
+                    /** @description `[{keyword}]` (or, as before, strings) */
+                    keywords: {
+                        keyword: string;
+                    }[];
                 };
             };
         };
@@ -3126,43 +3839,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        tracking: {
-                            _id: string;
-                            domain: string;
-                            location: components["schemas"]["LocationShort"];
-                            platform_id: number;
-                            count: number;
-                            tracked_keyword_ids: string[];
-                            created_at: number;
-                            is_deleted: boolean;
-                            reports_active: boolean;
-                            share_token: string;
-                        };
-                        keywords: {
-                            keyword_id: string;
-                            tracking_id: string;
-                            user_id: string;
-                            kw: string;
-                            location_id: number;
-                            platform_id: number;
-                        }[];
-                        reports: {
-                            _id: string;
-                            user_id: string;
-                            tracking_id: string;
-                            type: number;
-                            emails: string[];
-                            name: string | null;
-                            triggers: {
-                                [key: string]: unknown;
-                            };
-                            created_at: number;
-                        }[];
-                        estimatedTimeProcessing: number;
-                        postponed_processing: boolean;
-                        postponed_keywords: string[];
-                    }[];
+                    "application/json": components["schemas"]["TrackingPost"][];
                 };
             };
             /** @description No valid API key */
@@ -3197,7 +3874,16 @@ export interface operations {
     };
     "get-rank-tool-trackings-by-tracking-id-detail": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description First day of the figures in `tracking.stats` (default: 30 days before `to`) */
+                from?: string;
+                /** @description Last day of those figures (default: today) */
+                to?: string;
+                /** @description `false` to answer 404 for a deleted tracking */
+                is_with_deleted?: string;
+                /** @description The tracking’s share token: a read-only view without an API key */
+                share_token?: string;
+            };
             header?: never;
             path: {
                 tracking_id: string;
@@ -3212,44 +3898,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        tracking: {
-                            _id: string;
-                            domain: string;
-                            location: components["schemas"]["LocationShort"];
-                            platform_id: number;
-                            count: number;
-                            tracked_keyword_ids: string[];
-                            created_at: number;
-                            is_deleted: boolean;
-                            reports_active: boolean;
-                            share_token: string;
-                        };
-                        keywords: {
-                            _id: string;
-                            tracking_id: string;
-                            kw: string;
-                            location_id: number;
-                            platform_id: number;
-                            sv: number | null;
-                            created_at: number;
-                            position: number | null;
-                            url: string | null;
-                            checked_at: string | null;
-                        }[];
-                        reports: {
-                            _id: string;
-                            user_id: string;
-                            tracking_id: string;
-                            type: number;
-                            emails: string[];
-                            name: string | null;
-                            triggers: {
-                                [key: string]: unknown;
-                            };
-                            created_at: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["GetTrackingDetailRes"];
                 };
             };
             /** @description No valid API key */
@@ -3263,6 +3912,15 @@ export interface operations {
             };
             /** @description No such object for this account */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A parameter or the body is invalid */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3284,7 +3942,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Deleted */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -3324,10 +3982,17 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    domain?: string;
+                    /** @description Replaces the settings; a null `place_id` clears them */
+                    tracking_config?: {
+                        place_id?: string | null;
+                        ludocid?: string | null;
+                        name?: string | null;
+                        address?: string | null;
+                    };
                     reports_active?: boolean;
-                    domain?: unknown;
                     location_id?: unknown;
-                    platform_id?: 1 | 2;
+                    platform_id?: unknown;
                 };
             };
         };
@@ -3338,18 +4003,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        _id: string;
-                        domain: string;
-                        location: components["schemas"]["LocationShort"];
-                        platform_id: number;
-                        count: number;
-                        tracked_keyword_ids: string[];
-                        created_at: number;
-                        is_deleted: boolean;
-                        reports_active: boolean;
-                        share_token: string;
-                    };
+                    "application/json": components["schemas"]["TrackingUpdateResponse"];
                 };
             };
             /** @description No valid API key */
@@ -3363,6 +4017,15 @@ export interface operations {
             };
             /** @description No such object for this account */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the object as it is */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3384,7 +4047,14 @@ export interface operations {
     };
     "post-rank-tool-trackings-by-tracking-id-stats": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description First day, `YYYY-MM-DD` (default: 30 days before `to`) */
+                from?: string;
+                /** @description Last day, `YYYY-MM-DD` (default: today) */
+                to?: string;
+                /** @description The tracking’s share token: a read-only view without an API key */
+                share_token?: string;
+            };
             header?: never;
             path: {
                 tracking_id: string;
@@ -3394,6 +4064,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The keywords to count (default: all) */
+                    kwIds?: string[];
                     from?: string;
                     to?: string;
                     days?: number;
@@ -3407,55 +4079,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        tracking_id: string;
-                        from: string;
-                        to: string;
-                        first_day: string | null;
-                        last_day: string | null;
-                        keywords: number;
-                        distribution: {
-                            1: number;
-                            "2-3": number;
-                            "4-10": number;
-                            "11-20": number;
-                            "21-100": number;
-                            rest: number;
-                        };
-                        average_position: number | null;
-                        visibility: number;
-                        estimated_visits: number;
-                        daily: {
-                            date: string;
-                            keywords: number;
-                            distribution: {
-                                1: number;
-                                "2-3": number;
-                                "4-10": number;
-                                "11-20": number;
-                                "21-100": number;
-                                rest: number;
-                            };
-                            average_position: number | null;
-                            visibility: number;
-                        }[];
-                        top_movers: {
-                            up: {
-                                keyword_id: string;
-                                kw: string;
-                                from: number | null;
-                                to: number | null;
-                                change: number;
-                            }[];
-                            down: {
-                                keyword_id: string;
-                                kw: string;
-                                from: number | null;
-                                to: number | null;
-                                change: number;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["GetTrackingStatsRes"];
                 };
             };
             /** @description No valid API key */
@@ -3490,7 +4114,10 @@ export interface operations {
     };
     "get-rank-tool-trackings-by-tracking-id-tracked-keywords": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Comma-separated fields of each keyword to answer (default: all) */
+                fields?: string;
+            };
             header?: never;
             path: {
                 tracking_id: string;
@@ -3506,16 +4133,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        _id: string;
-                        tracking_id: string;
-                        kw: string;
-                        location_id: number;
-                        platform_id: number;
-                        sv: number | null;
-                        created_at: number;
-                        position: number | null;
-                        url: string | null;
-                        checked_at: string | null;
+                        _id?: string;
+                        /** @description The same as `_id` */
+                        keyword_id?: string;
+                        tracking_id?: string;
+                        user_id?: string;
+                        kw?: string;
+                        location_id?: number;
+                        platform_id?: number;
+                        /** @description Monthly search volume when added */
+                        sv?: number | null;
+                        /** @description Unix seconds */
+                        created_at?: number;
+                        /** @description Latest position, null when not in the top 100 or not checked yet */
+                        position?: number | null;
+                        /** @description The ranking URL of the latest check */
+                        url?: string | null;
+                        /** @description Day of the latest check, `YYYY-MM-DD` */
+                        checked_at?: string | null;
+                        tag_ids?: string[];
                     }[];
                 };
             };
@@ -3530,6 +4166,15 @@ export interface operations {
             };
             /** @description No such object for this account */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A parameter or the body is invalid */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3552,7 +4197,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    keywords: string[];
+                    /** @description `[{keyword}]` (or, as before, strings) */
+                    keywords: {
+                        keyword: string;
+                    }[];
+                    /** @description Tags of the tracking the keywords get */
+                    tag_ids?: string[];
                 };
             };
         };
@@ -3563,19 +4213,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        keywords: {
-                            keyword_id: string;
-                            tracking_id: string;
-                            user_id: string;
-                            kw: string;
-                            location_id: number;
-                            platform_id: number;
-                        }[];
-                        estimatedTimeProcessing: number;
-                        postponed_processing: boolean;
-                        postponed_keywords: string[];
-                    };
+                    "application/json": components["schemas"]["TrackedKeywordsAddRes"];
                 };
             };
             /** @description No valid API key */
@@ -3620,12 +4258,13 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    keyword_ids: string[];
+                    tracked_keyword_ids?: string[];
+                    keyword_ids?: string[];
                 };
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Removed */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -3662,46 +4301,32 @@ export interface operations {
             429: components["responses"]["GatewayRateLimited"];
         };
     };
-    "get-rank-tool-trackings-by-tracking-id-tracked-keywords-by-keyword-id": {
+    "get-rank-tool-trackings-by-tracking-id-tracked-keywords-by-tracked-keyword-id": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description First day of the history (default: the first check) */
+                from?: string;
+                /** @description Last day of the history (default: today) */
+                to?: string;
+                /** @description The tracking’s share token: a read-only view without an API key */
+                share_token?: string;
+            };
             header?: never;
             path: {
                 tracking_id: string;
-                keyword_id: string;
+                tracked_keyword_id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A tracked keyword: its checks in a timeframe, per ranking URL and day */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        _id: string;
-                        tracking_id: string;
-                        kw: string;
-                        location_id: number;
-                        platform_id: number;
-                        sv: number | null;
-                        created_at: number;
-                        position: number | null;
-                        url: string | null;
-                        checked_at: string | null;
-                        serp_features: string[];
-                        serp_snapshot_id: string | null;
-                        visual: {
-                            [key: string]: unknown;
-                        } | null;
-                        history: {
-                            date: string;
-                            position: number | null;
-                            url: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["TrackedKeywordDetail"];
                 };
             };
             /** @description No valid API key */
@@ -3715,6 +4340,15 @@ export interface operations {
             };
             /** @description No such object for this account */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A parameter or the body is invalid */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3742,18 +4376,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        _id: string;
-                        user_id: string;
-                        tracking_id: string;
-                        type: number;
-                        emails: string[];
-                        name: string | null;
-                        triggers: {
-                            [key: string]: unknown;
-                        };
-                        created_at: number;
-                    }[];
+                    "application/json": components["schemas"]["Report"][];
                 };
             };
             /** @description No valid API key */
@@ -3789,34 +4412,28 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * @description 0 rank-change alert, 1 weekly, 2 monthly
+                     * @enum {integer}
+                     */
                     type: 0 | 1 | 2;
                     emails: string[];
-                    name?: string | null;
-                    triggers?: {
-                        min_change?: number;
-                    };
+                    name?: string;
+                    /** @description Trigger types of an alert, kept as sent */
+                    triggers?: number[];
+                    /** @description Alerts: places a keyword must move (default 5) */
+                    min_change?: number;
                 };
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description An e-mail report of a tracking */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        _id: string;
-                        user_id: string;
-                        tracking_id: string;
-                        type: number;
-                        emails: string[];
-                        name: string | null;
-                        triggers: {
-                            [key: string]: unknown;
-                        };
-                        created_at: number;
-                    };
+                    "application/json": components["schemas"]["Report"];
                 };
             };
             /** @description No valid API key */
@@ -3862,35 +4479,27 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * @description 0 rank-change alert, 1 weekly, 2 monthly
+                     * @enum {integer}
+                     */
                     type: 0 | 1 | 2;
                     emails: string[];
-                    name?: string | null;
-                    triggers?: {
-                        min_change?: number;
-                    };
+                    name?: string;
+                    /** @description Trigger types of an alert, kept as sent */
+                    triggers?: number[];
+                    /** @description Alerts: places a keyword must move (default 5) */
+                    min_change?: number;
                 };
             };
         };
         responses: {
-            /** @description Default Response */
-            200: {
+            /** @description Replaced */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": {
-                        _id: string;
-                        user_id: string;
-                        tracking_id: string;
-                        type: number;
-                        emails: string[];
-                        name: string | null;
-                        triggers: {
-                            [key: string]: unknown;
-                        };
-                        created_at: number;
-                    };
-                };
+                content?: never;
             };
             /** @description No valid API key */
             401: {
@@ -3934,7 +4543,496 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object for this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["GatewayRateLimited"];
+        };
+    };
+    "get-rank-tool-tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
             /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tag"][];
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["GatewayRateLimited"];
+        };
+    };
+    "get-rank-tool-trackings-by-tracking-id-tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tracking_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tag"][];
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object for this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["GatewayRateLimited"];
+        };
+    };
+    "post-rank-tool-trackings-by-tracking-id-tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tracking_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description A CSS colour, e.g. `#1a73e8` */
+                    color: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A coloured label of a tracking’s keywords */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tag"];
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object for this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A parameter or the body is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["GatewayRateLimited"];
+        };
+    };
+    "put-rank-tool-trackings-by-tracking-id-tags-by-tag-id": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tracking_id: string;
+                tag_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description A CSS colour, e.g. `#1a73e8` */
+                    color: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Changed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object for this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A parameter or the body is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["GatewayRateLimited"];
+        };
+    };
+    "delete-rank-tool-trackings-by-tracking-id-tags-by-tag-id": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tracking_id: string;
+                tag_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object for this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["GatewayRateLimited"];
+        };
+    };
+    "post-rank-tool-trackings-by-tracking-id-tags-assign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tracking_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    keyword_ids: string[];
+                    tag_ids: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Assigned */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object for this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A parameter or the body is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["GatewayRateLimited"];
+        };
+    };
+    "post-rank-tool-trackings-by-tracking-id-tags-unassign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tracking_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    keyword_ids: string[];
+                    tag_ids: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Unassigned */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object for this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A parameter or the body is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["GatewayRateLimited"];
+        };
+    };
+    createTrackingAnnotation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tracking_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `YYYY-MM-DD` */
+                    date: string;
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A marker on a tracking’s charts */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Annotation"];
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object for this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A parameter or the body is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["GatewayRateLimited"];
+        };
+    };
+    "put-rank-tool-trackings-by-tracking-id-annotations-by-annotation-id": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tracking_id: string;
+                annotation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Changed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object for this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A parameter or the body is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["GatewayRateLimited"];
+        };
+    };
+    "delete-rank-tool-trackings-by-tracking-id-annotations-by-annotation-id": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tracking_id: string;
+                annotation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
             204: {
                 headers: {
                     [name: string]: unknown;

@@ -214,8 +214,8 @@ export const operations: Record<string, { operationId: string; pool: string | nu
     "operationId": "delete-rank-tool-trackings-by-tracking-id-tracked-keywords",
     "pool": null
   },
-  "get /rank-tool/trackings/{tracking_id}/tracked-keywords/{keyword_id}": {
-    "operationId": "get-rank-tool-trackings-by-tracking-id-tracked-keywords-by-keyword-id",
+  "get /rank-tool/trackings/{tracking_id}/tracked-keywords/{tracked_keyword_id}": {
+    "operationId": "get-rank-tool-trackings-by-tracking-id-tracked-keywords-by-tracked-keyword-id",
     "pool": null
   },
   "get /rank-tool/trackings/{tracking_id}/reports": {
@@ -232,6 +232,46 @@ export const operations: Record<string, { operationId: string; pool: string | nu
   },
   "delete /rank-tool/trackings/{tracking_id}/reports/{report_id}": {
     "operationId": "delete-rank-tool-trackings-by-tracking-id-reports-by-report-id",
+    "pool": null
+  },
+  "get /rank-tool/tags": {
+    "operationId": "get-rank-tool-tags",
+    "pool": null
+  },
+  "get /rank-tool/trackings/{tracking_id}/tags": {
+    "operationId": "get-rank-tool-trackings-by-tracking-id-tags",
+    "pool": null
+  },
+  "post /rank-tool/trackings/{tracking_id}/tags": {
+    "operationId": "post-rank-tool-trackings-by-tracking-id-tags",
+    "pool": null
+  },
+  "put /rank-tool/trackings/{tracking_id}/tags/{tag_id}": {
+    "operationId": "put-rank-tool-trackings-by-tracking-id-tags-by-tag-id",
+    "pool": null
+  },
+  "delete /rank-tool/trackings/{tracking_id}/tags/{tag_id}": {
+    "operationId": "delete-rank-tool-trackings-by-tracking-id-tags-by-tag-id",
+    "pool": null
+  },
+  "post /rank-tool/trackings/{tracking_id}/tags/assign": {
+    "operationId": "post-rank-tool-trackings-by-tracking-id-tags-assign",
+    "pool": null
+  },
+  "post /rank-tool/trackings/{tracking_id}/tags/unassign": {
+    "operationId": "post-rank-tool-trackings-by-tracking-id-tags-unassign",
+    "pool": null
+  },
+  "post /rank-tool/trackings/{tracking_id}/annotations": {
+    "operationId": "createTrackingAnnotation",
+    "pool": null
+  },
+  "put /rank-tool/trackings/{tracking_id}/annotations/{annotation_id}": {
+    "operationId": "put-rank-tool-trackings-by-tracking-id-annotations-by-annotation-id",
+    "pool": null
+  },
+  "delete /rank-tool/trackings/{tracking_id}/annotations/{annotation_id}": {
+    "operationId": "delete-rank-tool-trackings-by-tracking-id-annotations-by-annotation-id",
     "pool": null
   },
   "get /shared/locations/{location}": {
