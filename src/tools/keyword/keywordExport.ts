@@ -23,6 +23,7 @@ export async function keywordExportRoutes(app: FastifyInstance): Promise<void> {
   app.post(
     '/keywords',
     {
+      config: { fairUse: 'bulk' },
       schema: {
         tags: ['keyword-tool'],
         summary: 'Keyword data by id (JSON)',
@@ -39,6 +40,7 @@ export async function keywordExportRoutes(app: FastifyInstance): Promise<void> {
   app.post(
     '/keywords.csv',
     {
+      config: { fairUse: 'bulk' },
       schema: {
         tags: ['keyword-tool'],
         summary: 'Keyword data by id as a CSV attachment (columns from `fields`: kw, sv, lid, cpc, ppc, seo, msv)',

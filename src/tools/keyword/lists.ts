@@ -10,6 +10,8 @@ import { errors } from '../../http/errors.js';
 import { unixSeconds } from '../../lib/clock.js';
 import { KeywordLists, ListLimitError, type StorableIds } from '../../store/keywordLists.js';
 import { errorResponses } from '../common/schemas.js';
+import { Readable } from 'node:stream';
+import { STORED_KEYWORD_IDS_PER_ACCOUNT } from '../../policy/fairUse.js';
 import { keywordCsvRow, parseCsvFields, presentKeyword } from './keywordItems.js';
 
 /**
@@ -33,6 +35,7 @@ const ListRecord = Type.Object({
 
 function limitError(err: unknown): never {
   if (err instanceof ListLimitError) {
+    // The storage quota is a list limit too: 422 with the type the contract gives the list count.
     throw err.limit === 'keywords' ? errors.outOfLimit(err.message) : errors.listLimit(err.message);
   }
   throw err;
@@ -41,7 +44,8 @@ function limitError(err: unknown): never {
 export async function listRoutes(app: FastifyInstance): Promise<void> {
   const { clock, locations, state } = app.quarry;
   const { search } = app.quarry;
-  const lists = new KeywordLists(state.db);
+  const lists = new KeywordLists(state.db, STORED_KEYWORD_IDS_PER_ACCOUNT);
+  const idsSent = (req: FastifyRequest) => (req.body as { keyword_ids?: unknown[] } | undefined)?.keyword_ids?.length ?? 0;
   const now = () => unixSeconds(clock.now());
   /**
    * Keeps only ids the research store knows: a list cannot hold keywords it could never show.
@@ -51,13 +55,32 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
 
   app.get(
     '/lists',
-    { schema: { tags: ['keyword-tool'], summary: 'All keyword lists of the account', response: { 200: Type.Array(ListRecord), ...errorResponses(401) } } },
-    async (req) => lists.all(req.account!.id),
+    {
+      config: { fairUse: 'bulk' },
+      schema: { tags: ['keyword-tool'], summary: 'All keyword lists of the account', response: { 200: Type.Array(ListRecord), ...errorResponses(401) } },
+    },
+    // Streamed a few lists at a time (the same JSON array): all lists of an account can be
+    // hundreds of megabytes, never built in memory at once nor in one turn of the event loop.
+    async (req, reply) => {
+      const accountId = req.account!.id;
+      async function* json(): AsyncGenerator<string> {
+        yield '[';
+        let first = true;
+        for await (const batch of lists.batches(accountId)) {
+          const text = batch.map((l) => JSON.stringify(l)).join(',');
+          yield first ? text : `,${text}`;
+          first = false;
+        }
+        yield ']';
+      }
+      return reply.header('content-type', 'application/json; charset=utf-8').send(Readable.from(json()));
+    },
   );
 
   app.post(
     '/lists',
     {
+      config: { fairUse: idsSent },
       schema: {
         tags: ['keyword-tool'],
         summary: 'Create a keyword list',
@@ -75,6 +98,7 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
   app.get(
     '/lists/:list_id',
     {
+      config: { fairUse: 'bulk' },
       schema: {
         tags: ['keyword-tool'],
         summary: 'A keyword list with its keywords (CSV with a .csv suffix, ?ext=csv or Accept: text/csv)',
@@ -109,6 +133,7 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
   app.patch(
     '/lists/:list_id',
     {
+      config: { fairUse: () => 0 },
       schema: {
         tags: ['keyword-tool'],
         summary: 'Rename a keyword list',
@@ -128,6 +153,7 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
   app.delete(
     '/lists/:list_id',
     {
+      config: { fairUse: () => 0 },
       schema: {
         tags: ['keyword-tool'],
         summary: 'Delete a keyword list (keyword data stays)',
@@ -145,6 +171,7 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
   app.post(
     '/lists/:list_id/keywords',
     {
+      config: { fairUse: idsSent },
       schema: {
         tags: ['keyword-tool'],
         summary: 'Add keywords to a list (existing ones are kept once)',
@@ -165,6 +192,7 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
   app.delete(
     '/lists/:list_id/keywords',
     {
+      config: { fairUse: idsSent },
       schema: {
         tags: ['keyword-tool'],
         summary: 'Remove keywords from a list (absent ones are ignored)',
