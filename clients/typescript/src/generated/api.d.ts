@@ -550,7 +550,7 @@ export interface paths {
         };
         /**
          * Audience
-         * @description Audience data is not available: always 204. Free, but only within 24 hours of an overview of the same `url` by the same account; otherwise 429 `Not in history`.
+         * @description Audience data is not available: always 204. Free, but only within 24 hours of an overview of the same `url` by the same account; otherwise 429 `RateLimit` `Not in history` without `retry_after` (waiting does not help; an overview does).
          */
         get: operations["get-site-tool-audience"];
         put?: never;
@@ -570,7 +570,7 @@ export interface paths {
         };
         /**
          * Backlink profile
-         * @description Link-index counters (whole-domain statistics for a domain), new and lost links per day, top referring domains and top anchors. Free, but only within 24 hours of an overview of the same `url` by the same account; otherwise 429 `Not in history`.
+         * @description Link-index counters (whole-domain statistics for a domain), new and lost links per day, top referring domains and top anchors. Free, but only within 24 hours of an overview of the same `url` by the same account; otherwise 429 `RateLimit` `Not in history` without `retry_after` (waiting does not help; an overview does).
          */
         get: operations["get-site-tool-backlink-profile"];
         put?: never;
@@ -590,7 +590,7 @@ export interface paths {
         };
         /**
          * Top content
-         * @description The pages of the site with the highest CitationFlow. Free, but only within 24 hours of an overview of the same `url` by the same account; otherwise 429 `Not in history`.
+         * @description The pages of the site with the highest CitationFlow. Free, but only within 24 hours of an overview of the same `url` by the same account; otherwise 429 `RateLimit` `Not in history` without `retry_after` (waiting does not help; an overview does).
          */
         get: operations["get-site-tool-top-content"];
         put?: never;
@@ -610,7 +610,7 @@ export interface paths {
         };
         /**
          * Site competitors
-         * @description Domains sharing referring domains and topic with the site. Free, but only within 24 hours of an overview of the same `url` by the same account; otherwise 429 `Not in history`.
+         * @description Domains sharing referring domains and topic with the site. Free, but only within 24 hours of an overview of the same `url` by the same account; otherwise 429 `RateLimit` `Not in history` without `retry_after` (waiting does not help; an overview does).
          */
         get: operations["get-site-tool-competitors"];
         put?: never;
