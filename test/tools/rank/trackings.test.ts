@@ -385,6 +385,8 @@ describe('rank tool trackings', () => {
     const id = created.tracking._id;
     const kid = created.keywords[0].keyword_id;
     const rid = created.reports[0]._id;
+    const tag = (await owner.post(`/trackings/${id}/tags`, { name: 'Mine', color: '#123456' })).json();
+    const note = (await owner.post(`/trackings/${id}/annotations`, { date: '2026-11-22', text: 'Mine' })).json();
     const stranger = await rankClient(t);
     const routes: [keyof typeof stranger, string, unknown?][] = [
       ['get', '/detail'],
@@ -399,6 +401,15 @@ describe('rank tool trackings', () => {
       ['post', '/reports', { type: 0, emails: ['x@example.test'] }],
       ['put', `/reports/${rid}`, { type: 1, emails: ['x@example.test'] }],
       ['del', `/reports/${rid}`],
+      ['get', '/tags'],
+      ['post', '/tags', { name: 'x', color: '#000' }],
+      ['put', `/tags/${tag._id}`, { name: 'x', color: '#000' }],
+      ['del', `/tags/${tag._id}`],
+      ['post', '/tags/assign', { keyword_ids: [kid], tag_ids: [tag._id] }],
+      ['post', '/tags/unassign', { keyword_ids: [kid], tag_ids: [tag._id] }],
+      ['post', '/annotations', { date: '2026-11-22', text: 'x' }],
+      ['put', `/annotations/${note._id}`, { text: 'x' }],
+      ['del', `/annotations/${note._id}`],
     ];
     for (const [method, suffix, payload] of routes) {
       for (const tid of [id, '0123456789abcdef01234567']) {
@@ -407,11 +418,36 @@ describe('rank tool trackings', () => {
         assert.equal(res.json().error.type, 'Error');
       }
     }
+    // Tags and keyword ids of another account's tracking cannot be reached through one's own.
+    const own = (await stranger.post('/trackings', trackingBody())).json().tracking._id;
+    const ownTag = (await stranger.post(`/trackings/${own}/tags`, { name: 'Theirs', color: '#654321' })).json();
+    assert.equal((await stranger.post(`/trackings/${own}/tags/assign`, { keyword_ids: [kid], tag_ids: [tag._id] })).statusCode, 422);
+    assert.equal((await stranger.post(`/trackings/${own}/tags/assign`, { keyword_ids: [kid], tag_ids: [ownTag._id] })).statusCode, 204);
+    assert.equal((await stranger.put(`/trackings/${own}/tags/${tag._id}`, { name: 'x', color: '#000' })).statusCode, 404);
+    assert.equal((await stranger.del(`/trackings/${own}/annotations/${note._id}`)).statusCode, 404);
+    assert.deepEqual(
+      (await stranger.get('/tags')).json().map((x: { _id: string }) => x._id),
+      [ownTag._id],
+    );
+    assert.deepEqual(
+      (await owner.get('/tags')).json().map((x: { _id: string }) => x._id),
+      [tag._id],
+    );
     // The owner's tracking is untouched.
     const detail = (await owner.get(`/trackings/${id}/detail`)).json();
     assert.equal(detail.tracking.is_deleted, false);
     assert.equal(detail.tracking.count, 2);
     assert.equal(detail.reports.length, 2);
+    assert.deepEqual(
+      detail.tracking.tags.map((x: { name: string }) => x.name),
+      ['Mine'],
+    );
+    assert.ok(detail.keywords.every((k: { tag_ids: string[] }) => k.tag_ids.length === 0));
+    const notes = (await owner.post(`/trackings/${id}/stats?from=2026-11-22&to=2026-11-22`, {})).json().annotations;
+    assert.deepEqual(
+      notes.map((a: { content: { text: string } }) => a.content.text),
+      ['Mine'],
+    );
   });
 
   test('without a key: 401', async () => {
