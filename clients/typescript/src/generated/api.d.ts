@@ -271,7 +271,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Request history: the last 100 lookups, oldest first */
+        /** Request history: the last 100 related-keywords, competitor-keywords and gap lookups, oldest first */
         get: operations["get-keyword-tool-requests"];
         put?: never;
         post?: never;
@@ -288,7 +288,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Request history: the last 100 lookups, oldest first */
+        /** Request history: the last 100 kd URL-metrics lookups, oldest first */
         get: operations["get-keyword-tool-kd-requests"];
         put?: never;
         post?: never;
@@ -1816,6 +1816,254 @@ export interface components {
             /** @description Branding of shared views: not offered, always null */
             whiteLabel: Record<string, never> | null;
         };
+        ImportedKeywords: {
+            /** @description Keyword id: stable for a keyword and location */
+            _id: string;
+            /** @description Cost per click, USD */
+            cpc: number | null;
+            kw: string;
+            /** @description Location id */
+            lid: number;
+            /** @description Monthly search volumes, newest first */
+            msv: components["schemas"]["MonthlySearchVolume"][];
+            /** @description Advertiser competition, 0–100 */
+            ppc: number | null;
+            /** @description Keyword difficulty, 0–100 */
+            seo: number | null;
+            /** @description When the difficulty was computed, Unix seconds */
+            seo_ts: number | null;
+            /** @description Average monthly search volume */
+            sv: number | null;
+            svn: number | null;
+            svs: number;
+            /** @description When the volumes were taken, Unix seconds */
+            ts: number;
+            /** @description Keyword imports only: the organic top 10 and their CTRs */
+            serp?: {
+                position: number;
+                url: string;
+                title: string;
+                domain: string;
+                /** @description Click-through rate of the position, 0–1 */
+                ctr: number;
+            }[];
+        };
+        KeywordToolCompetitors: {
+            /** @description `domain`, `subdomain` or `url` */
+            url_type: string;
+            location: components["schemas"]["LocationShort"];
+            /** @description By the domain's position, worst first */
+            keywords: {
+                /** @description Keyword id: stable for a keyword and location */
+                _id: string;
+                /** @description Cost per click, USD */
+                cpc: number | null;
+                kw: string;
+                /** @description Location id */
+                lid: number;
+                /** @description Monthly search volumes, newest first */
+                msv: components["schemas"]["MonthlySearchVolume"][];
+                /** @description Advertiser competition, 0–100 */
+                ppc: number | null;
+                /** @description Keyword difficulty, 0–100 */
+                seo: number | null;
+                /** @description When the difficulty was computed, Unix seconds */
+                seo_ts: number | null;
+                /** @description Average monthly search volume */
+                sv: number | null;
+                svn: number | null;
+                svs: number;
+                /** @description When the volumes were taken, Unix seconds */
+                ts: number;
+                /** @description The domain's best organic position */
+                position: number;
+                /** @description The ranking URL */
+                url: string;
+            }[];
+            totalCount: number;
+            page: number;
+            resultsSize: number;
+            originalItemsCount: number;
+            isAllowedPagination: boolean;
+        };
+        KeywordToolSuggestedKeyword: {
+            _id: string;
+            position: number;
+            kw: string;
+            sv: number;
+            lid: number;
+        };
+        KeywordToolSuggestedKeywords: {
+            url_type: string;
+            location: components["schemas"]["LocationShort"];
+            keywords: components["schemas"]["KeywordToolSuggestedKeyword"][];
+            totalCount: number | null;
+            page: number;
+            resultsSize: number;
+            originalItemsCount: number;
+            isAllowedPagination: boolean;
+        };
+        /** @description One lookup of the request history */
+        KeywordToolRequest: {
+            /** @description 0 related keywords, 1 competitor keywords, 2 gap analysis */
+            t: number;
+            /** @description t 0: id of the related-keywords lookup */
+            _id?: string;
+            /** @description t 0: the seed */
+            kw?: string;
+            language?: components["schemas"]["Language"];
+            location: components["schemas"]["LocationShort"];
+            /** @description t 0: the seed's difficulty */
+            rank?: number | null;
+            /** @description t 0: when the difficulty was computed, Unix seconds */
+            rank_ts?: number | null;
+            /** @description t 1: the URL, domain or subdomain */
+            url?: string;
+            /** @description Location id: a string on t 1, an integer on t 2 */
+            lid?: number | string;
+            /** @description t 2: the domain */
+            domain?: string;
+            /** @description t 2: the competitors */
+            competitors?: string[];
+            /** @description t 2: the page */
+            page?: number;
+            /** @description Unix seconds */
+            created: number;
+        };
+        KdUrlMetrics: {
+            /** @description md5 of the URL */
+            _id: string;
+            url: string;
+            /** @description URL authority score, 0–100 */
+            lps: number;
+        };
+        KeywordToolGapKeyword: {
+            /** @description Keyword id: stable for a keyword and location */
+            _id: string;
+            /** @description Cost per click, USD */
+            cpc: number | null;
+            kw: string;
+            /** @description Location id */
+            lid: number;
+            /** @description Monthly search volumes, newest first */
+            msv: components["schemas"]["MonthlySearchVolume"][];
+            /** @description Advertiser competition, 0–100 */
+            ppc: number | null;
+            /** @description Keyword difficulty, 0–100 */
+            seo: number | null;
+            /** @description When the difficulty was computed, Unix seconds */
+            seo_ts: number | null;
+            /** @description Average monthly search volume */
+            sv: number | null;
+            svn: number | null;
+            svs: number;
+            /** @description When the volumes were taken, Unix seconds */
+            ts: number;
+            /** @description The competitor's position */
+            position: number;
+        };
+        KeywordToolGapAnalysisResult: {
+            /** @description The competitor */
+            domain: string;
+            totalCount: number;
+            originalItemsCount: number;
+            /** @description By the competitor's position, best first */
+            keywords: components["schemas"]["KeywordToolGapKeyword"][];
+        };
+        KeywordToolGapAnalysis: {
+            isAllowedPagination: boolean;
+            page: number;
+            resultsSize: number;
+            /** @description Always `missing`: keywords the competitor ranks for and the domain does not */
+            mode: string;
+            /** @description One per competitor */
+            results: components["schemas"]["KeywordToolGapAnalysisResult"][];
+        };
+        Pool: {
+            /** @description Size of the pool per period */
+            limit: number;
+            remaining: number;
+            /** @description Seconds until the pool is whole again (relative); 0 when it is whole now */
+            reset: number;
+        };
+        PoolN: {
+            /** @description Size of the pool per period */
+            limit: number;
+            remaining: number;
+            /** @description Seconds until the pool is whole again (relative); null when no period runs */
+            reset: number | null;
+        };
+        Limit: {
+            "competitor-keywords-rows": number;
+            "related-keywords-rows": number;
+            /** @description Burst size: requests per window, per pool */
+            "reqs-per-short-period": number;
+            /** @description A separate quota of API requests; Quarry has none, so always null */
+            api_quota: {
+                "related-keywords": components["schemas"]["PoolN"];
+                serps: components["schemas"]["PoolN"];
+            } | null;
+            resources: {
+                "related-keywords": components["schemas"]["PoolN"];
+                trends: components["schemas"]["Pool"];
+                /** @description Keywords the plan can track, and how many more */
+                tracked_keywords: {
+                    limit: number;
+                    remaining: number;
+                };
+                serps: components["schemas"]["PoolN"];
+                links: components["schemas"]["Pool"];
+                "sch-url-metrics": components["schemas"]["Pool"];
+                "kw-url-metrics": components["schemas"]["Pool"];
+                "lm-url-metrics": components["schemas"]["Pool"];
+                "sp-overview": components["schemas"]["Pool"];
+                "lm-suggest": components["schemas"]["Pool"];
+                "ai-watcher-prompts": components["schemas"]["PoolN"];
+                "ai-watcher-monitors": components["schemas"]["PoolN"];
+                "checked-keywords-ranks": components["schemas"]["PoolN"];
+            };
+            /** @description Keywords the plan can track */
+            "tracked-keywords": number;
+            /** @description The account's plan; null without an account */
+            plan: string | null;
+            /** @description Whether the account is on a plan above the entry plan */
+            upgraded_account: boolean;
+            /** @description The plans compared, limit by limit */
+            limit_options: {
+                /** @description The limit compared */
+                name: string;
+                tooltip: string;
+                limits: {
+                    /** @description A plan, or the plans sharing this value */
+                    plan: string | string[];
+                    value: string;
+                    /** @description Always empty: Quarry gives no presentation colours */
+                    color: string;
+                }[];
+            }[];
+            /** @description The account's plan (an account holds one); empty without an account */
+            highestPlan: string;
+            /** @description The account's plan; empty without an account */
+            platformPlan: string;
+            /** @description Rank trackings the account has (not deleted) */
+            trackings: number;
+            /** @description The answer-monitoring family is not offered: always 0 */
+            maxGeneratePrompts: number;
+        };
+        KeywordToolList: {
+            _id: string;
+            name: string;
+            user_id: string;
+            /** @description Id of the creating user */
+            creator: string;
+            /** @description Unix seconds */
+            created_at: number;
+            /** @description Unix seconds */
+            updated_at: number;
+            keyword_ids: string[];
+            /** @description Always 0: Quarry keeps no revision counter */
+            __v: number;
+        };
     };
     responses: {
         /** @description More requests per second from this address than the gateway allows (before authentication) */
@@ -1850,21 +2098,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        "related-keywords-rows": number;
-                        "competitor-keywords-rows": number;
-                        "reqs-per-short-period": number;
-                        "tracked-keywords": number;
-                        plan: string | null;
-                        resources: {
-                            [key: string]: {
-                                limit: number;
-                                remaining: number;
-                                /** @description seconds until the pool is full again (relative) */
-                                reset: number | null;
-                            };
-                        };
-                    };
+                    "application/json": components["schemas"]["Limit"];
                 };
             };
             429: components["responses"]["GatewayRateLimited"];
@@ -1888,7 +2122,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Unix seconds */
                         created_at: number;
+                        /** @description Always empty (deprecated) */
                         data: {
                             t: number;
                             v: number;
@@ -1939,6 +2175,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The seed first */
+                        keywords: components["schemas"]["ImportedKeywords"][];
+                        language: components["schemas"]["Language"];
+                        location: components["schemas"]["LocationRef"];
+                        countKeywordsBeforeLimit: number;
+                        /** @description Id of this lookup (the `rkID` of SERP lookups of the seed) */
+                        _id: string;
+                        /** @description null for a plain related-keywords lookup */
+                        source: string | null;
+                    };
+                };
+            };
             /** @description No valid API key */
             401: {
                 headers: {
@@ -1981,6 +2236,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeywordToolCompetitors"];
+                };
+            };
+            /** @description The location is not supported (nothing is charged) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description No valid API key */
             401: {
                 headers: {
@@ -2023,6 +2294,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeywordToolCompetitors"];
+                };
+            };
+            /** @description The location is not supported (nothing is charged) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description No valid API key */
             401: {
                 headers: {
@@ -2065,7 +2352,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Competitor domains, most overlapping first */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2107,6 +2394,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeywordToolSuggestedKeywords"];
+                };
+            };
             /** @description No valid API key */
             401: {
                 headers: {
@@ -2154,6 +2450,20 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        language: components["schemas"]["Language"];
+                        location: components["schemas"]["LocationShort"];
+                        keywords: components["schemas"]["ImportedKeywords"][];
+                        countKeywordsBeforeLimit: number;
+                    };
+                };
+            };
             /** @description The request cannot be read */
             400: {
                 headers: {
@@ -2209,6 +2519,31 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id of the related-keywords lookup the SERP belongs to */
+                        rkID: string;
+                        serp: components["schemas"]["Serp"];
+                        kwOpps: {
+                            /** @description One of the top five organic results was published more than six months ago */
+                            isOutdatedPage: boolean;
+                            /** @description Keyword words missing from the titles of the top five organic results */
+                            missingWordsInTitle: string[];
+                        };
+                        /** @description Intent labels by keyword id; null when none was determined */
+                        searchIntent: {
+                            [key: string]: string[] | null;
+                        };
+                        contentTypes: string[];
+                        serpFeatures: string[];
+                    };
+                };
+            };
             /** @description No valid API key */
             401: {
                 headers: {
@@ -2250,11 +2585,45 @@ export interface operations {
             content: {
                 "application/json": {
                     keyword_ids: string[];
+                    /** @description CSV columns, comma-separated, from kw, sv, lid, cpc, ppc, seo, msv */
                     fields?: string;
                 };
             };
         };
         responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Keyword id: stable for a keyword and location */
+                        _id: string;
+                        /** @description Cost per click, USD */
+                        cpc: number | null;
+                        kw: string;
+                        /** @description Location id */
+                        lid: number;
+                        /** @description Monthly search volumes, newest first */
+                        msv: components["schemas"]["MonthlySearchVolume"][];
+                        /** @description Advertiser competition, 0–100 */
+                        ppc: number | null;
+                        /** @description Keyword difficulty, 0–100 */
+                        seo: number | null;
+                        /** @description When the difficulty was computed, Unix seconds */
+                        seo_ts: number | null;
+                        /** @description Average monthly search volume */
+                        sv: number | null;
+                        svn: number | null;
+                        svs: number;
+                        /** @description When the volumes were taken, Unix seconds */
+                        ts: number;
+                        language: components["schemas"]["Language"];
+                        location: components["schemas"]["LocationShort"];
+                    }[];
+                };
+            };
             /** @description No valid API key */
             401: {
                 headers: {
@@ -2287,11 +2656,21 @@ export interface operations {
             content: {
                 "application/json": {
                     keyword_ids: string[];
+                    /** @description CSV columns, comma-separated, from kw, sv, lid, cpc, ppc, seo, msv */
                     fields?: string;
                 };
             };
         };
         responses: {
+            /** @description The keywords, one row each */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
             /** @description No valid API key */
             401: {
                 headers: {
@@ -2330,11 +2709,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        _id: string;
-                        url: string;
-                        lps: number;
-                    };
+                    "application/json": components["schemas"]["KdUrlMetrics"];
                 };
             };
             /** @description No valid API key */
@@ -2386,6 +2761,15 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeywordToolGapAnalysis"];
+                };
+            };
             /** @description No valid API key */
             401: {
                 headers: {
@@ -2431,15 +2815,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        _id: string;
-                        name: string;
-                        keyword_ids: string[];
-                        user_id: string;
-                        creator: string;
-                        created_at: number;
-                        updated_at: number;
-                    }[];
+                    "application/json": components["schemas"]["KeywordToolList"][];
                 };
             };
             /** @description No valid API key */
@@ -2476,15 +2852,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        _id: string;
-                        name: string;
-                        keyword_ids: string[];
-                        user_id: string;
-                        creator: string;
-                        created_at: number;
-                        updated_at: number;
-                    };
+                    "application/json": components["schemas"]["KeywordToolList"];
                 };
             };
             /** @description No valid API key */
@@ -2511,7 +2879,9 @@ export interface operations {
     "get-keyword-tool-lists-by-list-id": {
         parameters: {
             query?: {
+                /** @description CSV columns only */
                 fields?: string;
+                /** @description `csv` for the CSV form */
                 ext?: string;
             };
             header?: never;
@@ -2522,6 +2892,53 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The list and its keywords; as text/csv, the keywords alone */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        keywords: {
+                            /** @description Keyword id: stable for a keyword and location */
+                            _id: string;
+                            /** @description Cost per click, USD */
+                            cpc: number | null;
+                            kw: string;
+                            /** @description Location id */
+                            lid: number;
+                            /** @description Monthly search volumes, newest first */
+                            msv: components["schemas"]["MonthlySearchVolume"][];
+                            /** @description Advertiser competition, 0–100 */
+                            ppc: number | null;
+                            /** @description Keyword difficulty, 0–100 */
+                            seo: number | null;
+                            /** @description When the difficulty was computed, Unix seconds */
+                            seo_ts: number | null;
+                            /** @description Average monthly search volume */
+                            sv: number | null;
+                            svn: number | null;
+                            svs: number;
+                            /** @description When the volumes were taken, Unix seconds */
+                            ts: number;
+                            language: components["schemas"]["Language"];
+                            location: components["schemas"]["LocationShort"];
+                        }[];
+                        list: {
+                            _id: string;
+                            name: string;
+                            user_id: string;
+                            /** @description Id of the creating user */
+                            creator: string;
+                            /** @description Unix seconds */
+                            created_at: number;
+                            /** @description Unix seconds */
+                            updated_at: number;
+                        };
+                    };
+                    "text/csv": string;
+                };
+            };
             /** @description No valid API key */
             401: {
                 headers: {
@@ -2563,7 +2980,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Deleted */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -2608,7 +3025,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Renamed */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -2662,7 +3079,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Added */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -2716,7 +3133,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Removed */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -2762,13 +3179,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The last 100 lookups, oldest first */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown[];
+                    "application/json": components["schemas"]["KeywordToolRequest"][];
                 };
             };
             /** @description No valid API key */
@@ -2792,13 +3209,23 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The last 100 kd URL-metrics lookups, oldest first */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown[];
+                    "application/json": {
+                        /** @description md5 of the URL */
+                        _id: string;
+                        /** @description Always 0 */
+                        t: number;
+                        url: string;
+                        /** @description URL authority score returned */
+                        lps: number;
+                        /** @description Unix seconds */
+                        created: number;
+                    }[];
                 };
             };
             /** @description No valid API key */
@@ -5077,22 +5504,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        _id: number;
-                        active: boolean;
-                        canonical_name: string;
-                        code: string;
-                        country_code: string;
-                        created_at: number;
-                        engine_domain: string;
-                        label: string;
-                        name: string;
-                        parent_id: number | null;
-                        status: string;
-                        target_type: string;
-                        tld: string;
-                        type: number;
-                    };
+                    "application/json": components["schemas"]["Location"];
                 };
             };
             /** @description No valid API key */
@@ -5136,28 +5548,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Up to 100 active locations, countries first */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        _id: number;
-                        active: boolean;
-                        canonical_name: string;
-                        code: string;
-                        country_code: string;
-                        created_at: number;
-                        engine_domain: string;
-                        label: string;
-                        name: string;
-                        parent_id: number | null;
-                        status: string;
-                        target_type: string;
-                        tld: string;
-                        type: number;
-                    }[];
+                    "application/json": components["schemas"]["Location"][];
                 };
             };
             /** @description No valid API key */
