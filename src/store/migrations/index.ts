@@ -11,7 +11,8 @@ import { rankTrackingMigrations } from './0006_rank_tracking.js';
 import { favouriteUpdateOrderMigrations } from './0007_favourite_update_order.js';
 import { inflightChargeMigrations } from './0008_inflight_charges.js';
 import { rankReferenceMigrations } from './0009_rank_reference.js';
-import { rankChecksKeywordIndexMigrations } from './0010_rank_checks_keyword_index.js';
+import { staleCachedAnswerMigrations } from './0010_stale_cached_answers.js';
+import { rankChecksKeywordIndexMigrations } from './0011_rank_checks_keyword_index.js';
 
 export const stateMigrations: Record<string, Migration> = {
   ...foundationMigrations,
@@ -22,5 +23,6 @@ export const stateMigrations: Record<string, Migration> = {
   ...favouriteUpdateOrderMigrations,
   ...inflightChargeMigrations,
   ...rankReferenceMigrations,
+  ...staleCachedAnswerMigrations,
   ...rankChecksKeywordIndexMigrations,
 };
