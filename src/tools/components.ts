@@ -5,7 +5,8 @@
  */
 import { commonComponents, type ComponentList } from './common/schemas.js';
 import { metricsComponents } from './common/metrics.js';
+import { linkComponents } from './link/schemas.js';
 import { serpComponents } from './serp/schemas.js';
 import { siteComponents } from './site/schemas.js';
 
-export const apiComponents: ComponentList = [...commonComponents, ...metricsComponents, ...serpComponents, ...siteComponents];
+export const apiComponents: ComponentList = [...commonComponents, ...metricsComponents, ...serpComponents, ...linkComponents, ...siteComponents];
