@@ -141,7 +141,7 @@ async function main(): Promise<void> {
       });
       const ms = performance.now() - started;
       if (res.statusCode !== 200) throw new Error(`stats answered ${res.statusCode}: ${res.body}`);
-      if (i === 0 && res.json().daily.length !== STATS_DAYS) throw new Error('stats did not see 90 days');
+      if (i === 0 && res.json().history_dates.length !== STATS_DAYS) throw new Error('stats did not see 90 days');
       if (i >= 3) samples.push(ms);
     }
     samples.sort((a, b) => a - b);

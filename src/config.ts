@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_FREE_WRITES_PER_MINUTE } from './policy/fairUse.js';
 
 /** Sizes of the sandbox web (see engine/world). */
 export const WORLD_SIZES = ['tiny', 'small', 'large'] as const;
@@ -22,6 +23,8 @@ export interface Config {
   bodyLimit: number;
   /** Secret for signed download URLs; generated into the data dir when not given. */
   signingSecret: string | null;
+  /** Free-write units per account per minute (lists, favourites); 0 turns the budget off. */
+  freeWritesPerMinute: number;
 }
 
 export class ConfigError extends Error {}
@@ -93,5 +96,6 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl,
     bodyLimit: int(env, 'QUARRY_BODY_LIMIT', 2 * 1024 * 1024, 1024, 256 * 1024 * 1024),
     signingSecret: str(env, 'QUARRY_SIGNING_SECRET'),
+    freeWritesPerMinute: int(env, 'QUARRY_FREE_WRITES_PER_MINUTE', DEFAULT_FREE_WRITES_PER_MINUTE, 0, 1_000_000),
   };
 }

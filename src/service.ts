@@ -16,6 +16,7 @@ import { openStateStore } from './store/database.js';
 import { openEngine, researchStoreFile } from './engine/index.js';
 import { JobQueue } from './jobs/jobQueue.js';
 import { loadSigningSecret, UrlSigner } from './lib/signedUrl.js';
+import { fairUse } from './policy/fairUse.js';
 
 export interface ServiceOptions {
   clock?: Clock;
@@ -46,7 +47,7 @@ export async function createContext(config: Config, options: ServiceOptions = {}
   const search = await engine.search();
   const jobs = new JobQueue(base.state, base.clock);
   const signer = new UrlSigner(loadSigningSecret(config), config.publicUrl);
-  return { ...base, locations, engine, search, jobs, signer };
+  return { ...base, locations, engine, search, jobs, signer, fairUse: fairUse(config.freeWritesPerMinute, base.clock) };
 }
 
 /** Closes what createContext opened. */

@@ -28,6 +28,7 @@ describe('loadConfig', () => {
     assert.equal(c.smtpUrl, null);
     assert.equal(c.bodyLimit, 2 * 1024 * 1024);
     assert.equal(c.signingSecret, null);
+    assert.equal(c.freeWritesPerMinute, 120);
   });
 
   test('empty and blank values mean the default', () => {
@@ -108,6 +109,8 @@ describe('loadConfig', () => {
     rejects({ QUARRY_WORLD_SEED: '-1' }, /QUARRY_WORLD_SEED must be between 0 and/);
     rejects({ QUARRY_WORLD_SEED: String(2 ** 31) }, /QUARRY_WORLD_SEED must be between/);
     assert.equal(loadConfig({ QUARRY_WORLD_SEED: '0' }).worldSeed, 0);
+    rejects({ QUARRY_FREE_WRITES_PER_MINUTE: '-1' }, /QUARRY_FREE_WRITES_PER_MINUTE must be between 0 and/);
+    assert.equal(loadConfig({ QUARRY_FREE_WRITES_PER_MINUTE: '0' }).freeWritesPerMinute, 0);
   });
 
   test('URLs: the public URL must be absolute; SMTP must be smtp:// or smtps://', () => {
@@ -145,6 +148,7 @@ describe('loadConfig', () => {
       'QUARRY_SMTP_URL',
       'QUARRY_BODY_LIMIT',
       'QUARRY_SIGNING_SECRET',
+      'QUARRY_FREE_WRITES_PER_MINUTE',
     ];
     assert.deepEqual([...read].sort(), covered.sort());
   });

@@ -11,6 +11,7 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
   type onRequestHookHandler,
+  type preHandlerHookHandler,
 } from 'fastify';
 import { CLIENT_CLASSES, type ClientClass } from '../policy/plans.js';
 import type { QuarryContext, RouteAuth } from './context.js';
@@ -23,6 +24,7 @@ import { registerOpenApi } from './openapi.js';
 import { toolRoutes } from '../tools/routes.js';
 import { downloadRoutes } from '../jobs/downloadRoutes.js';
 import { exportsDir } from '../jobs/exportJobs.js';
+import { writeUnits } from '../policy/fairUse.js';
 import { mcpRoutes } from '../mcp/routes.js';
 
 export interface AppOptions {
@@ -168,6 +170,28 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
         };
         const existing = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
         route.onRequest = [authenticate, ...existing];
+        const fair = route.config?.fairUse;
+        if (fair !== undefined) {
+          // After validation, so a write's size is known; before the handler does any work.
+          const limit: preHandlerHookHandler = function (req, reply, done) {
+            const accountId = req.account!.id;
+            try {
+              if (fair === 'bulk') {
+                const release = ctx.fairUse.bulk.take(accountId);
+                // 'close' comes when the answer is sent or the client went away, streamed or not.
+                reply.raw.once('close', release);
+                reply.raw.once('finish', release);
+              } else {
+                ctx.fairUse.writes.spend(accountId, writeUnits(fair(req)));
+              }
+            } catch (err) {
+              return done(err as Error);
+            }
+            done();
+          };
+          const before = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
+          route.preHandler = [limit, ...before];
+        }
       });
       await v3.register(toolRoutes);
       if (options.extraRoutes) await options.extraRoutes(v3);

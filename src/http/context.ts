@@ -13,6 +13,7 @@ import type { Engine } from '../engine/index.js';
 import type { SearchEngine } from '../engine/search/index.js';
 import type { JobQueue } from '../jobs/jobQueue.js';
 import type { UrlSigner } from '../lib/signedUrl.js';
+import type { FairUse } from '../policy/fairUse.js';
 
 export interface QuarryContext {
   config: Config;
@@ -30,6 +31,8 @@ export interface QuarryContext {
   jobs: JobQueue;
   /** Signs download URLs that work without an API key. */
   signer: UrlSigner;
+  /** Per-account limits of free operations (free-write budget, concurrent bulk reads). */
+  fairUse: FairUse;
 }
 
 export type RouteAuth = 'required' | 'optional' | 'none';
@@ -52,5 +55,10 @@ declare module 'fastify' {
     auth?: RouteAuth;
     /** Declares a paid operation: the access policy wraps its handler. */
     paid?: PaidOperation;
+    /**
+     * Fair use of a free operation: 'bulk' takes one of the account's concurrent bulk-read
+     * slots; a function makes it a free write and says how many keyword ids it carries.
+     */
+    fairUse?: 'bulk' | ((req: FastifyRequest) => number);
   }
 }

@@ -26,7 +26,8 @@ export const errors = {
   rateLimit: (retryAfter: number, message = 'Too many requests, retry later') =>
     new ApiError(429, 'RateLimit', message, { retry_after: retryAfter }, { 'retry-after': String(retryAfter) }),
   creditLimit: (pool: string) => new ApiError(429, 'CreditLimit', `The ${pool} quota of your plan is spent; see GET /keyword-tool/limits for when it resets`),
-  notInHistory: () => new ApiError(429, 'Error', 'Not in history'),
+  // The reference's notes: type RateLimit, but no retry_after (waiting does not clear it; an overview does).
+  notInHistory: () => new ApiError(429, 'RateLimit', 'Not in history'),
   noResult: () => new ApiError(422, 'Error', 'No result'),
   outOfLimit: (message: string) => new ApiError(422, 'OutOfLimitException', message),
   listLimit: (message: string) => new ApiError(422, 'Error', message),

@@ -154,6 +154,15 @@ export class JobQueue {
     });
   }
 
+  /** How many jobs of `kind` the account has queued or running. */
+  liveCount(accountId: string, kind: string): number {
+    return (
+      this.raw.prepare("SELECT COUNT(*) AS n FROM jobs WHERE account_id = ? AND kind = ? AND state IN ('queued', 'running')").get(accountId, kind) as {
+        n: number;
+      }
+    ).n;
+  }
+
   /**
    * The job `enqueue` would create now (no idempotency key), not yet stored: `insert` stores
    * it. For a job that must exist exactly when something else commits, inside the same
@@ -209,9 +218,12 @@ export class JobQueue {
     const now = this.clock.now();
     const marks = kinds.map(() => '?').join(', ');
     const next = this.raw.prepare(
+      // Fair between accounts: a job of an account with fewer jobs running goes first, so one
+      // account's queue of exports cannot hold every worker slot while others wait.
       `SELECT * FROM jobs WHERE kind IN (${marks})
          AND ((state = 'queued' AND run_after_ms <= ?) OR (state = 'running' AND lease_expires_ms <= ?))
-       ORDER BY run_after_ms, seq LIMIT 1`,
+       ORDER BY (SELECT COUNT(*) FROM jobs r WHERE r.account_id = jobs.account_id AND r.kind = jobs.kind AND r.state = 'running'), run_after_ms, seq
+       LIMIT 1`,
     );
     return this.immediate(() => {
       for (;;) {

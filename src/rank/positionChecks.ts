@@ -73,18 +73,24 @@ export class DomainMatcher {
   }
 }
 
-/** The check of one keyword on one SERP: the domain's best organic URL and what the page shows. */
+/** The check of one keyword on one SERP: the domain's best organic URL, how many of its URLs rank, and what the page shows. */
 export function checkOf(serp: Serp, matcher: DomainMatcher): Pick<RankChecksTable, 'position' | 'url' | 'visual' | 'features' | 'serp_snapshot_id'> {
   let best: SerpItem | undefined;
+  let urls = 0;
   const features = new Set<string>();
   for (const item of serp.items) {
     if (item.type !== 'ORGANIC') features.add(item.type);
-    else if (best === undefined && item.position !== undefined && item.position <= 100 && matcher.matches(item)) best = item;
+    else if (item.position !== undefined && item.position <= 100 && matcher.matches(item)) {
+      best ??= item;
+      urls++;
+    }
   }
   return {
     position: best?.position ?? null,
     url: best?.url ?? null,
-    visual: best ? JSON.stringify({ size: best.size, screenCoverage: best.screenCoverage, visPart: best.visPart, positionToFold: best.positionToFold }) : null,
+    visual: best
+      ? JSON.stringify({ size: best.size, screenCoverage: best.screenCoverage, visPart: best.visPart, positionToFold: best.positionToFold, urls })
+      : null,
     features: JSON.stringify([...features]),
     serp_snapshot_id: serp.serp_snapshot_id,
   };

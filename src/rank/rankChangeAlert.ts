@@ -1,5 +1,5 @@
 /**
- * The rank-change alert (report type 2): the keywords of a tracking that moved at least
+ * The rank-change alert (report type 0): the keywords of a tracking that moved at least
  * `min_change` places between the two latest daily checks. Plain data in, mail parts out.
  */
 import { escapeHtml } from '../render/rankReportEmail.js';

@@ -37,12 +37,15 @@ const MAX_ATTEMPTS = 5;
  * delivery still under way in another process is not taken over.
  */
 export const SENDING_LEASE_MS = 15 * MINUTE;
+/** A report sent per period: weekly or monthly (REPORT_TYPES). */
+export type PeriodicType = typeof REPORT_TYPES.weekly | typeof REPORT_TYPES.monthly;
+
 /**
- * How many ended periods of a weekly (0) and monthly (1) report a run still sends: after
+ * How many ended periods of a weekly and monthly report a run still sends: after
  * downtime, each missed one is a report of its own (its own week's positions), but beyond
  * a month of weeks or two months they are history the tracking's stats already show.
  */
-const CATCH_UP_PERIODS = { 0: 4, 1: 2 } as const;
+const CATCH_UP_PERIODS: Record<PeriodicType, number> = { [REPORT_TYPES.weekly]: 4, [REPORT_TYPES.monthly]: 2 };
 
 export interface ReportPeriod {
   /** First day, `YYYY-MM-DD`. */
@@ -53,12 +56,12 @@ export interface ReportPeriod {
   endMs: number;
 }
 
-/** The latest period of a weekly (0) or monthly (1) report that has ended by `nowMs`. */
-export function lastEndedPeriod(type: 0 | 1, nowMs: number): ReportPeriod {
+/** The latest period of a weekly or monthly report that has ended by `nowMs`. */
+export function lastEndedPeriod(type: PeriodicType, nowMs: number): ReportPeriod {
   const d = new Date(nowMs);
   let endMs: number;
   let startMs: number;
-  if (type === 0) {
+  if (type === REPORT_TYPES.weekly) {
     const midnight = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
     const sinceMonday = (d.getUTCDay() + 6) % 7;
     endMs = midnight - sinceMonday * DAY;
@@ -78,8 +81,8 @@ export function reportMessageId(reportId: string, periodStart: string, domain: s
   return `<rank-report.${reportId}.${periodStart}@${domain}>`;
 }
 
-/** The last `count` periods of a weekly (0) or monthly (1) report ended by `nowMs`, oldest first. */
-export function endedPeriods(type: 0 | 1, nowMs: number, count: number): ReportPeriod[] {
+/** The last `count` periods of a weekly or monthly report ended by `nowMs`, oldest first. */
+export function endedPeriods(type: PeriodicType, nowMs: number, count: number): ReportPeriod[] {
   const out = [lastEndedPeriod(type, nowMs)];
   // One millisecond before a period ends, the last ended one is the period before it.
   while (out.length < count) out.unshift(lastEndedPeriod(type, out[0].endMs - 1));
@@ -120,7 +123,9 @@ export class RankReports {
       .orderBy('r.created_at')
       .execute();
     // Periods already sent are skipped without a claim, so a run with nothing due writes nothing.
-    const oldest = Math.min(...([0, 1] as const).map((type) => Date.parse(endedPeriods(type, nowMs, CATCH_UP_PERIODS[type])[0].start)));
+    const oldest = Math.min(
+      ...([REPORT_TYPES.weekly, REPORT_TYPES.monthly] as const).map((type) => Date.parse(endedPeriods(type, nowMs, CATCH_UP_PERIODS[type])[0].start)),
+    );
     const sentRows = await db
       .selectFrom('rank_report_deliveries as d')
       .innerJoin('rank_reports as r', 'r.id', 'd.report_id')
@@ -143,12 +148,13 @@ export class RankReports {
         deleted_at: null,
         reports_active: 1,
         share_token: r.share_token,
+        tracking_config: null,
       };
       if (r.type === REPORT_TYPES.rankChange) {
         await this.alert(r, tracking, nowMs, result);
         continue;
       }
-      const type = r.type as 0 | 1;
+      const type = r.type as PeriodicType;
       for (const period of endedPeriods(type, nowMs, CATCH_UP_PERIODS[type])) {
         // A report is owed for the periods that end after it was created.
         if (period.endMs <= r.created_at * 1000 || sent.has(deliveryKey(r.id, period.start))) continue;
@@ -189,7 +195,7 @@ export class RankReports {
   private async alert(report: ReportRow, tracking: TrackingRow, nowMs: number, result: ReportRunResult): Promise<void> {
     const today = utcDay(nowMs);
     const yesterday = utcDay(nowMs - DAY);
-    const minChange = Number((JSON.parse(report.triggers) as { min_change?: number }).min_change ?? DEFAULT_MIN_CHANGE);
+    const minChange = report.min_change ?? DEFAULT_MIN_CHANGE;
     const rows = await this.ctx.state.db
       .selectFrom('rank_checks as c')
       .innerJoin('rank_tracked_keywords as k', 'k.id', 'c.keyword_id')
@@ -238,7 +244,7 @@ export class RankReports {
   private async sendReport(report: ReportRow, tracking: TrackingRow, period: ReportPeriod): Promise<string> {
     const keywords = await this.keywordHistories(tracking.id, period);
     const mail = renderRankReport({
-      type: report.type as 0 | 1,
+      type: report.type === REPORT_TYPES.monthly ? 1 : 0,
       name: report.name,
       tracking: this.trackingHeader(tracking),
       period: { start: period.start, end: period.end },

@@ -1,7 +1,8 @@
 /**
- * Figures of a tracking over a timeframe, from its stored daily checks: rank distribution,
- * average position, visibility and estimated visits per day and on the last day, and the
- * keywords that moved most between the first and the last checked day.
+ * Figures of a tracking's keywords over a timeframe, from their stored daily checks, in the
+ * reference's shape: per day (`timeframes`) the rank distribution, estimated visits,
+ * visibility and performance indexes and how many keywords were checked and tracked; per
+ * keyword its first and last check in the timeframe; the ids of the biggest movers.
  *
  * Visibility and visits use the SISTRIX 2020 click-through curve (clickThroughCurve.ts),
  * as the email report does, so the two never disagree on the same checks.
@@ -13,58 +14,74 @@ import { sql, type Kysely } from 'kysely';
 import { baseClickThroughRate } from '../engine/search/clickThroughCurve.js';
 import type { StateDatabase } from '../store/schema.js';
 
-/** Rank buckets: position 1, 2–3, 4–10, 11–20, 21–100 and the rest (not in the top 100). */
-export const RANK_BUCKETS = ['1', '2-3', '4-10', '11-20', '21-100', 'rest'] as const;
+/** Rank bands of the reference: position 1, 2–3, 4–10, 11–20, 21–99, and the rest (100, or not in the top 100). */
+export const RANK_BUCKETS = ['1', '3', '10', '20', '100', 'rest'] as const;
 export type RankBucket = (typeof RANK_BUCKETS)[number];
 export type Distribution = Record<RankBucket, number>;
 
 export const MOVERS_SHOWN = 10;
 /** Movement is measured as if an unranked keyword stood just below the tracked depth. */
-const UNRANKED = 101;
+export const UNRANKED = 101;
 
 export interface DayFigures {
-  date: string;
-  keywords: number;
-  distribution: Distribution;
-  /** Mean position of the keywords ranking that day, 2 decimals; null when none ranks. */
+  estimated_visits: number;
+  performance_index: number;
+  visibility_index: number;
+  performance_total: number;
+  rank_distribution: Distribution;
+  keywords_with_history: number;
+  keywords_eligible: number;
   average_position: number | null;
-  /** Percent of the clicks the keywords would earn all at position 1. */
-  visibility: number;
 }
 
-export interface Mover {
+/** Where a ranking result sat on the page (rank_checks.visual). */
+export interface StoredVisual {
+  size: { t: number; l: number; b: number; r: number };
+  screenCoverage: number;
+  visPart: number;
+  positionToFold: { status: string; fold: number; elementTop: number; elementBottom: number };
+  /** URLs of the domain in the organic results (recorded since the reference shapes; absent before). */
+  urls?: number;
+}
+
+export interface KeywordStats {
   keyword_id: string;
   kw: string;
-  from: number | null;
-  to: number | null;
-  /** Places gained (positive) or lost (negative). */
-  change: number;
+  sv: number | null;
+  tag_ids: string[];
+  position: number | null;
+  start_position: number | null;
+  rank_change: number;
+  url: string | null;
+  is_more_url: boolean;
+  visual_metrics: { fold: string; coverage: number; visible_part: number; top: number; top_change: number | null; coverage_change: number | null } | null;
+  serp_features: string[];
+  last_crawled_at: number | null;
+  is_empty_main_array: boolean;
+  nearest_before_day: string | null;
 }
 
-export interface TrackingStats extends Omit<DayFigures, 'date'> {
-  tracking_id: string;
-  from: string;
-  to: string;
-  /** First and last day in the timeframe with checks; null when there are none. */
-  first_day: string | null;
-  last_day: string | null;
-  /** Monthly visits the last day's positions would earn: Σ volume × CTR(position). */
-  estimated_visits: number;
-  daily: DayFigures[];
-  top_movers: { up: Mover[]; down: Mover[] };
+export interface TrackingStats {
+  history_dates: string[];
+  timeframes: Record<string, DayFigures>;
+  top_up: string[];
+  top_down: string[];
+  keywords: KeywordStats[];
 }
 
 export function bucketOf(position: number | null): RankBucket {
-  if (position === null || position < 1 || position > 100) return 'rest';
+  if (position === null || position < 1 || position >= 100) return 'rest';
   if (position === 1) return '1';
-  if (position <= 3) return '2-3';
-  if (position <= 10) return '4-10';
-  if (position <= 20) return '11-20';
-  return '21-100';
+  if (position <= 3) return '3';
+  if (position <= 10) return '10';
+  if (position <= 20) return '20';
+  return '100';
 }
 
-const emptyDistribution = (): Distribution => ({ '1': 0, '2-3': 0, '4-10': 0, '11-20': 0, '21-100': 0, rest: 0 });
+const emptyDistribution = (): Distribution => ({ '1': 0, '3': 0, '10': 0, '20': 0, '100': 0, rest: 0 });
 const round2 = (x: number) => Math.round(x * 100) / 100;
+/** Performance points of a position: 100 at position 1, 1 at position 100, 0 when not ranking. */
+export const pointsOf = (position: number | null) => (position === null ? 0 : Math.max(0, UNRANKED - position));
 
 /** Visibility in percent of a multiset of positions given as (position, count) pairs. */
 export function visibilityOf(counts: readonly { position: number | null; n: number }[]): number {
@@ -77,87 +94,155 @@ export function visibilityOf(counts: readonly { position: number | null; n: numb
   return total === 0 ? 0 : round2((100 * earned) / (total * baseClickThroughRate(1)));
 }
 
-export async function trackingStats(db: Kysely<StateDatabase>, tracking: { id: string }, range: { from: string; to: string }): Promise<TrackingStats> {
-  // (day, position) counts: at most days × 101 rows, whatever the number of keywords.
-  const grouped = await sql<{ day: string; position: number | null; n: number }>`
-    SELECT day, position, COUNT(*) AS n FROM rank_checks
-    WHERE tracking_id = ${tracking.id} AND day >= ${range.from} AND day <= ${range.to}
-    GROUP BY day, position ORDER BY day`.execute(db);
-  const byDay = new Map<string, { position: number | null; n: number }[]>();
+interface KeywordRef {
+  id: string;
+  kw: string;
+  sv: number | null;
+  first_day: string;
+}
+
+/**
+ * Statistics of the keywords `keywordIds` (all of the tracking's when undefined) from
+ * `range.from` to `range.to`. Per-day figures are grouped in SQL by (day, position, volume),
+ * so their cost follows days × distinct positions, not the number of checks.
+ */
+export async function trackingStats(
+  db: Kysely<StateDatabase>,
+  tracking: { id: string },
+  range: { from: string; to: string },
+  options: { keywordIds?: readonly string[]; tagIds?: ReadonlyMap<string, string[]> } = {},
+): Promise<TrackingStats> {
+  // The filter goes to SQLite as one JSON array parameter, whatever its length.
+  const only = options.keywordIds === undefined ? null : JSON.stringify([...new Set(options.keywordIds)]);
+  const inFilter = (column: string) => (only === null ? sql`1 = 1` : sql`${sql.ref(column)} IN (SELECT value FROM json_each(${only}))`);
+
+  const keywords = (
+    await sql<KeywordRef>`SELECT id, kw, sv, first_day FROM rank_tracked_keywords
+      WHERE tracking_id = ${tracking.id} AND ${inFilter('id')} ORDER BY created_at, kw`.execute(db)
+  ).rows;
+
+  const grouped = await sql<{ day: string; position: number | null; sv: number | null; n: number }>`
+    SELECT c.day, c.position, k.sv, COUNT(*) AS n FROM rank_checks c JOIN rank_tracked_keywords k ON k.id = c.keyword_id
+    WHERE c.tracking_id = ${tracking.id} AND c.day >= ${range.from} AND c.day <= ${range.to} AND ${inFilter('c.keyword_id')}
+    GROUP BY c.day, c.position, k.sv ORDER BY c.day`.execute(db);
+  const byDay = new Map<string, { position: number | null; sv: number | null; n: number }[]>();
   for (const r of grouped.rows) {
     let list = byDay.get(r.day);
     if (!list) byDay.set(r.day, (list = []));
-    list.push({ position: r.position, n: Number(r.n) });
+    list.push({ position: r.position, sv: r.sv, n: Number(r.n) });
   }
-  const daily: DayFigures[] = [...byDay].map(([date, counts]) => dayFigures(date, counts));
-  const first = daily[0]?.date ?? null;
-  const last = daily[daily.length - 1]?.date ?? null;
-
-  const positionsOn = async (day: string | null) => {
-    const map = new Map<string, { kw: string; sv: number | null; position: number | null }>();
-    if (day === null) return map;
-    const rows = await db
-      .selectFrom('rank_checks as c')
-      .innerJoin('rank_tracked_keywords as k', 'k.id', 'c.keyword_id')
-      .select(['c.keyword_id', 'c.position', 'k.kw', 'k.sv'])
-      .where('c.tracking_id', '=', tracking.id)
-      .where('c.day', '=', day)
-      .execute();
-    for (const r of rows) map.set(r.keyword_id, { kw: r.kw, sv: r.sv, position: r.position });
-    return map;
+  const firstDays = keywords.map((k) => k.first_day).sort();
+  const eligibleOn = (day: string) => {
+    let n = 0;
+    for (const d of firstDays) if (d <= day) n++;
+    return n;
   };
-  const atEnd = await positionsOn(last);
-  const atStart = first === last ? atEnd : await positionsOn(first);
+  const timeframes: Record<string, DayFigures> = {};
+  for (const [day, counts] of byDay) timeframes[day] = dayFigures(counts, eligibleOn(day));
 
-  let visits = 0;
-  for (const k of atEnd.values()) if (k.position !== null && k.sv !== null) visits += k.sv * baseClickThroughRate(k.position);
-
-  const moves: Mover[] = [];
-  for (const [id, end] of atEnd) {
-    const start = atStart.get(id);
-    if (!start) continue;
-    const change = (start.position ?? UNRANKED) - (end.position ?? UNRANKED);
-    if (change !== 0) moves.push({ keyword_id: id, kw: end.kw, from: start.position, to: end.position, change });
+  // Each keyword's first and last check in the timeframe, and its last day before it.
+  const ends = await sql<{
+    keyword_id: string;
+    day: string;
+    position: number | null;
+    url: string | null;
+    visual: string | null;
+    features: string;
+    checked_ms: number;
+  }>`
+    SELECT c.keyword_id, c.day, c.position, c.url, c.visual, c.features, c.checked_ms FROM rank_checks c
+    JOIN (SELECT keyword_id, MIN(day) AS first, MAX(day) AS last FROM rank_checks
+          WHERE tracking_id = ${tracking.id} AND day >= ${range.from} AND day <= ${range.to} AND ${inFilter('keyword_id')}
+          GROUP BY keyword_id) m ON m.keyword_id = c.keyword_id AND (c.day = m.first OR c.day = m.last)
+    ORDER BY c.keyword_id, c.day`.execute(db);
+  const firstLast = new Map<string, { first: (typeof ends.rows)[number]; last: (typeof ends.rows)[number] }>();
+  for (const r of ends.rows) {
+    const seen = firstLast.get(r.keyword_id);
+    if (seen) seen.last = r;
+    else firstLast.set(r.keyword_id, { first: r, last: r });
   }
-  const byKw = (a: Mover, b: Mover) => (a.kw < b.kw ? -1 : a.kw > b.kw ? 1 : 0);
-  const up = moves
-    .filter((m) => m.change > 0)
-    .sort((a, b) => b.change - a.change || byKw(a, b))
-    .slice(0, MOVERS_SHOWN);
-  const down = moves
-    .filter((m) => m.change < 0)
-    .sort((a, b) => a.change - b.change || byKw(a, b))
-    .slice(0, MOVERS_SHOWN);
+  const before = new Map(
+    (
+      await sql<{ keyword_id: string; day: string }>`
+        SELECT keyword_id, MAX(day) AS day FROM rank_checks
+        WHERE tracking_id = ${tracking.id} AND day < ${range.from} AND ${inFilter('keyword_id')} GROUP BY keyword_id`.execute(db)
+    ).rows.map((r) => [r.keyword_id, r.day]),
+  );
 
-  const lastFigures = daily[daily.length - 1] ?? { keywords: 0, distribution: emptyDistribution(), average_position: null, visibility: 0 };
-  return {
-    tracking_id: tracking.id,
-    from: range.from,
-    to: range.to,
-    first_day: first,
-    last_day: last,
-    keywords: lastFigures.keywords,
-    distribution: lastFigures.distribution,
-    average_position: lastFigures.average_position,
-    visibility: lastFigures.visibility,
-    estimated_visits: Math.round(visits),
-    daily,
-    top_movers: { up, down },
-  };
+  const out: KeywordStats[] = keywords.map((k) => {
+    const ends = firstLast.get(k.id);
+    const position = ends?.last.position ?? null;
+    const start = ends?.first.position ?? null;
+    const visual = ends?.last.visual ? (JSON.parse(ends.last.visual) as StoredVisual) : null;
+    const startVisual = ends?.first.visual ? (JSON.parse(ends.first.visual) as StoredVisual) : null;
+    return {
+      keyword_id: k.id,
+      kw: k.kw,
+      sv: k.sv,
+      tag_ids: [...(options.tagIds?.get(k.id) ?? [])],
+      position,
+      start_position: start,
+      rank_change: ends ? (start ?? UNRANKED) - (position ?? UNRANKED) : 0,
+      url: ends?.last.url ?? null,
+      is_more_url: (visual?.urls ?? 0) > 1,
+      visual_metrics: visual
+        ? {
+            fold: visual.positionToFold.status,
+            coverage: visual.screenCoverage,
+            visible_part: visual.visPart,
+            top: visual.size.t,
+            top_change: startVisual ? round2(startVisual.size.t - visual.size.t) : null,
+            coverage_change: startVisual ? round2(visual.screenCoverage - startVisual.screenCoverage) : null,
+          }
+        : null,
+      serp_features: ends ? (JSON.parse(ends.last.features) as string[]) : [],
+      last_crawled_at: ends ? Math.floor(ends.last.checked_ms / 1000) : null,
+      is_empty_main_array: ends === undefined,
+      nearest_before_day: before.get(k.id) ?? null,
+    };
+  });
+
+  const moved = out.filter((k) => !k.is_empty_main_array && k.rank_change !== 0);
+  const byKw = (a: KeywordStats, b: KeywordStats) => (a.kw < b.kw ? -1 : a.kw > b.kw ? 1 : 0);
+  const top_up = moved
+    .filter((m) => m.rank_change > 0)
+    .sort((a, b) => b.rank_change - a.rank_change || byKw(a, b))
+    .slice(0, MOVERS_SHOWN)
+    .map((m) => m.keyword_id);
+  const top_down = moved
+    .filter((m) => m.rank_change < 0)
+    .sort((a, b) => a.rank_change - b.rank_change || byKw(a, b))
+    .slice(0, MOVERS_SHOWN)
+    .map((m) => m.keyword_id);
+
+  return { history_dates: [...byDay.keys()], timeframes, top_up, top_down, keywords: out };
 }
 
-function dayFigures(date: string, counts: { position: number | null; n: number }[]): DayFigures {
+function dayFigures(counts: readonly { position: number | null; sv: number | null; n: number }[], eligible: number): DayFigures {
   const distribution = emptyDistribution();
-  let keywords = 0;
+  let checked = 0;
   let ranked = 0;
   let sum = 0;
-  for (const { position, n } of counts) {
-    keywords += n;
+  let points = 0;
+  let visits = 0;
+  for (const { position, sv, n } of counts) {
+    checked += n;
     distribution[bucketOf(position)] += n;
+    points += n * pointsOf(position);
     if (position !== null) {
       ranked += n;
       sum += n * position;
+      if (sv !== null) visits += n * sv * baseClickThroughRate(position);
     }
   }
-  return { date, keywords, distribution, average_position: ranked === 0 ? null : round2(sum / ranked), visibility: visibilityOf(counts) };
+  return {
+    estimated_visits: Math.round(visits),
+    performance_index: checked === 0 ? 0 : round2((100 * points) / (checked * pointsOf(1))),
+    visibility_index: visibilityOf(counts),
+    performance_total: points,
+    rank_distribution: distribution,
+    keywords_with_history: checked,
+    keywords_eligible: Math.max(eligible, checked),
+    average_position: ranked === 0 ? null : round2(sum / ranked),
+  };
 }

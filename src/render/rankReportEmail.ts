@@ -22,7 +22,7 @@ export interface RankReportKeyword {
 }
 
 export interface RankReportInput {
-  /** Report type as stored: 0 weekly, 1 monthly. */
+  /** 0 weekly, 1 monthly (the mail's own codes; stored reports use REPORT_TYPES). */
   type: 0 | 1;
   /** The report's own name, shown above the domain when set. */
   name?: string | null;

@@ -3,9 +3,9 @@
  * Keyword data lives in the research store; a list holds only keyword ids, so deleting a
  * list never touches keyword data.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import { newId } from '../lib/ids.js';
-import type { StateDatabase } from './schema.js';
+import type { KeywordListsTable, StateDatabase } from './schema.js';
 
 export const MAX_LISTS_PER_ACCOUNT = 10_000;
 export const MAX_KEYWORDS_PER_LIST = 10_000;
@@ -32,7 +32,7 @@ const storeAll: StorableIds = (ids) => [...ids];
 
 export class ListLimitError extends Error {
   constructor(
-    readonly limit: 'lists' | 'keywords',
+    readonly limit: 'lists' | 'keywords' | 'storage',
     message: string,
   ) {
     super(message);
@@ -40,7 +40,11 @@ export class ListLimitError extends Error {
 }
 
 export class KeywordLists {
-  constructor(private readonly db: Kysely<StateDatabase>) {}
+  constructor(
+    private readonly db: Kysely<StateDatabase>,
+    /** Keyword ids one account may keep across all its lists (fair use; see policy/fairUse.ts). */
+    private readonly maxStoredIds = Number.POSITIVE_INFINITY,
+  ) {}
 
   /**
    * Creates a list with the storable ids; throws ListLimitError past 10,000 lists or when
@@ -54,6 +58,7 @@ export class KeywordLists {
     // Kysely runs SQLite transactions one at a time, so the count and the insert cannot
     // interleave with another create of the same account.
     await this.db.transaction().execute(async (trx) => {
+      await checkStorage(trx, accountId, ids.length, this.maxStoredIds);
       const { n } = await trx
         .selectFrom('keyword_lists')
         .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -66,6 +71,54 @@ export class KeywordLists {
       await insertItems(trx, id, ids, 0);
     });
     return { _id: id, name, keyword_ids: ids, user_id: accountId, creator: accountId, created_at: nowSec, updated_at: nowSec };
+  }
+
+  /**
+   * Every list of the account, oldest first, with its keyword ids, a few lists at a time:
+   * an account may hold 10,000 lists of 10,000 ids (hundreds of megabytes as JSON), which no
+   * answer should build in memory at once. Each batch is its own query, so no statement
+   * stays open on the shared connection between batches.
+   */
+  async *batches(accountId: string, listsPerBatch = 10): AsyncGenerator<KeywordListRecord[]> {
+    let after: { created_at: number; rid: number } | null = null;
+    for (;;) {
+      const cursor: { created_at: number; rid: number } | null = after;
+      const lists: (Selectable<KeywordListsTable> & { rid: number })[] = await this.db
+        .selectFrom('keyword_lists')
+        .selectAll()
+        .select(sql<number>`rowid`.as('rid'))
+        .where('account_id', '=', accountId)
+        .$if(cursor !== null, (qb) =>
+          qb.where((eb) =>
+            eb.or([eb('created_at', '>', cursor!.created_at), eb.and([eb('created_at', '=', cursor!.created_at), eb(sql<number>`rowid`, '>', cursor!.rid)])]),
+          ),
+        )
+        .orderBy('created_at')
+        .orderBy(sql`rowid`)
+        .limit(listsPerBatch)
+        .execute();
+      if (lists.length === 0) return;
+      const items = await this.db
+        .selectFrom('keyword_list_items')
+        .select(['list_id', 'keyword_id'])
+        .where(
+          'list_id',
+          'in',
+          lists.map((l) => l.id),
+        )
+        .orderBy('list_id')
+        .orderBy('seq')
+        .execute();
+      const byList = new Map<string, string[]>();
+      for (const item of items) {
+        let ids = byList.get(item.list_id);
+        if (!ids) byList.set(item.list_id, (ids = []));
+        ids.push(item.keyword_id);
+      }
+      yield lists.map((l) => record(l, byList.get(l.id) ?? []));
+      const last: { created_at: number; rid: number } = lists[lists.length - 1];
+      after = { created_at: last.created_at, rid: last.rid };
+    }
   }
 
   /** Every list of the account, oldest first, with its keyword ids. */
@@ -140,7 +193,9 @@ export class KeywordLists {
       const fresh = distinct(keywordIds).filter((id) => !present.has(id));
       if (present.size + fresh.length > MAX_KEYWORDS_PER_LIST) throw keywordLimit();
       const nextSeq = existing.reduce((m, e) => Math.max(m, e.seq + 1), 0);
-      await insertItems(trx, listId, storable(fresh), nextSeq);
+      const stored = storable(fresh);
+      await checkStorage(trx, accountId, stored.length, this.maxStoredIds);
+      await insertItems(trx, listId, stored, nextSeq);
       await trx.updateTable('keyword_lists').set({ updated_at: nowSec }).where('id', '=', listId).execute();
       return true;
     });
@@ -162,6 +217,26 @@ export class KeywordLists {
       await trx.updateTable('keyword_lists').set({ updated_at: nowSec }).where('id', '=', listId).execute();
       return true;
     });
+  }
+}
+
+/**
+ * Refuses a write that would take the account's lists past `max` stored keyword ids in all.
+ * Counted inside the write's (IMMEDIATE) transaction, so concurrent writes cannot both fit.
+ */
+async function checkStorage(trx: Kysely<StateDatabase>, accountId: string, adding: number, max: number): Promise<void> {
+  if (adding === 0 || !Number.isFinite(max)) return;
+  const { n } = await trx
+    .selectFrom('keyword_list_items')
+    .innerJoin('keyword_lists', 'keyword_lists.id', 'keyword_list_items.list_id')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('keyword_lists.account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  if (Number(n) + adding > max) {
+    throw new ListLimitError(
+      'storage',
+      `An account stores at most ${max.toLocaleString('en-US')} keyword ids across its lists (${Number(n).toLocaleString('en-US')} stored); delete lists or keywords to make room`,
+    );
   }
 }
 

@@ -9,11 +9,13 @@
  */
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { newId } from '../lib/ids.js';
-import type { RankReportsTable, RankTrackedKeywordsTable, RankTrackingsTable, StateDatabase } from './schema.js';
+import type { RankAnnotationsTable, RankReportsTable, RankTagsTable, RankTrackedKeywordsTable, RankTrackingsTable, StateDatabase } from './schema.js';
 
 export type TrackingRow = Selectable<RankTrackingsTable>;
 export type TrackedKeywordRow = Selectable<RankTrackedKeywordsTable>;
 export type ReportRow = Selectable<RankReportsTable>;
+export type TagRow = Selectable<RankTagsTable>;
+export type AnnotationRow = Selectable<RankAnnotationsTable>;
 
 export interface TrackingWithCount extends TrackingRow {
   count: number;
@@ -34,7 +36,28 @@ export interface NewReport {
   type: number;
   emails: string[];
   name: string | null;
-  triggers: Record<string, unknown>;
+  triggers: number[];
+  min_change: number | null;
+}
+
+/** Local-SEO settings of a tracking (map-pack tracking). */
+export interface TrackingConfig {
+  place_id: string | null;
+  ludocid: string | null;
+  name: string | null;
+  address: string | null;
+}
+
+/** Annotation types: a user's note, and the changes recorded by the service. */
+export const ANNOTATION_TYPES = { note: 0, keywordsAdded: 1, keywordsRemoved: 2, domainChanged: 3 } as const;
+
+export interface NewAnnotation {
+  date: string;
+  type: number;
+  text: string | null;
+  keywords_count: number | null;
+  avg: number | null;
+  creator: string;
 }
 
 /** Thrown when a tracking of the same domain, location and platform is live (409). */
@@ -50,7 +73,8 @@ export class TrackedKeywordLimitError extends Error {
   }
 }
 
-export const REPORT_TYPES = { weekly: 0, monthly: 1, rankChange: 2 } as const;
+/** Report types, the reference's numbers. */
+export const REPORT_TYPES = { rankChange: 0, weekly: 1, monthly: 2 } as const;
 
 /** UTC day `YYYY-MM-DD` of a millisecond timestamp. */
 export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
@@ -74,16 +98,19 @@ export class RankTrackingStore {
 
   /**
    * Creates one tracking per target with the same keywords and default weekly and monthly
-   * reports to `email`, all or nothing. Throws TrackingConflictError (a live tracking of a
-   * target exists) or TrackedKeywordLimitError.
+   * reports to `email`, all or nothing. Throws TrackingConflictError when a live tracking of
+   * a target exists (with `skipExisting`, only when every target has one: the others are
+   * created) or TrackedKeywordLimitError.
    */
   async createTrackings(
     accountId: string,
     targets: readonly TrackingTarget[],
     keywords: readonly NewKeyword[],
-    opts: { limit: number; nowSec: number; nowMs: number; email: string },
+    opts: { limit: number; nowSec: number; nowMs: number; email: string; skipExisting?: boolean },
   ): Promise<{ tracking: TrackingRow; keywords: TrackedKeywordRow[]; reports: ReportRow[] }[]> {
     return this.db.transaction().execute(async (trx) => {
+      const missing: TrackingTarget[] = [];
+      let conflict: TrackingConflictError | undefined;
       for (const t of targets) {
         const live = await trx
           .selectFrom('rank_trackings')
@@ -94,13 +121,15 @@ export class RankTrackingStore {
           .where('platform_id', '=', t.platformId)
           .where('is_deleted', '=', 0)
           .executeTakeFirst();
-        if (live) throw new TrackingConflictError(`A tracking of ${t.domain} for this location and platform exists already (${live.id})`);
+        if (!live) missing.push(t);
+        else conflict ??= new TrackingConflictError(`A tracking of ${t.domain} for this location and platform exists already (${live.id})`);
       }
+      if (conflict && (!opts.skipExisting || missing.length === 0)) throw conflict;
       const used = await this.trackedKeywordCount(trx, accountId);
-      const requested = used + keywords.length * targets.length;
+      const requested = used + keywords.length * missing.length;
       if (requested > opts.limit) throw new TrackedKeywordLimitError(opts.limit, requested);
       const out = [];
-      for (const t of targets) {
+      for (const t of missing) {
         const tracking: TrackingRow = {
           id: newId(),
           account_id: accountId,
@@ -112,6 +141,7 @@ export class RankTrackingStore {
           deleted_at: null,
           reports_active: 1,
           share_token: newId() + newId(),
+          tracking_config: null,
         };
         await trx.insertInto('rank_trackings').values(tracking).execute();
         const rows = await insertKeywords(trx, tracking, keywords, opts.nowSec, opts.nowMs);
@@ -120,7 +150,7 @@ export class RankTrackingStore {
           [REPORT_TYPES.weekly, 'Weekly report'],
           [REPORT_TYPES.monthly, 'Monthly report'],
         ] as const) {
-          reports.push(await insertReport(trx, accountId, tracking.id, { type, emails: [opts.email], name, triggers: {} }, opts.nowSec));
+          reports.push(await insertReport(trx, accountId, tracking.id, { type, emails: [opts.email], name, triggers: [], min_change: null }, opts.nowSec));
         }
         out.push({ tracking, keywords: rows, reports });
       }
@@ -212,14 +242,6 @@ export class RankTrackingStore {
     return this.db.selectFrom('rank_tracked_keywords').selectAll().where('tracking_id', '=', trackingId).where('id', '=', keywordId).executeTakeFirst();
   }
 
-  async setReportsActive(trackingId: string, active: boolean): Promise<void> {
-    await this.db
-      .updateTable('rank_trackings')
-      .set({ reports_active: active ? 1 : 0 })
-      .where('id', '=', trackingId)
-      .execute();
-  }
-
   /** Soft delete: the tracking stops being checked and reported and frees its keywords from the plan limit. */
   async softDelete(accountId: string, trackingId: string, nowSec: number): Promise<boolean> {
     const res = await this.db
@@ -233,35 +255,271 @@ export class RankTrackingStore {
   }
 
   /**
-   * Adds keywords not tracked yet (already tracked ones silently); throws
-   * TrackedKeywordLimitError when the account would exceed its plan.
+   * Adds keywords not tracked yet; already tracked ones only gain the tags. Only new
+   * keywords count against the plan: throws TrackedKeywordLimitError when the account
+   * would exceed it. Tags must be the tracking's (checked by the caller). Records an
+   * annotation of the addition.
    */
   async addKeywords(
     tracking: TrackingRow,
     keywords: readonly NewKeyword[],
-    opts: { limit: number; nowSec: number; nowMs: number },
+    opts: { limit: number; nowSec: number; nowMs: number; tagIds?: readonly string[]; creator: string },
   ): Promise<TrackedKeywordRow[]> {
     return this.db.transaction().execute(async (trx) => {
-      const present = new Set((await trx.selectFrom('rank_tracked_keywords').select('kw').where('tracking_id', '=', tracking.id).execute()).map((r) => r.kw));
+      const present = new Map(
+        (await trx.selectFrom('rank_tracked_keywords').select(['kw', 'id']).where('tracking_id', '=', tracking.id).execute()).map((r) => [r.kw, r.id]),
+      );
       const fresh = keywords.filter((k) => !present.has(k.kw));
       const used = await this.trackedKeywordCount(trx, tracking.account_id);
       if (used + fresh.length > opts.limit) throw new TrackedKeywordLimitError(opts.limit, used + fresh.length);
-      return insertKeywords(trx, tracking, fresh, opts.nowSec, opts.nowMs);
+      const added = await insertKeywords(trx, tracking, fresh, opts.nowSec, opts.nowMs);
+      if (opts.tagIds && opts.tagIds.length > 0) {
+        const ids = [...keywords.flatMap((k) => (present.has(k.kw) ? [present.get(k.kw)!] : [])), ...added.map((k) => k.id)];
+        await assignTags(trx, tracking.id, ids, opts.tagIds);
+      }
+      if (added.length > 0) {
+        await insertAnnotation(trx, tracking, annotationOfChange(ANNOTATION_TYPES.keywordsAdded, added.length, opts), opts.nowSec);
+      }
+      return added;
     });
   }
 
-  /** Removes keywords and their check history (unknown ids silently). */
-  async removeKeywords(trackingId: string, keywordIds: readonly string[]): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+  /** Removes keywords and their check history (unknown ids silently); records an annotation of the removal. */
+  async removeKeywords(tracking: TrackingRow, keywordIds: readonly string[], opts: { nowSec: number; nowMs: number; creator: string }): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      let removed = 0;
       for (let i = 0; i < keywordIds.length; i += ROWS_PER_INSERT) {
         const ids = keywordIds.slice(i, i + ROWS_PER_INSERT);
-        await trx.deleteFrom('rank_checks').where('keyword_id', 'in', ids).where('tracking_id', '=', trackingId).execute();
-        await trx.deleteFrom('rank_tracked_keywords').where('id', 'in', ids).where('tracking_id', '=', trackingId).execute();
+        await trx.deleteFrom('rank_checks').where('keyword_id', 'in', ids).where('tracking_id', '=', tracking.id).execute();
+        await trx.deleteFrom('rank_keyword_tags').where('keyword_id', 'in', ids).where('tracking_id', '=', tracking.id).execute();
+        const res = await trx.deleteFrom('rank_tracked_keywords').where('id', 'in', ids).where('tracking_id', '=', tracking.id).executeTakeFirst();
+        removed += Number(res.numDeletedRows);
+      }
+      if (removed > 0) {
+        await insertAnnotation(
+          trx,
+          tracking,
+          annotationOfChange(ANNOTATION_TYPES.keywordsRemoved, -removed, opts),
+          opts.nowSec,
+          await averagePosition(trx, tracking.id),
+        );
+      }
+      return removed;
+    });
+  }
+
+  /**
+   * Changes a tracking's domain and local-SEO settings. A new domain taken by another live
+   * tracking of the same location and platform throws TrackingConflictError; a domain change
+   * is recorded as an annotation (the history stays with the tracking).
+   */
+  async updateTracking(
+    tracking: TrackingRow,
+    change: { domain?: string; config?: TrackingConfig | null; reportsActive?: boolean },
+    opts: { nowSec: number; nowMs: number; creator: string },
+  ): Promise<{ tracking: TrackingRow; annotation: AnnotationRow | null }> {
+    return this.db.transaction().execute(async (trx) => {
+      let annotation: AnnotationRow | null = null;
+      if (change.domain !== undefined && change.domain !== tracking.domain) {
+        const live = await trx
+          .selectFrom('rank_trackings')
+          .select('id')
+          .where('account_id', '=', tracking.account_id)
+          .where('domain', '=', change.domain)
+          .where('location_id', '=', tracking.location_id)
+          .where('platform_id', '=', tracking.platform_id)
+          .where('is_deleted', '=', 0)
+          .executeTakeFirst();
+        if (live) throw new TrackingConflictError(`A tracking of ${change.domain} for this location and platform exists already (${live.id})`);
+        await trx.updateTable('rank_trackings').set({ domain: change.domain }).where('id', '=', tracking.id).execute();
+        annotation = await insertAnnotation(
+          trx,
+          tracking,
+          { ...annotationOfChange(ANNOTATION_TYPES.domainChanged, null, opts), text: `Domain changed from ${tracking.domain} to ${change.domain}` },
+          opts.nowSec,
+          await averagePosition(trx, tracking.id),
+        );
+      }
+      if (change.config !== undefined) {
+        await trx
+          .updateTable('rank_trackings')
+          .set({ tracking_config: change.config === null ? null : JSON.stringify(change.config) })
+          .where('id', '=', tracking.id)
+          .execute();
+      }
+      if (change.reportsActive !== undefined) {
+        await trx
+          .updateTable('rank_trackings')
+          .set({ reports_active: change.reportsActive ? 1 : 0 })
+          .where('id', '=', tracking.id)
+          .execute();
+      }
+      const updated = await trx.selectFrom('rank_trackings').selectAll().where('id', '=', tracking.id).executeTakeFirstOrThrow();
+      return { tracking: updated, annotation };
+    });
+  }
+
+  /** A tracking by its id and share token, for the read-only shared view (deleted ones too). */
+  async byShareToken(trackingId: string, token: string): Promise<TrackingRow | undefined> {
+    return this.db.selectFrom('rank_trackings').selectAll().where('id', '=', trackingId).where('share_token', '=', token).executeTakeFirst();
+  }
+
+  // ---- tags -----------------------------------------------------------------------------
+
+  /** Every tag of the account's trackings (deleted trackings' too), oldest first. */
+  async tagsOfAccount(accountId: string): Promise<TagRow[]> {
+    return this.db
+      .selectFrom('rank_tags')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .orderBy('created_at')
+      .orderBy(sql`rowid`)
+      .execute();
+  }
+
+  async tagsOf(trackingId: string): Promise<TagRow[]> {
+    return this.db
+      .selectFrom('rank_tags')
+      .selectAll()
+      .where('tracking_id', '=', trackingId)
+      .orderBy('created_at')
+      .orderBy(sql`rowid`)
+      .execute();
+  }
+
+  async createTag(tracking: TrackingRow, tag: { name: string; color: string; creator: string }, nowSec: number): Promise<TagRow> {
+    const row: TagRow = { id: newId(), account_id: tracking.account_id, tracking_id: tracking.id, ...tag, created_at: nowSec };
+    await this.db.insertInto('rank_tags').values(row).execute();
+    return row;
+  }
+
+  /** Renames and recolours a tag of the tracking: every keyword carrying it shows the change. */
+  async updateTag(trackingId: string, tagId: string, change: { name: string; color: string }): Promise<boolean> {
+    const res = await this.db.updateTable('rank_tags').set(change).where('id', '=', tagId).where('tracking_id', '=', trackingId).executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
+  }
+
+  /** Deletes a tag of the tracking and takes it off every keyword. */
+  async deleteTag(trackingId: string, tagId: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('rank_keyword_tags').where('tag_id', '=', tagId).where('tracking_id', '=', trackingId).execute();
+      const res = await trx.deleteFrom('rank_tags').where('id', '=', tagId).where('tracking_id', '=', trackingId).executeTakeFirst();
+      return Number(res.numDeletedRows) > 0;
+    });
+  }
+
+  /** The ids among `tagIds` that are not tags of the tracking. */
+  async unknownTags(trackingId: string, tagIds: readonly string[]): Promise<string[]> {
+    if (tagIds.length === 0) return [];
+    const known = new Set(
+      (
+        await this.db
+          .selectFrom('rank_tags')
+          .select('id')
+          .where('tracking_id', '=', trackingId)
+          .where('id', 'in', [...tagIds])
+          .execute()
+      ).map((r) => r.id),
+    );
+    return tagIds.filter((id) => !known.has(id));
+  }
+
+  /** Gives keywords of the tracking the tags (merged, no duplicates); keyword ids of other trackings are ignored. */
+  async assignTags(trackingId: string, keywordIds: readonly string[], tagIds: readonly string[]): Promise<void> {
+    await this.db.transaction().execute((trx) => assignTags(trx, trackingId, keywordIds, tagIds));
+  }
+
+  /** Takes the tags off the keywords; tags a keyword does not carry are ignored. */
+  async unassignTags(trackingId: string, keywordIds: readonly string[], tagIds: readonly string[]): Promise<void> {
+    if (keywordIds.length === 0 || tagIds.length === 0) return;
+    await this.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < keywordIds.length; i += ROWS_PER_INSERT) {
+        await trx
+          .deleteFrom('rank_keyword_tags')
+          .where('tracking_id', '=', trackingId)
+          .where('keyword_id', 'in', keywordIds.slice(i, i + ROWS_PER_INSERT))
+          .where('tag_id', 'in', [...tagIds])
+          .execute();
       }
     });
   }
 
+  /** The tag ids of each keyword of the tracking that carries any. */
+  async tagIdsByKeyword(trackingId: string): Promise<Map<string, string[]>> {
+    const rows = await this.db
+      .selectFrom('rank_keyword_tags as kt')
+      .innerJoin('rank_tags as t', 't.id', 'kt.tag_id')
+      .select(['kt.keyword_id', 'kt.tag_id'])
+      .where('kt.tracking_id', '=', trackingId)
+      .orderBy('t.created_at')
+      .orderBy(sql`t.rowid`)
+      .execute();
+    const out = new Map<string, string[]>();
+    for (const r of rows) {
+      const list = out.get(r.keyword_id);
+      if (list) list.push(r.tag_id);
+      else out.set(r.keyword_id, [r.tag_id]);
+    }
+    return out;
+  }
+
+  // ---- annotations ----------------------------------------------------------------------
+
+  /** The tracking's annotations, by date then creation; dates from `from` to `to` when given. */
+  async annotationsOf(trackingId: string, range?: { from: string; to: string }): Promise<AnnotationRow[]> {
+    let q = this.db.selectFrom('rank_annotations').selectAll().where('tracking_id', '=', trackingId);
+    if (range) q = q.where('date', '>=', range.from).where('date', '<=', range.to);
+    return q
+      .orderBy('date')
+      .orderBy('created_at')
+      .orderBy(sql`rowid`)
+      .execute();
+  }
+
+  async createNote(tracking: TrackingRow, note: { date: string; text: string; creator: string }, nowSec: number, nowMs: number): Promise<AnnotationRow> {
+    return this.db
+      .transaction()
+      .execute(async (trx) =>
+        insertAnnotation(
+          trx,
+          tracking,
+          { date: note.date, type: ANNOTATION_TYPES.note, text: note.text, keywords_count: null, avg: null, creator: note.creator },
+          nowSec,
+          await averagePosition(trx, tracking.id, note.date <= utcDay(nowMs) ? note.date : undefined),
+        ),
+      );
+  }
+
+  async updateAnnotationText(trackingId: string, annotationId: string, text: string): Promise<boolean> {
+    const res = await this.db
+      .updateTable('rank_annotations')
+      .set({ text })
+      .where('id', '=', annotationId)
+      .where('tracking_id', '=', trackingId)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
+  }
+
+  async deleteAnnotation(trackingId: string, annotationId: string): Promise<boolean> {
+    const res = await this.db.deleteFrom('rank_annotations').where('id', '=', annotationId).where('tracking_id', '=', trackingId).executeTakeFirst();
+    return Number(res.numDeletedRows) > 0;
+  }
+
   // ---- reports --------------------------------------------------------------------------
+
+  /** The types of each tracking's reports. */
+  async reportTypesByTracking(trackingIds: readonly string[]): Promise<Map<string, number[]>> {
+    const out = new Map<string, number[]>(trackingIds.map((id) => [id, []]));
+    for (let i = 0; i < trackingIds.length; i += 500) {
+      const rows = await this.db
+        .selectFrom('rank_reports')
+        .select(['tracking_id', 'type'])
+        .where('tracking_id', 'in', trackingIds.slice(i, i + 500))
+        .execute();
+      for (const r of rows) out.get(r.tracking_id)!.push(r.type);
+    }
+    return out;
+  }
 
   async reportsOf(trackingId: string): Promise<ReportRow[]> {
     return this.db.selectFrom('rank_reports').selectAll().where('tracking_id', '=', trackingId).orderBy('created_at').orderBy('type').execute();
@@ -274,7 +532,13 @@ export class RankTrackingStore {
   async updateReport(trackingId: string, reportId: string, report: NewReport): Promise<ReportRow | undefined> {
     const res = await this.db
       .updateTable('rank_reports')
-      .set({ type: report.type, emails: JSON.stringify(report.emails), name: report.name, triggers: JSON.stringify(report.triggers) })
+      .set({
+        type: report.type,
+        emails: JSON.stringify(report.emails),
+        name: report.name,
+        triggers: JSON.stringify(report.triggers),
+        min_change: report.min_change,
+      })
       .where('id', '=', reportId)
       .where('tracking_id', '=', trackingId)
       .executeTakeFirst();
@@ -332,8 +596,75 @@ async function insertReport(db: Kysely<StateDatabase>, accountId: string, tracki
     emails: JSON.stringify(report.emails),
     name: report.name,
     triggers: JSON.stringify(report.triggers),
+    min_change: report.min_change,
     created_at: nowSec,
   };
   await db.insertInto('rank_reports').values(row).execute();
+  return row;
+}
+
+async function assignTags(trx: Kysely<StateDatabase>, trackingId: string, keywordIds: readonly string[], tagIds: readonly string[]): Promise<void> {
+  if (keywordIds.length === 0 || tagIds.length === 0) return;
+  for (let i = 0; i < keywordIds.length; i += ROWS_PER_INSERT) {
+    const mine = await trx
+      .selectFrom('rank_tracked_keywords')
+      .select('id')
+      .where('tracking_id', '=', trackingId)
+      .where('id', 'in', keywordIds.slice(i, i + ROWS_PER_INSERT))
+      .execute();
+    const rows = mine.flatMap((k) => tagIds.map((tag_id) => ({ keyword_id: k.id, tag_id, tracking_id: trackingId })));
+    for (let j = 0; j < rows.length; j += ROWS_PER_INSERT) {
+      await trx
+        .insertInto('rank_keyword_tags')
+        .values(rows.slice(j, j + ROWS_PER_INSERT))
+        .onConflict((oc) => oc.columns(['keyword_id', 'tag_id']).doNothing())
+        .execute();
+    }
+  }
+}
+
+/**
+ * Mean position of the tracking's keywords ranking on their latest check (on or before
+ * `day` when given), 2 decimals; null when none ranks.
+ */
+async function averagePosition(trx: Kysely<StateDatabase>, trackingId: string, day?: string): Promise<number | null> {
+  const row = day
+    ? await sql<{ avg: number | null }>`
+        SELECT AVG(c.position) AS avg FROM rank_checks c
+        WHERE c.tracking_id = ${trackingId} AND c.position IS NOT NULL
+          AND c.day = (SELECT MAX(day) FROM rank_checks d WHERE d.keyword_id = c.keyword_id AND d.day <= ${day})`.execute(trx)
+    : await sql<{ avg: number | null }>`
+        SELECT AVG(c.position) AS avg FROM rank_checks c JOIN rank_tracked_keywords k ON k.id = c.keyword_id AND c.day = k.checked_through
+        WHERE k.tracking_id = ${trackingId} AND c.position IS NOT NULL`.execute(trx);
+  const avg = row.rows[0]?.avg;
+  return avg === null || avg === undefined ? null : Math.round(Number(avg) * 100) / 100;
+}
+
+function annotationOfChange(type: number, keywordsCount: number | null, opts: { nowMs: number; creator: string }): NewAnnotation {
+  return { date: utcDay(opts.nowMs), type, text: null, keywords_count: keywordsCount, avg: null, creator: opts.creator };
+}
+
+async function insertAnnotation(
+  trx: Kysely<StateDatabase>,
+  tracking: TrackingRow,
+  a: NewAnnotation,
+  nowSec: number,
+  avg?: number | null,
+): Promise<AnnotationRow> {
+  const row: AnnotationRow = {
+    id: newId(),
+    account_id: tracking.account_id,
+    tracking_id: tracking.id,
+    date: a.date,
+    type: a.type,
+    text: a.text,
+    keywords_count: a.keywords_count,
+    avg: avg === undefined ? (a.avg ?? (await averagePosition(trx, tracking.id))) : avg,
+    platform_id: tracking.platform_id,
+    non_shareable: 0,
+    creator: a.creator,
+    created_at: nowSec,
+  };
+  await trx.insertInto('rank_annotations').values(row).execute();
   return row;
 }

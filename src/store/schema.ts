@@ -128,6 +128,9 @@ export interface StateDatabase {
   rank_checks: RankChecksTable;
   rank_reports: RankReportsTable;
   rank_report_deliveries: RankReportDeliveriesTable;
+  rank_tags: RankTagsTable;
+  rank_keyword_tags: RankKeywordTagsTable;
+  rank_annotations: RankAnnotationsTable;
 }
 
 export type Timestamp = ColumnType<number, number, number>;
@@ -211,8 +214,11 @@ export interface RankTrackingsTable {
   /** 0 or 1: deleted trackings stay listable with `is_with_deleted`. */
   is_deleted: number;
   deleted_at: number | null;
+  /** 0 or 1: whether the tracking's reports are sent at all (each report's type shows in `reports_active`). */
   reports_active: number;
   share_token: string;
+  /** JSON `{place_id, ludocid, name, address}` (local-SEO settings), null when unset. */
+  tracking_config: string | null;
 }
 
 export interface RankTrackedKeywordsTable {
@@ -239,7 +245,7 @@ export interface RankChecksTable {
   /** 1–100, or null when the domain is not in the top 100. */
   position: number | null;
   url: string | null;
-  /** JSON: size, screenCoverage, visPart, positionToFold of the ranking item. */
+  /** JSON: size, screenCoverage, visPart, positionToFold of the ranking item, and `urls`: the domain's URLs in the top 100. */
   visual: string | null;
   /** JSON array of the SERP feature types present. */
   features: string;
@@ -251,13 +257,52 @@ export interface RankReportsTable {
   id: string;
   account_id: string;
   tracking_id: string;
-  /** 0 weekly, 1 monthly, 2 rank-change alert. */
+  /** 0 rank-change alert, 1 weekly, 2 monthly (the reference's numbers; migration 0009). */
   type: number;
   /** JSON array of addresses. */
   emails: string;
   name: string | null;
-  /** JSON object. */
+  /** JSON array of integer trigger types, as the client sent them. */
   triggers: string;
+  /** Places an alert's keyword must move; null: the default. */
+  min_change: number | null;
+  created_at: number;
+}
+
+/** Coloured labels of a tracking, assigned to its keywords. */
+export interface RankTagsTable {
+  id: string;
+  account_id: string;
+  tracking_id: string;
+  name: string;
+  color: string;
+  /** E-mail of the account that created it. */
+  creator: string;
+  created_at: number;
+}
+
+export interface RankKeywordTagsTable {
+  keyword_id: string;
+  tag_id: string;
+  tracking_id: string;
+}
+
+/** Chart markers of a tracking: a user's note (type 0) or a recorded change (1 keywords added, 2 removed, 3 domain changed). */
+export interface RankAnnotationsTable {
+  id: string;
+  account_id: string;
+  tracking_id: string;
+  /** YYYY-MM-DD. */
+  date: string;
+  type: number;
+  text: string | null;
+  /** Keywords added (positive) or removed (negative). */
+  keywords_count: number | null;
+  /** Average position of the tracking's ranking keywords at the change. */
+  avg: number | null;
+  platform_id: number;
+  non_shareable: number;
+  creator: string;
   created_at: number;
 }
 

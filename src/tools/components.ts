@@ -5,8 +5,18 @@
  */
 import { commonComponents, type ComponentList } from './common/schemas.js';
 import { metricsComponents } from './common/metrics.js';
+import { keywordComponents } from './keyword/schemas.js';
 import { linkComponents } from './link/schemas.js';
+import { rankComponents } from './rank/schemas.js';
 import { serpComponents } from './serp/schemas.js';
 import { siteComponents } from './site/schemas.js';
 
-export const apiComponents: ComponentList = [...commonComponents, ...metricsComponents, ...serpComponents, ...linkComponents, ...siteComponents];
+export const apiComponents: ComponentList = [
+  ...commonComponents,
+  ...metricsComponents,
+  ...serpComponents,
+  ...linkComponents,
+  ...siteComponents,
+  ...rankComponents,
+  ...keywordComponents,
+];

@@ -9,6 +9,11 @@ import { testApp, type TestApp } from '../support/app.js';
 import { unixSeconds } from '../../src/lib/clock.js';
 import { POOLS } from '../../src/policy/pools.js';
 
+/** Limits resources the reference shows beside the pools. */
+const REFERENCE_ONLY_RESOURCES = ['tracked_keywords', 'checked-keywords-ranks', 'ai-watcher-prompts', 'ai-watcher-monitors'];
+/** Pools whose `reset` the reference types as nullable. */
+const NULLABLE_RESET = new Set(['related-keywords', 'serps']);
+
 const AUTH_ERROR = '{"error":{"type":"AuthError","message":"Invalid API Key"}}';
 
 let t: TestApp;
@@ -119,8 +124,13 @@ describe('GET /keyword-tool/limits', () => {
     assert.equal(unknown.body, none.body);
     assert.equal(empty.body, none.body);
     const body = none.json();
-    assert.deepEqual(Object.keys(body.resources).sort(), [...POOLS].sort());
-    for (const pool of POOLS) assert.deepEqual(body.resources[pool], { limit: 0, remaining: 0, reset: null }, pool);
+    assert.deepEqual(Object.keys(body.resources).sort(), [...POOLS, ...REFERENCE_ONLY_RESOURCES].sort());
+    // No period runs: null where the reference allows it, else 0 (nothing to wait for).
+    for (const pool of POOLS) assert.deepEqual(body.resources[pool], { limit: 0, remaining: 0, reset: NULLABLE_RESET.has(pool) ? null : 0 }, pool);
+    assert.deepEqual(body.resources.tracked_keywords, { limit: 0, remaining: 0 });
+    assert.equal(body.plan, null);
+    assert.equal(body.upgraded_account, false);
+    assert.equal(body.trackings, 0);
     assert.equal(body['related-keywords-rows'], 0);
     assert.equal(body['competitor-keywords-rows'], 0);
     assert.equal(body['tracked-keywords'], 0);
@@ -136,9 +146,9 @@ describe('GET /keyword-tool/limits', () => {
     assert.equal(body['competitor-keywords-rows'], 700);
     assert.equal(body['tracked-keywords'], 700);
     assert.equal(body['reqs-per-short-period'], 3);
-    assert.deepEqual(Object.keys(body.resources).sort(), [...POOLS].sort());
+    assert.deepEqual(Object.keys(body.resources).sort(), [...POOLS, ...REFERENCE_ONLY_RESOURCES].sort());
     assert.deepEqual(body.resources.serps, { limit: 500, remaining: 500, reset: null });
-    assert.deepEqual(body.resources['sp-overview'], { limit: 70, remaining: 70, reset: null });
+    assert.deepEqual(body.resources['sp-overview'], { limit: 70, remaining: 70, reset: 0 });
     assert.equal(body.resources.links.limit, 500_000);
     assert.equal(body.resources.links.remaining, 500_000);
     // The monthly pool always has a reset: seconds until the end of the UTC month, relative.

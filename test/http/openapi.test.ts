@@ -22,12 +22,12 @@ const BIN = path.resolve('node_modules/.bin');
  * are brought in line one by one. Each line only ever goes down; 0 everywhere is the goal.
  */
 const OPEN_DIFFERENCES: Record<string, number> = {
-  '/keyword-tool': 1000,
+  '/keyword-tool': 0,
   '/serp-tool': 0,
   '/link-tool': 0,
   '/site-tool': 0,
-  '/rank-tool': 1000,
-  '/shared': 1000,
+  '/rank-tool': 0,
+  '/shared': 0,
 };
 
 let t: TestApp;

@@ -81,6 +81,9 @@ export class IdBook {
       this.set(p, 'keyword_id', first(a.keywords)?.keyword_id ?? first(a.keywords)?._id ?? first(a.tracking?.tracked_keyword_ids));
     }
     if (p.endsWith('/tracked-keywords') && call.method === 'get') this.set(p, 'keyword_id', first(a)?._id ?? first(a)?.keyword_id);
+    if (call.method === 'post' && p === '/rank-tool/trackings') this.set(p, 'tracked_keyword_id', first(a.keywords)?.keyword_id);
+    if (call.method === 'post' && p.endsWith('/tags') && p.startsWith('/rank-tool')) this.set(p, 'tag_id', a._id);
+    if (call.method === 'post' && p.endsWith('/annotations')) this.set(p, 'annotation_id', a._id);
     if (call.method === 'post' && p.endsWith('/reports')) this.set(p, 'report_id', a._id ?? first(a)?._id);
     if (p === '/serp-tool/serps') this.set(p, 'serp_id', a.serp_snapshot_id ?? a._id);
     if (p === '/link-tool/links') this.set(p, 'link_id', first(a.links)?._id ?? first(a)?._id);

@@ -10,7 +10,7 @@
  * fraction of their head's searches — Anderson, "The Long Tail", 2006; keyword volume
  * distributions are heavy-tailed), with a stable wobble hashed from the text.
  */
-import { keywordHistory, lastCompleteMonth, type MonthlySearches } from '../world/keywordHistory.js';
+import { keywordHistory, lastCompleteMonth, type HistoryParams, type MonthlySearches } from '../world/keywordHistory.js';
 import { MARKETS } from '../world/vocabulary.js';
 import { languageById } from '../../locations/languages.js';
 import { hashString32, unitNoise } from './deterministicNoise.js';
@@ -117,6 +117,17 @@ export class KeywordMetrics {
     return global.map(([y, m, s]) => [y, m, Math.round(s * share)]);
   }
 
+  private historyParams(keyword: CorpusKeyword): HistoryParams {
+    const niche = keyword.nicheId === null ? undefined : this.corpus.niches.find((n) => n.id === keyword.nicheId);
+    return {
+      volume: keyword.volume,
+      trend: keyword.trend,
+      seasonPeak: niche?.seasonPeak ?? 1 + (keyword.noiseSeed % 12),
+      seasonAmplitude: niche?.seasonAmplitude ?? 0.1,
+      noiseSeed: keyword.noiseSeed,
+    };
+  }
+
   private globalFor(keyword: CorpusKeyword, nowMs: number): MonthlySearches[] {
     const end = lastCompleteMonth(nowMs);
     const month = `${end.year}-${end.month}`;
@@ -127,22 +138,31 @@ export class KeywordMetrics {
     const key = `${keyword.kw}|${keyword.languageId}`;
     let h = this.globalHistory.get(key);
     if (!h) {
-      const niche = keyword.nicheId === null ? undefined : this.corpus.niches.find((n) => n.id === keyword.nicheId);
-      h = keywordHistory(
-        {
-          volume: keyword.volume,
-          trend: keyword.trend,
-          seasonPeak: niche?.seasonPeak ?? 1 + (keyword.noiseSeed % 12),
-          seasonAmplitude: niche?.seasonAmplitude ?? 0.1,
-          noiseSeed: keyword.noiseSeed,
-        },
-        nowMs,
-      );
+      h = keywordHistory(this.historyParams(keyword), nowMs);
       // Histories of ~130 months are cheap to keep; bound the cache all the same.
       if (this.globalHistory.size > 200_000) this.globalHistory.clear();
       this.globalHistory.set(key, h);
     }
     return h;
+  }
+
+  /**
+   * A keyword's `sv` (average of the last 12 months, as `item` gives it) and cpc in a location,
+   * without building the whole history of the location: for statistics over many keywords.
+   */
+  volume(keyword: CorpusKeyword, locationId: number, nowMs: number): { sv: number; cpc: number } {
+    const market = this.marketOf(locationId);
+    const stored = keyword.id >= 0 ? this.corpus.storedHistory(keyword.id, market) : [];
+    let last: number[];
+    if (stored.length > 0) last = stored.slice(-12).map(([, , n]) => n);
+    else {
+      // The last 12 months alone (a full history costs ~10 times as much): the same values.
+      const global = keywordHistory(this.historyParams(keyword), nowMs, 12);
+      const share = market === 0 ? 1 : this.share(keyword, market);
+      last = global.map(([, , n]) => (market === 0 ? n : Math.round(n * share)));
+    }
+    const sum = last.reduce((a, n) => a + n, 0);
+    return { sv: last.length ? Math.round(sum / last.length) : 0, cpc: keyword.cpc };
   }
 
   /** The keyword item of a keyword in a location, with the id for (text, location, language). */

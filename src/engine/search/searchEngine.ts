@@ -698,12 +698,7 @@ export class SearchEngine {
     const now = this.clock.now();
     return [...this.rankIndexes.values()]
       .sort((a, b) => a.locationId - b.locationId)
-      .map((index) =>
-        hostRankStats(index, host, index.rowsOfHost(host), (keyword) => {
-          const item = this.metrics.item(this.catalog.at(keyword), index.locationId, 0, now);
-          return { sv: item.sv, cpc: item.cpc };
-        }),
-      );
+      .map((index) => hostRankStats(index, host, index.rowsOfHost(host), (keyword) => this.metrics.volume(this.catalog.at(keyword), index.locationId, now)));
   }
 
   private domainOfRoot(rootId: number): string {

@@ -52,13 +52,18 @@ function hashNormal(seedState: number, t: number): number {
   return (a + b + c - 1.5) * 2;
 }
 
-/** Monthly history from 2015-01 through the last complete month before `asOfMs`. */
-export function keywordHistory(params: HistoryParams, asOfMs: number): MonthlySearches[] {
+/**
+ * Monthly history from 2015-01 through the last complete month before `asOfMs`; with
+ * `lastMonths`, only that many final months (at least 12), the same values: the scale
+ * depends on the last 12 months alone.
+ */
+export function keywordHistory(params: HistoryParams, asOfMs: number, lastMonths = Infinity): MonthlySearches[] {
   const end = lastCompleteMonth(asOfMs);
   const count = (end.year - HISTORY_START_YEAR) * 12 + end.month;
+  const first = Math.max(0, count - Math.max(12, lastMonths));
   const raw = new Float64Array(count);
   const seedState = hash32Extend(HASH32_START, `${params.noiseSeed}:`);
-  for (let t = 0; t < count; t++) {
+  for (let t = first; t < count; t++) {
     const month = (t % 12) + 1;
     const fromEnd = (count - 1 - t) / 12;
     const season = 1 + params.seasonAmplitude * Math.cos((2 * Math.PI * (month - params.seasonPeak)) / 12);
@@ -70,7 +75,7 @@ export function keywordHistory(params: HistoryParams, asOfMs: number): MonthlySe
   lastYear /= Math.min(12, count);
   const scale = lastYear > 0 ? params.volume / lastYear : 0;
   const out: MonthlySearches[] = [];
-  for (let t = 0; t < count; t++) {
+  for (let t = first; t < count; t++) {
     out.push([HISTORY_START_YEAR + Math.floor(t / 12), (t % 12) + 1, Math.round(raw[t] * scale)]);
   }
   return out;

@@ -1,5 +1,5 @@
 /**
- * State store migration 0008: charges in flight. Admission writes one row with the charge
+ * State store migration 0009: charges in flight. Admission writes one row with the charge
  * it reserves; the commit (answer stored) or the release deletes it in the same transaction.
  * A row that outlives its server (kill -9 between admission and answer) is released at the
  * next start: the client was charged for no answer it could read.

@@ -10,6 +10,7 @@ import { favouriteMigrations } from './0004_link_favourites.js';
 import { rankTrackingMigrations } from './0006_rank_tracking.js';
 import { favouriteUpdateOrderMigrations } from './0007_favourite_update_order.js';
 import { inflightChargeMigrations } from './0008_inflight_charges.js';
+import { rankReferenceMigrations } from './0009_rank_reference.js';
 
 export const stateMigrations: Record<string, Migration> = {
   ...foundationMigrations,
@@ -19,4 +20,5 @@ export const stateMigrations: Record<string, Migration> = {
   ...rankTrackingMigrations,
   ...favouriteUpdateOrderMigrations,
   ...inflightChargeMigrations,
+  ...rankReferenceMigrations,
 };

@@ -99,6 +99,9 @@ export function emptyResponse(description: string): TSchema {
   return Type.Null({ description });
 }
 
+/** A keyword as typed by a user: at least one visible character, at most 255 (keyword and SERP tools). */
+export const KeywordText = Type.String({ minLength: 1, maxLength: 255, pattern: '\\S' });
+
 /** A location id in a query string: an integer (0 = anywhere). */
 export const LocationId = Type.Integer({ minimum: 0, maximum: 2_147_483_647 });
 export const LanguageId = Type.Integer({ minimum: 0, maximum: 2_147_483_647 });

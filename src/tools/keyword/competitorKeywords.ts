@@ -3,33 +3,35 @@
  * the query string), the competitor domains of a recent lookup (free), and suggested
  * keywords for a new rank tracking.
  */
-import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
 import { classifyTarget } from '../../engine/search/index.js';
 import { errors } from '../../http/errors.js';
 import { unixSeconds } from '../../lib/clock.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';
 import { CACHE_TTL_MS } from '../../policy/policyStore.js';
 import { MAX_COMPETITOR_KEYWORDS_ROWS } from '../../policy/plans.js';
-import { errorResponses, LocationId } from '../common/schemas.js';
+import { emptyResponse, errorResponses, Ref } from '../common/schemas.js';
 import { requireLocation, requireTargetUrl } from '../common/params.js';
 import { competitorLocation } from './competitorLocations.js';
+import {
+  CompetitorDomainsAnswer,
+  keywordTags as tags,
+  KeywordToolCompetitors,
+  KeywordToolSuggestedKeywords,
+  UrlLocationQuery,
+  type KeywordToolCompetitors as CompetitorsAnswer,
+} from './schemas.js';
 
-interface UrlLocation {
-  url: string;
-  location_id: number;
-}
-
-const UrlLocationQuery = Type.Object({
-  url: Type.String({ minLength: 1, maxLength: 2048 }),
-  location_id: LocationId,
-});
+type UrlLocation = Static<typeof UrlLocationQuery>;
 
 /** Lookups of competitor keywords unlock competitor domains for the same url and location. */
 const COMPETITOR_LOOKUP = 'competitor-keywords';
 const lookupKey = (p: UrlLocation) => `${requireTargetUrl(p.url).key}\u0000${p.location_id}`;
 
-export async function competitorKeywordsRoutes(app: FastifyInstance): Promise<void> {
+export async function competitorKeywordsRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { search, locations, policy, clock } = app.quarry;
 
   /** The location a lookup is computed for; null for an unsupported one; 422 for a bad url or unknown location. */
@@ -39,7 +41,7 @@ export async function competitorKeywordsRoutes(app: FastifyInstance): Promise<vo
     return competitorLocation(q.location_id, locations);
   };
 
-  const paid: PaidOperation<UrlLocation> = {
+  const paid: PaidOperation<UrlLocation, CompetitorsAnswer> = {
     pool: 'related-keywords',
     cacheAs: 'competitor-keywords',
     // An unsupported location is an empty 204 whatever the counters say: it charges nothing,
@@ -49,48 +51,57 @@ export async function competitorKeywordsRoutes(app: FastifyInstance): Promise<vo
     lookups: (p) => [{ kind: COMPETITOR_LOOKUP, key: lookupKey(p) }],
   };
 
-  const handler = async (req: FastifyRequest) => {
-    const q = req.query as UrlLocation;
-    const target = requireTargetUrl(q.url);
-    // Supported: an unsupported location was answered before admission (answerWithoutCharge).
-    const location = lookupLocation(q)!;
-    const limit = Math.min(req.paid!.plan.competitorKeywordsRows, MAX_COMPETITOR_KEYWORDS_ROWS);
-    const result = await search.competitorKeywords(target.input, location, limit);
-    // Default order: by the domain's ranking position, worst to best.
-    const keywords = [...result.keywords].sort((a, b) => b.position - a.position);
-    return {
-      url_type: result.url_type,
-      location: result.location,
-      keywords,
-      totalCount: result.totalCount,
-      page: 1,
-      resultsSize: keywords.length,
-      originalItemsCount: result.totalCount,
-      isAllowedPagination: false,
-    };
-  };
-
   const schema = {
-    tags: ['keyword-tool'],
+    tags,
     summary: 'Keywords a URL, domain or subdomain ranks for (worst position first)',
     querystring: UrlLocationQuery,
-    response: errorResponses(401, 422, 429),
+    response: {
+      200: Ref(KeywordToolCompetitors),
+      204: emptyResponse('The location is not supported (nothing is charged)'),
+      ...errorResponses(401, 422, 429),
+    },
   };
-  app.get('/competitor-keywords', { config: { paid }, schema }, handler);
-  app.post('/competitor-keywords', { config: { paid }, schema }, handler);
+  const options = { config: { paid }, schema };
+  for (const method of ['GET', 'POST'] as const) {
+    app.route({
+      ...options,
+      method,
+      url: '/competitor-keywords',
+      handler: async (req): Promise<CompetitorsAnswer> => {
+        const q = req.query;
+        const target = requireTargetUrl(q.url);
+        // Supported: an unsupported location was answered before admission (answerWithoutCharge).
+        const location = lookupLocation(q)!;
+        const limit = Math.min(req.paid!.plan.competitorKeywordsRows, MAX_COMPETITOR_KEYWORDS_ROWS);
+        const result = await search.competitorKeywords(target.input, location, limit);
+        // Default order: by the domain's ranking position, worst to best.
+        const keywords = [...result.keywords].sort((a, b) => b.position - a.position);
+        return {
+          url_type: result.url_type,
+          location: result.location,
+          keywords,
+          totalCount: result.totalCount,
+          page: 1,
+          resultsSize: keywords.length,
+          originalItemsCount: result.totalCount,
+          isAllowedPagination: false,
+        };
+      },
+    });
+  }
 
   app.get(
     '/competitor-domain',
     {
       schema: {
-        tags: ['keyword-tool'],
+        tags,
         summary: 'Competitor domains of a competitor-keywords lookup made in the last 24 hours (free)',
         querystring: UrlLocationQuery,
-        response: { 200: Type.Array(Type.String()), ...errorResponses(401, 422) },
+        response: { 200: CompetitorDomainsAnswer, ...errorResponses(401, 422) },
       },
     },
     async (req) => {
-      const q = req.query as UrlLocation;
+      const q = req.query;
       const target = requireTargetUrl(q.url);
       requireLocation(locations, q.location_id);
       // Within the last 24 hours, like the request cache: exactly 24 h later is too late.
@@ -107,14 +118,14 @@ export async function competitorKeywordsRoutes(app: FastifyInstance): Promise<vo
     {
       config: { paid: { pool: 'related-keywords' } satisfies PaidOperation<UrlLocation> },
       schema: {
-        tags: ['keyword-tool'],
+        tags,
         summary: 'Keywords to track for a URL, from its ranking keywords',
         querystring: UrlLocationQuery,
-        response: errorResponses(401, 422, 429),
+        response: { 200: Ref(KeywordToolSuggestedKeywords), ...errorResponses(401, 422, 429) },
       },
     },
     async (req) => {
-      const q = req.query as UrlLocation;
+      const q = req.query;
       const target = requireTargetUrl(q.url);
       requireLocation(locations, q.location_id);
       const location = competitorLocation(q.location_id, locations) ?? 0;

@@ -4,30 +4,28 @@
  * unless the same domain, competitor, location and page were asked within 24 hours; pages
  * beyond 1 only on plans that allow it.
  */
-import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { unixSeconds } from '../../lib/clock.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';
 import type { Plan } from '../../policy/plans.js';
-import { errorResponses, LocationId } from '../common/schemas.js';
+import { errorResponses, Ref } from '../common/schemas.js';
 import { requireLocation, requireTargetUrl } from '../common/params.js';
+import { GapAnalysisBody, KeywordToolGapAnalysis, keywordTags as tags } from './schemas.js';
 
 export const GAP_PAGE_SIZE = 100;
 const GAP_LOOKUP = 'gap';
 
-interface GapBody {
-  domain: string;
-  competitors: string[];
-  location_id: number;
-  page: number;
-}
+/** The body with its default page filled in by the schema. */
+type GapBody = Required<GapAnalysisBody>;
 
 /** The page a plan gets: as asked where pagination is allowed, page 1 otherwise. */
 const effectivePage = (plan: Plan, page: number) => (plan.gapPagination ? page : 1);
 const normalised = (url: string) => url.trim().toLowerCase();
 const gapKey = (b: GapBody, competitor: string, page: number) => [normalised(b.domain), normalised(competitor), b.location_id, page].join('\u0000');
 
-export async function gapAnalysisRoutes(app: FastifyInstance): Promise<void> {
+export async function gapAnalysisRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { search, locations } = app.quarry;
 
   const distinctCompetitors = (b: GapBody) => [...new Set(b.competitors.map(normalised))];
@@ -59,19 +57,15 @@ export async function gapAnalysisRoutes(app: FastifyInstance): Promise<void> {
     {
       config: { paid },
       schema: {
-        tags: ['keyword-tool'],
+        tags,
         summary: 'Keywords competitors rank for and the domain does not',
-        body: Type.Object({
-          domain: Type.String({ minLength: 1, maxLength: 2048 }),
-          competitors: Type.Array(Type.String({ minLength: 1, maxLength: 2048 }), { minItems: 1, maxItems: 5 }),
-          location_id: LocationId,
-          page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 1 })),
-        }),
-        response: errorResponses(401, 422, 429),
+        body: GapAnalysisBody,
+        response: { 200: Ref(KeywordToolGapAnalysis), ...errorResponses(401, 422, 429) },
       },
     },
     async (req) => {
-      const b = req.body as GapBody;
+      // The schema fills in the default page.
+      const b = { ...req.body, page: req.body.page ?? 1 };
       const domain = requireTargetUrl(b.domain, 'domain');
       b.competitors.forEach((c) => requireTargetUrl(c, 'competitors'));
       requireLocation(locations, b.location_id);

@@ -2,24 +2,20 @@
  * GET /keyword-tool/kd/url-metrics (pool `kw-url-metrics`): the URL authority score (`lps`)
  * keyword difficulty is computed from, and the kd request history.
  */
-import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../http/errors.js';
 import { unixSeconds } from '../../lib/clock.js';
 import { md5Hex } from '../../lib/ids.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';
-import { errorResponses } from '../common/schemas.js';
+import { errorResponses, Ref } from '../common/schemas.js';
 import { requireTargetUrl } from '../common/params.js';
+import { KdUrlMetrics, KdUrlMetricsQuery, keywordTags as tags } from './schemas.js';
 
-interface KdBody {
-  _id: string;
-  url: string;
-  lps: number;
-}
-
-export async function kdUrlMetricsRoutes(app: FastifyInstance): Promise<void> {
+export async function kdUrlMetricsRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { engine } = app.quarry;
-  const paid: PaidOperation<{ url: string }, KdBody> = {
+  const paid: PaidOperation<{ url: string }, KdUrlMetrics> = {
     pool: 'kw-url-metrics',
     history: (_p, body, at) => [{ tool: 'kd', entry: { _id: body._id, t: 0, url: body.url, lps: body.lps, created: unixSeconds(at.nowMs) } }],
   };
@@ -28,17 +24,14 @@ export async function kdUrlMetricsRoutes(app: FastifyInstance): Promise<void> {
     {
       config: { paid },
       schema: {
-        tags: ['keyword-tool'],
+        tags,
         summary: 'URL authority score used for keyword difficulty',
-        querystring: Type.Object({ url: Type.String({ minLength: 1, maxLength: 2048 }) }),
-        response: {
-          200: Type.Object({ _id: Type.String(), url: Type.String(), lps: Type.Number() }),
-          ...errorResponses(401, 422, 429),
-        },
+        querystring: KdUrlMetricsQuery,
+        response: { 200: Ref(KdUrlMetrics), ...errorResponses(401, 422, 429) },
       },
     },
-    async (req): Promise<KdBody> => {
-      const url = requireTargetUrl((req.query as { url: string }).url).input;
+    async (req) => {
+      const url = requireTargetUrl(req.query.url).input;
       const metrics = engine.authority.forUrl(url);
       if (!metrics) throw errors.invalidParameter('url');
       return { _id: md5Hex(url), url, lps: metrics.lps };

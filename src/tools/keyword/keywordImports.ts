@@ -3,22 +3,19 @@
  * keywords. Never cached (each request is one lookup), one per 30 s for API-key clients,
  * and at most the plan's related-keywords-rows keywords (more answers 400).
  */
-import { Type } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../http/errors.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';
-import { errorResponses, LanguageId, LocationId } from '../common/schemas.js';
+import { errorResponses } from '../common/schemas.js';
 import { requireLanguage, requireLocation } from '../common/params.js';
+import { KeywordImportAnswer, KeywordImportBody, keywordTags as tags } from './schemas.js';
 
-interface ImportBody {
-  keywords: string[];
-  location_id: number;
-  language_id: number;
-}
-
-export async function keywordImportRoutes(app: FastifyInstance): Promise<void> {
+export async function keywordImportRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { search, locations } = app.quarry;
-  const paid: PaidOperation<ImportBody> = {
+  const paid: PaidOperation<Static<typeof KeywordImportBody>> = {
     pool: 'related-keywords',
     cacheable: false,
     cooldown: 'keyword-import',
@@ -35,19 +32,14 @@ export async function keywordImportRoutes(app: FastifyInstance): Promise<void> {
     {
       config: { paid },
       schema: {
-        tags: ['keyword-tool'],
+        tags,
         summary: 'Metrics, difficulty, history and organic results for a set of keywords',
-        body: Type.Object({
-          // No item cap: the body limit bounds the size, and any set over the plan's rows is a 400.
-          keywords: Type.Array(Type.String({ maxLength: 255 })),
-          location_id: LocationId,
-          language_id: LanguageId,
-        }),
-        response: errorResponses(400, 401, 422, 429),
+        body: KeywordImportBody,
+        response: { 200: KeywordImportAnswer, ...errorResponses(400, 401, 422, 429) },
       },
     },
     async (req) => {
-      const body = req.body as ImportBody;
+      const body = req.body;
       requireLocation(locations, body.location_id);
       requireLanguage(body.language_id);
       const keywords = search.importKeywords(body.keywords, body.location_id, body.language_id);

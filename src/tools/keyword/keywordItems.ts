@@ -1,22 +1,5 @@
-/** Keyword items as exports and lists show them (DESIGN.md §5), and their CSV form. */
+/** The CSV form of keyword items (exports and list detail). */
 import type { KeywordItem } from '../../engine/search/index.js';
-import { languageById, ANY_LANGUAGE } from '../../locations/languages.js';
-import type { LocationRegistry } from '../../locations/registry.js';
-import { shortLocation } from '../common/presenters.js';
-
-/** A keyword as the engine resolves it: the API item plus the language it was looked up in. */
-export type KeywordWithLanguage = KeywordItem & { languageId: number };
-
-/** A keyword item with its `language` object and short `location`, as exports and lists show it. */
-export function presentKeyword(k: KeywordWithLanguage, locations: LocationRegistry) {
-  const { languageId, ...item } = k;
-  const loc = locations.get(item.lid);
-  return {
-    ...item,
-    language: languageById(languageId) ?? ANY_LANGUAGE,
-    location: loc ? shortLocation(loc) : { _id: item.lid, label: String(item.lid), code: '' },
-  };
-}
 
 /** The export columns of the contract, in their canonical order. */
 export const KEYWORD_CSV_FIELDS = ['kw', 'sv', 'lid', 'cpc', 'ppc', 'seo', 'msv'] as const;

@@ -1,63 +1,87 @@
-/** GET /keyword-tool/limits: the account's plan and every pool's state. Works without a key. */
-import { Type } from '@sinclair/typebox';
+/**
+ * GET /keyword-tool/limits: the account's plan, every pool's state, its tracked keywords and
+ * trackings, and the configured plans compared. Works without a key (nothing remaining).
+ */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { POOL_PERIODS, POOLS } from '../../policy/pools.js';
+import { rankServices } from '../../rank/rankService.js';
+import { POOL_PERIODS, POOLS, type PoolName } from '../../policy/pools.js';
+import { Ref } from '../common/schemas.js';
+import { limitOptions } from './presenters.js';
+import { keywordTags as tags, Limit, type PoolState } from './schemas.js';
 
-const PoolState = Type.Object({
-  limit: Type.Integer(),
-  remaining: Type.Integer(),
-  reset: Type.Union([Type.Integer(), Type.Null()], { description: 'seconds until the pool is full again (relative)' }),
-});
+/**
+ * A pool whose `reset` the reference types as a non-null integer: 0 while no period runs
+ * (nothing to wait for, the pool is whole). `related-keywords` and `serps` keep `null` then,
+ * as the reference's prose says.
+ */
+const withReset = (state: PoolState) => ({ ...state, reset: state.reset ?? 0 });
 
-const LimitsBody = Type.Object({
-  'related-keywords-rows': Type.Integer(),
-  'competitor-keywords-rows': Type.Integer(),
-  'reqs-per-short-period': Type.Integer(),
-  'tracked-keywords': Type.Integer(),
-  plan: Type.Union([Type.String(), Type.Null()]),
-  resources: Type.Record(Type.String(), PoolState),
-});
+/** The answer-monitoring pools of the reference: that family is not offered, so nothing in them. */
+const NOT_OFFERED = { limit: 0, remaining: 0, reset: null };
 
-export async function limitsRoutes(app: FastifyInstance): Promise<void> {
-  const { policy, clock } = app.quarry;
+export async function limitsRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { policy, clock, plans, state } = app.quarry;
+  const options = limitOptions(Object.values(plans));
+
   app.get(
     '/limits',
     {
       config: { auth: 'optional' },
       schema: {
-        tags: ['keyword-tool'],
+        tags,
         summary: 'Plan limits and the state of every quota pool (authentication optional)',
         security: [{ ApiKeyAuth: [] }, {}],
-        response: { 200: LimitsBody },
+        response: { 200: Ref(Limit) },
       },
     },
-    async (req) => {
+    async (req): Promise<Limit> => {
       const account = req.account;
-      const resources: Record<string, { limit: number; remaining: number; reset: number | null }> = {};
-      if (!account) {
+      const pools = {} as Record<PoolName, PoolState>;
+      let tracked = { limit: 0, remaining: 0 };
+      let trackings = 0;
+      const plan = account ? policy.planOf(account) : null;
+      if (!account || !plan) {
         // Never a way to validate a key: an unknown key looks exactly like no key.
-        for (const pool of POOLS) resources[pool] = { limit: 0, remaining: 0, reset: null };
-        return {
-          'related-keywords-rows': 0,
-          'competitor-keywords-rows': 0,
-          'reqs-per-short-period': 3,
-          'tracked-keywords': 0,
-          plan: null,
-          resources,
-        };
-      }
-      const plan = policy.planOf(account);
-      const now = clock.now();
-      for (const pool of POOLS) {
-        resources[pool] = policy.store.poolState(account.id, pool, POOL_PERIODS[pool], plan.pools[pool], now);
+        for (const pool of POOLS) pools[pool] = { limit: 0, remaining: 0, reset: null };
+      } else {
+        const now = clock.now();
+        for (const pool of POOLS) pools[pool] = policy.store.poolState(account.id, pool, POOL_PERIODS[pool], plan.pools[pool], now);
+        const { store } = rankServices(app.quarry);
+        const used = await store.trackedKeywordCount(state.db, account.id);
+        tracked = { limit: plan.trackedKeywords, remaining: Math.max(0, plan.trackedKeywords - used) };
+        trackings = (await store.list(account.id, { withDeleted: false })).length;
       }
       return {
-        'related-keywords-rows': plan.relatedKeywordsRows,
-        'competitor-keywords-rows': plan.competitorKeywordsRows,
-        'reqs-per-short-period': plan.reqsPerShortPeriod,
-        'tracked-keywords': plan.trackedKeywords,
-        plan: plan.name,
-        resources,
+        'related-keywords-rows': plan?.relatedKeywordsRows ?? 0,
+        'competitor-keywords-rows': plan?.competitorKeywordsRows ?? 0,
+        'reqs-per-short-period': plan?.reqsPerShortPeriod ?? 3,
+        api_quota: null,
+        resources: {
+          'related-keywords': pools['related-keywords'],
+          serps: pools.serps,
+          trends: withReset(pools.trends),
+          links: withReset(pools.links),
+          'sch-url-metrics': withReset(pools['sch-url-metrics']),
+          'kw-url-metrics': withReset(pools['kw-url-metrics']),
+          'lm-url-metrics': withReset(pools['lm-url-metrics']),
+          'sp-overview': withReset(pools['sp-overview']),
+          'lm-suggest': withReset(pools['lm-suggest']),
+          tracked_keywords: tracked,
+          'checked-keywords-ranks': { ...tracked, reset: null },
+          'ai-watcher-prompts': NOT_OFFERED,
+          'ai-watcher-monitors': NOT_OFFERED,
+        },
+        'tracked-keywords': plan?.trackedKeywords ?? 0,
+        plan: plan?.name ?? null,
+        // The entry plan is where accounts start (and fall back to); any other is an upgrade.
+        upgraded_account: plan !== null && plan.name !== 'entry',
+        limit_options: options,
+        highestPlan: plan?.name ?? '',
+        platformPlan: plan?.name ?? '',
+        trackings,
+        maxGeneratePrompts: 0,
       };
     },
   );

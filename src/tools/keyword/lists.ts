@@ -4,44 +4,48 @@
  * list that never existed (404).
  */
 import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
 import { sendCsv, wantsCsv } from '../../http/csv.js';
 import { errors } from '../../http/errors.js';
 import { unixSeconds } from '../../lib/clock.js';
+import { STORED_KEYWORD_IDS_PER_ACCOUNT } from '../../policy/fairUse.js';
 import { KeywordLists, ListLimitError, type StorableIds } from '../../store/keywordLists.js';
-import { errorResponses } from '../common/schemas.js';
-import { keywordCsvRow, parseCsvFields, presentKeyword } from './keywordItems.js';
-
-/**
- * Keyword ids as clients send them. No item cap: the body limit bounds the size, and more
- * than a list holds answers the contract's OutOfLimitException, not a validation error.
- */
-const KeywordId = Type.String({ minLength: 1, maxLength: 64 });
-const KeywordIds = Type.Array(KeywordId);
-const ListName = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
-const ListParams = Type.Object({ list_id: Type.String({ minLength: 1, maxLength: 100 }) });
-
-const ListRecord = Type.Object({
-  _id: Type.String(),
-  name: Type.String(),
-  keyword_ids: Type.Array(Type.String()),
-  user_id: Type.String(),
-  creator: Type.String(),
-  created_at: Type.Integer(),
-  updated_at: Type.Integer(),
-});
+import { emptyResponse, errorResponses, Ref } from '../common/schemas.js';
+import { keywordCsvRow, parseCsvFields } from './keywordItems.js';
+import { presentKeyword, presentList } from './presenters.js';
+import {
+  AddListKeywordsBody,
+  CreateListBody,
+  CsvAnswer,
+  KeywordToolList,
+  keywordTags as tags,
+  ListDetail,
+  ListDetailQuery,
+  ListParams,
+  RemoveListKeywordsBody,
+  RenameListBody,
+} from './schemas.js';
 
 function limitError(err: unknown): never {
   if (err instanceof ListLimitError) {
+    // The storage quota is a list limit too: 422 with the type the contract gives the list count.
     throw err.limit === 'keywords' ? errors.outOfLimit(err.message) : errors.listLimit(err.message);
   }
   throw err;
 }
 
-export async function listRoutes(app: FastifyInstance): Promise<void> {
+export async function listRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { clock, locations, state } = app.quarry;
   const { search } = app.quarry;
-  const lists = new KeywordLists(state.db);
+  const lists = new KeywordLists(state.db, STORED_KEYWORD_IDS_PER_ACCOUNT);
+  /** Keyword ids a write sends (its fair-use units), read before validation. */
+  const idsSent = (req: FastifyRequest) => {
+    const body: unknown = req.body;
+    return body !== null && typeof body === 'object' && 'keyword_ids' in body && Array.isArray(body.keyword_ids) ? body.keyword_ids.length : 0;
+  };
   const now = () => unixSeconds(clock.now());
   /**
    * Keeps only ids the research store knows: a list cannot hold keywords it could never show.
@@ -49,46 +53,74 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
    */
   const known: StorableIds = (ids) => search.keywordsById(ids).map((k) => k._id);
 
-  app.get(
+  // Registered untyped: the answer is a stream, which the typed reply would refuse (no input to type).
+  fastify.get(
     '/lists',
-    { schema: { tags: ['keyword-tool'], summary: 'All keyword lists of the account', response: { 200: Type.Array(ListRecord), ...errorResponses(401) } } },
-    async (req) => lists.all(req.account!.id),
+    {
+      config: { fairUse: 'bulk' },
+      schema: { tags, summary: 'All keyword lists of the account', response: { 200: Type.Array(Ref(KeywordToolList)), ...errorResponses(401) } },
+    },
+    // Streamed a few lists at a time (the same JSON array): all lists of an account can be
+    // hundreds of megabytes, never built in memory at once nor in one turn of the event loop.
+    // The stream bypasses the response schema, so presentList gives every field the schema declares.
+    async (req, reply) => {
+      const accountId = req.account!.id;
+      async function* json(): AsyncGenerator<string> {
+        yield '[';
+        let first = true;
+        for await (const batch of lists.batches(accountId)) {
+          const text = batch.map((l) => JSON.stringify(presentList(l))).join(',');
+          yield first ? text : `,${text}`;
+          first = false;
+        }
+        yield ']';
+      }
+      return reply.header('content-type', 'application/json; charset=utf-8').send(Readable.from(json()));
+    },
   );
 
   app.post(
     '/lists',
     {
+      config: { fairUse: idsSent },
       schema: {
-        tags: ['keyword-tool'],
+        tags,
         summary: 'Create a keyword list',
-        body: Type.Object({ keyword_ids: KeywordIds, name: ListName }),
-        response: { 201: ListRecord, ...errorResponses(401, 422) },
+        body: CreateListBody,
+        response: { 201: Ref(KeywordToolList), ...errorResponses(401, 422) },
       },
     },
     async (req, reply) => {
-      const body = req.body as { keyword_ids: string[]; name: string };
+      const body = req.body;
       const record = await lists.create(req.account!.id, body.name.trim(), body.keyword_ids, now(), known).catch(limitError);
-      return reply.code(201).send(record);
+      return reply.code(201).send(presentList(record));
     },
   );
 
   app.get(
     '/lists/:list_id',
     {
+      config: { fairUse: 'bulk' },
       schema: {
-        tags: ['keyword-tool'],
+        tags,
         summary: 'A keyword list with its keywords (CSV with a .csv suffix, ?ext=csv or Accept: text/csv)',
         params: ListParams,
-        querystring: Type.Object({ fields: Type.Optional(Type.String({ maxLength: 200 })), ext: Type.Optional(Type.String({ maxLength: 10 })) }),
-        response: errorResponses(401, 404, 422),
+        querystring: ListDetailQuery,
+        response: {
+          200: {
+            description: 'The list and its keywords; as text/csv, the keywords alone',
+            content: { 'application/json': { schema: ListDetail }, 'text/csv': { schema: CsvAnswer } },
+          },
+          ...errorResponses(401, 404, 422),
+        },
       },
     },
-    async (req: FastifyRequest, reply) => {
-      let { list_id: listId } = req.params as { list_id: string };
+    async (req, reply) => {
+      let listId = req.params.list_id;
       const suffix = listId.toLowerCase().endsWith('.csv');
       if (suffix) listId = listId.slice(0, -4);
       const csv = wantsCsv(req, suffix);
-      const { fields } = req.query as { fields?: string };
+      const { fields } = req.query;
       const columns = csv ? parseCsvFields(fields) : null;
       if (csv && columns === null) throw errors.invalidParameter('fields');
       const list = await lists.get(req.account!.id, listId);
@@ -109,17 +141,18 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
   app.patch(
     '/lists/:list_id',
     {
+      config: { fairUse: () => 0 },
       schema: {
-        tags: ['keyword-tool'],
+        tags,
         summary: 'Rename a keyword list',
         params: ListParams,
-        body: Type.Object({ name: ListName }),
-        response: { 204: Type.Null(), ...errorResponses(401, 404, 422) },
+        body: RenameListBody,
+        response: { 204: emptyResponse('Renamed'), ...errorResponses(401, 404, 422) },
       },
     },
     async (req, reply) => {
-      const { list_id } = req.params as { list_id: string };
-      const { name } = req.body as { name: string };
+      const { list_id } = req.params;
+      const { name } = req.body;
       if (!(await lists.rename(req.account!.id, list_id, name.trim(), now()))) throw errors.notFound('List not found');
       return reply.code(204).send();
     },
@@ -128,15 +161,16 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
   app.delete(
     '/lists/:list_id',
     {
+      config: { fairUse: () => 0 },
       schema: {
-        tags: ['keyword-tool'],
+        tags,
         summary: 'Delete a keyword list (keyword data stays)',
         params: ListParams,
-        response: { 204: Type.Null(), ...errorResponses(401, 404) },
+        response: { 204: emptyResponse('Deleted'), ...errorResponses(401, 404) },
       },
     },
     async (req, reply) => {
-      const { list_id } = req.params as { list_id: string };
+      const { list_id } = req.params;
       if (!(await lists.delete(req.account!.id, list_id))) throw errors.notFound('List not found');
       return reply.code(204).send();
     },
@@ -145,17 +179,18 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
   app.post(
     '/lists/:list_id/keywords',
     {
+      config: { fairUse: idsSent },
       schema: {
-        tags: ['keyword-tool'],
+        tags,
         summary: 'Add keywords to a list (existing ones are kept once)',
         params: ListParams,
-        body: Type.Object({ keyword_ids: Type.Array(KeywordId, { minItems: 1 }) }),
-        response: { 204: Type.Null(), ...errorResponses(401, 404, 422) },
+        body: AddListKeywordsBody,
+        response: { 204: emptyResponse('Added'), ...errorResponses(401, 404, 422) },
       },
     },
     async (req, reply) => {
-      const { list_id } = req.params as { list_id: string };
-      const { keyword_ids } = req.body as { keyword_ids: string[] };
+      const { list_id } = req.params;
+      const { keyword_ids } = req.body;
       const ok = await lists.addKeywords(req.account!.id, list_id, keyword_ids, now(), known).catch(limitError);
       if (!ok) throw errors.notFound('List not found');
       return reply.code(204).send();
@@ -165,12 +200,13 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
   app.delete(
     '/lists/:list_id/keywords',
     {
+      config: { fairUse: idsSent },
       schema: {
-        tags: ['keyword-tool'],
+        tags,
         summary: 'Remove keywords from a list (absent ones are ignored)',
         params: ListParams,
-        body: Type.Optional(Type.Object({ keyword_ids: Type.Optional(KeywordIds) })),
-        response: { 204: Type.Null(), ...errorResponses(401, 404, 422) },
+        body: Type.Optional(RemoveListKeywordsBody),
+        response: { 204: emptyResponse('Removed'), ...errorResponses(401, 404, 422) },
       },
       // The body is optional (the contract lists no 422 here), but a DELETE sent without
       // one reaches the validator as undefined, which an object schema refuses.
@@ -179,8 +215,8 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req, reply) => {
-      const { list_id } = req.params as { list_id: string };
-      const keyword_ids = (req.body as { keyword_ids?: string[] } | undefined)?.keyword_ids ?? [];
+      const { list_id } = req.params;
+      const keyword_ids = req.body?.keyword_ids ?? [];
       if (!(await lists.removeKeywords(req.account!.id, list_id, keyword_ids, now()))) throw errors.notFound('List not found');
       return reply.code(204).send();
     },

@@ -2,26 +2,24 @@
  * GET /keyword-tool/related-keywords (pool `related-keywords`): the seed first, then up to
  * the plan's related-keywords-rows (never more than 10,000).
  */
-import { Type } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { unixSeconds } from '../../lib/clock.js';
 import { MAX_RELATED_KEYWORDS_ROWS } from '../../policy/plans.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';
-import { errorResponses, LanguageId, LocationId } from '../common/schemas.js';
+import { errorResponses } from '../common/schemas.js';
 import { requireLanguage, requireLocation } from '../common/params.js';
-import { KeywordText } from './schemas.js';
+import { keywordTags as tags, RelatedKeywordsAnswer, RelatedKeywordsQuery } from './schemas.js';
 import { relatedLookupId } from './lookupIds.js';
 
-interface RelatedParams {
-  kw: string;
-  location_id: number;
-  language_id: number;
-}
+type RelatedParams = Required<Static<typeof RelatedKeywordsQuery>>;
 
-export async function relatedKeywordsRoutes(app: FastifyInstance): Promise<void> {
+export async function relatedKeywordsRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { search, locations } = app.quarry;
 
-  const paid: PaidOperation<RelatedParams> = {
+  const paid: PaidOperation<RelatedParams, RelatedKeywordsAnswer> = {
     pool: 'related-keywords',
     history: (p, body, at) => {
       const seed = body.keywords[0];
@@ -32,6 +30,7 @@ export async function relatedKeywordsRoutes(app: FastifyInstance): Promise<void>
             _id: body._id,
             t: 0,
             kw: p.kw.trim().replace(/\s+/g, ' '),
+            // The id asked; the history shows it resolved as the lookup resolved it.
             language: p.language_id,
             rank: seed?.seo ?? null,
             rank_ts: seed?.seo_ts ?? null,
@@ -48,28 +47,25 @@ export async function relatedKeywordsRoutes(app: FastifyInstance): Promise<void>
     {
       config: { paid },
       schema: {
-        tags: ['keyword-tool'],
+        tags,
         summary: 'Related keywords of a seed, seed first',
-        querystring: Type.Object({
-          kw: KeywordText,
-          location_id: Type.Optional({ ...LocationId, default: 0 }),
-          language_id: Type.Optional({ ...LanguageId, default: 0 }),
-        }),
-        response: errorResponses(401, 422, 429),
+        querystring: RelatedKeywordsQuery,
+        response: { 200: RelatedKeywordsAnswer, ...errorResponses(401, 422, 429) },
       },
     },
     async (req) => {
-      const q = req.query as RelatedParams;
-      requireLocation(locations, q.location_id);
-      requireLanguage(q.language_id);
+      // Defaults (0) are filled in by the schema.
+      const { kw, location_id = 0, language_id = 0 } = req.query;
+      requireLocation(locations, location_id);
+      requireLanguage(language_id);
       const limit = Math.min(req.paid!.plan.relatedKeywordsRows, MAX_RELATED_KEYWORDS_ROWS);
-      const { keywords, countKeywordsBeforeLimit } = await search.relatedKeywords(q.kw, q.location_id, q.language_id, limit);
+      const { keywords, countKeywordsBeforeLimit } = await search.relatedKeywords(kw, location_id, language_id, limit);
       return {
         keywords,
-        language: search.languageFor(q.location_id, q.language_id),
-        location: search.shortLocation(q.location_id),
+        language: search.languageFor(location_id, language_id),
+        location: search.shortLocation(location_id),
         countKeywordsBeforeLimit,
-        _id: relatedLookupId(q.kw, q.location_id, q.language_id),
+        _id: relatedLookupId(kw, location_id, language_id),
         source: null,
       };
     },

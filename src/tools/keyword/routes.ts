@@ -1,6 +1,5 @@
 /** /keyword-tool: one file per resource. */
 import type { FastifyInstance } from 'fastify';
-import { historyRoute } from '../common/history.js';
 import { competitorKeywordsRoutes } from './competitorKeywords.js';
 import { gapAnalysisRoutes } from './gapAnalysis.js';
 import { kdUrlMetricsRoutes } from './kdUrlMetrics.js';
@@ -10,6 +9,7 @@ import { keywordSerpRoutes } from './keywordSerps.js';
 import { limitsRoutes } from './limits.js';
 import { listRoutes } from './lists.js';
 import { relatedKeywordsRoutes } from './relatedKeywords.js';
+import { requestHistoryRoutes } from './requests.js';
 import { trendsRoutes } from './trends.js';
 
 export async function keywordToolRoutes(app: FastifyInstance): Promise<void> {
@@ -23,6 +23,5 @@ export async function keywordToolRoutes(app: FastifyInstance): Promise<void> {
   await app.register(kdUrlMetricsRoutes);
   await app.register(gapAnalysisRoutes);
   await app.register(listRoutes);
-  historyRoute(app, '/requests', 'keyword', 'keyword-tool');
-  historyRoute(app, '/kd/requests', 'kd', 'keyword-tool');
+  await app.register(requestHistoryRoutes);
 }

@@ -26,6 +26,7 @@ import {
   type ExportFilter,
   type BackLinkExportSuggestionResponseBody,
 } from './schemas.js';
+import { LIVE_EXPORTS_PER_ACCOUNT } from '../../policy/fairUse.js';
 
 const SUGGESTION_LOOKUP = 'export-suggestion';
 
@@ -156,6 +157,11 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
     async (req) => {
       const b = req.body;
       const accountId = req.account!.id;
+      // Fair use: a few exports per account at a time. Refused here, the request is released
+      // (no charge, no burst slot) and may be sent again once one has finished.
+      if (jobs.liveCount(accountId, EXPORT_JOB_KIND) >= LIVE_EXPORTS_PER_ACCOUNT) {
+        throw errors.rateLimit(60, `At most ${LIVE_EXPORTS_PER_ACCOUNT} backlink exports per account may be queued or running at once`);
+      }
       const suggestion = suggestionFor((kind, key) => app.quarry.policy.store.lookupData(accountId, kind, key, 0, clock.now()), b.url);
       const target = resolveExport(engine, suggestion.url, suggestion.type);
       const filter: ExportFilter = { ...(b.filter ?? {}) };

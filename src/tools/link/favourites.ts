@@ -18,6 +18,7 @@ export async function favouriteRoutes(fastify: FastifyInstance): Promise<void> {
   app.patch(
     '/favorite-links/:link_id',
     {
+      config: { fairUse: () => 0 },
       schema: {
         tags: ['link-tool'],
         summary: 'Mark a backlink as favourite or not; answers its list (null for an unknown link)',
@@ -62,6 +63,7 @@ export async function favouriteRoutes(fastify: FastifyInstance): Promise<void> {
   app.delete(
     '/favorites/:list_id',
     {
+      config: { fairUse: () => 0 },
       schema: {
         tags: ['link-tool'],
         summary: 'Delete a favourite-link list (204 also when there is no such list of this account)',

@@ -3,6 +3,7 @@
  * host (no path), keywords are normalised and distinct, date filters are `YYYY-MM-DD` or
  * Unix seconds, a stats timeframe is a valid date range. Failures are 422 InvalidInput.
  */
+import type { preValidationHookHandler } from 'fastify';
 import { errors } from '../../http/errors.js';
 import { DAY } from '../../lib/clock.js';
 import { normaliseKeyword } from '../../engine/search/text.js';
@@ -16,11 +17,11 @@ export function requireTrackedDomain(raw: string): string {
   return target.host.replace(/^www\./, '');
 }
 
-/** Normalised, distinct keywords in the order given; an empty one is invalid. */
-export function requireKeywords(raw: readonly string[], name = 'keywords'): string[] {
+/** Normalised, distinct keywords in the order given (`[{keyword}]` or strings); an empty one is invalid. */
+export function requireKeywords(raw: readonly (string | { keyword: string })[], name = 'keywords'): string[] {
   const out = new Set<string>();
   for (const k of raw) {
-    const kw = normaliseKeyword(k);
+    const kw = normaliseKeyword(typeof k === 'string' ? k : k.keyword);
     if (kw === '') throw errors.invalidParameter(name);
     out.add(kw);
   }
@@ -53,6 +54,12 @@ export function parseDateFilter(value: string | undefined, name: 'from' | 'to'):
 export const MAX_STATS_DAYS = 366;
 export const DEFAULT_STATS_DAYS = 30;
 
+/** A `YYYY-MM-DD` parameter, or 422 naming it. */
+export function requireDay(value: string, name: string): string {
+  if (parseDay(value.trim()) === undefined) throw errors.invalidParameter(name);
+  return value.trim();
+}
+
 /** The stats timeframe: `days` up to today, or `from`/`to` dates (default: the last 30 days). */
 export function statsTimeframe(body: { from?: string; to?: string; days?: number } | undefined, nowMs: number): { from: string; to: string } {
   const today = Date.parse(`${utcDay(nowMs)}T00:00:00Z`);
@@ -66,3 +73,15 @@ export function statsTimeframe(body: { from?: string; to?: string; days?: number
   if (fromMs === undefined || fromMs > toMs || (toMs - fromMs) / DAY >= MAX_STATS_DAYS) throw errors.invalidParameter('from');
   return { from: utcDay(fromMs), to: utcDay(toMs) };
 }
+
+/**
+ * Reads the old body form of `keywords`, an array of strings, as the reference's
+ * `[{keyword}]` before validation, so that clients of the previous release keep working.
+ */
+export const keywordStrings: preValidationHookHandler = (req, _reply, done) => {
+  const body = req.body;
+  if (typeof body === 'object' && body !== null && 'keywords' in body && Array.isArray(body.keywords)) {
+    body.keywords = body.keywords.map((k: unknown) => (typeof k === 'string' ? { keyword: k } : k));
+  }
+  done();
+};

@@ -1,36 +1,45 @@
 /**
- * Rank trackings: create (201, also several platforms at once), list, detail, change,
- * soft delete and stats. Another account's tracking is as unknown as one that never
- * existed (404). All free: trackings count against the plan's tracked-keywords limit.
+ * Rank trackings: create (201; several locations × platforms at once), list, detail, change
+ * (domain and local-SEO settings), soft delete and stats. Another account's tracking is as
+ * unknown as one that never existed (404). The detail, the stats and a tracked keyword's
+ * detail also answer without an API key to whoever holds the tracking's share token. All
+ * free: trackings count against the plan's tracked-keywords limit.
  */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { Account } from '../../accounts/accounts.js';
 import { errors } from '../../http/errors.js';
 import { unixSeconds } from '../../lib/clock.js';
 import { trackingStats } from '../../rank/rankStats.js';
 import { rankServices } from '../../rank/rankService.js';
-import { TrackedKeywordLimitError, TrackingConflictError, type TrackingRow } from '../../store/rankTracking.js';
-import { errorResponses } from '../common/schemas.js';
+import { TrackedKeywordLimitError, TrackingConflictError, type TrackingConfig, type TrackingRow } from '../../store/rankTracking.js';
+import { emptyResponse, errorResponses, Ref } from '../common/schemas.js';
 import { requireLocation } from '../common/params.js';
-import { presentNewKeyword, presentReport, presentTracking } from './presenters.js';
+import { presentAnnotation, presentNewKeyword, presentReport, presentTag, presentTracking, presentTrackedKeyword } from './presenters.js';
 import {
   CreateTrackingBody,
+  DetailQuery,
+  GetTrackingDetailRes,
+  GetTrackingStatsRes,
   MultipleTrackingsBody,
-  NewTrackingResponse,
-  PlatformId,
-  Report,
   StatsBody,
-  StatsResponse,
-  Tracking,
-  TrackedKeyword,
+  StatsQuery,
+  TrackingList,
+  TrackingListQuery,
   TrackingParams,
+  TrackingPost,
+  TrackingUpdateResponse,
+  UpdateTrackingBody,
+  type TrackingJson,
 } from './schemas.js';
-import { parseDateFilter, requireKeywords, requireTrackedDomain, statsTimeframe } from './trackingInput.js';
+import { keywordStrings, parseDateFilter, requireKeywords, requireTrackedDomain, statsTimeframe } from './trackingInput.js';
 
 /** Keywords checked right after they are added; more wait for the scheduler's next round (a minute). */
 export const IMMEDIATE_CHECKS = 200;
 /** Seconds one check takes on the sandbox web (bench/rank-tool.bench.ts), for the client's estimate. */
 const SECONDS_PER_CHECK = 0.01;
+const TAG = ['rank-tool'];
 
 /** Maps the store's refusals to the contract's 409 and 422. */
 export function trackingError(err: unknown): never {
@@ -39,142 +48,183 @@ export function trackingError(err: unknown): never {
   throw err;
 }
 
-/** The tracking of the path, or 404; deleted ones only for reads that show them. */
-export async function requireTracking(app: FastifyInstance, req: FastifyRequest, opts: { withDeleted?: boolean } = {}): Promise<TrackingRow> {
-  const { tracking_id } = req.params as { tracking_id: string };
-  const tracking = await rankServices(app.quarry).store.get(req.account!.id, tracking_id, opts);
+/**
+ * The tracking of the path: the account's (deleted ones only for reads that show them), or
+ * without an account the one the share token opens; otherwise 404 (401 with neither key nor token).
+ */
+export async function requireTracking(
+  app: FastifyInstance,
+  account: Account | null | undefined,
+  trackingId: string,
+  opts: { withDeleted?: boolean; shareToken?: string } = {},
+): Promise<TrackingRow> {
+  const { store } = rankServices(app.quarry);
+  let tracking: TrackingRow | undefined;
+  if (account) tracking = await store.get(account.id, trackingId, opts);
+  else if (opts.shareToken) tracking = await store.byShareToken(trackingId, opts.shareToken);
+  else throw errors.auth();
   if (!tracking) throw errors.notFound('Tracking not found');
   return tracking;
 }
 
-/** What a create answers beside the tracking: estimate and the keywords left to the scheduler. */
-export function processingOf(keywords: readonly { id: string; kw: string }[]) {
+/** What a create answers beside the tracking: estimate and how many keywords wait for the scheduler. */
+export function processingOf(keywords: readonly { id: string }[]) {
   const immediate = keywords.slice(0, IMMEDIATE_CHECKS);
-  const postponed = keywords.slice(IMMEDIATE_CHECKS);
+  const postponed = keywords.length - immediate.length;
   return {
     immediateIds: immediate.map((k) => k.id),
     estimatedTimeProcessing: Math.ceil(immediate.length * SECONDS_PER_CHECK),
-    postponed_processing: postponed.length > 0,
-    postponed_keywords: postponed.map((k) => k.kw),
+    postponed_processing: postponed > 0,
+    postponed_keywords: postponed,
   };
 }
 
-export async function trackingRoutes(app: FastifyInstance): Promise<void> {
+/** A tracking as answered, its keyword ids and report types read from the store. */
+export async function trackingJson(app: FastifyInstance, tracking: TrackingRow): Promise<TrackingJson> {
+  const { store } = rankServices(app.quarry);
+  const types = await store.reportTypesByTracking([tracking.id]);
+  return presentTracking(tracking, await store.keywordIdsOf(tracking.id), types.get(tracking.id) ?? [], app.quarry.locations);
+}
+
+export async function trackingRoutes(plain: FastifyInstance): Promise<void> {
+  const app = plain.withTypeProvider<TypeBoxTypeProvider>();
   const { clock, locations, search, policy } = app.quarry;
   const { store, checks } = rankServices(app.quarry);
 
-  async function create(req: FastifyRequest, reply: FastifyReply, platformIds: readonly (1 | 2)[], single: boolean) {
-    const body = req.body as { domain: string; location_id: number; keywords: string[] };
-    const account = req.account!;
+  async function create(
+    account: Account,
+    body: { domain: string; keywords: readonly (string | { keyword: string })[] },
+    targets: { location: number; platform: number }[],
+  ) {
     const domain = requireTrackedDomain(body.domain);
-    const location = requireLocation(locations, body.location_id);
+    for (const t of targets) requireLocation(locations, t.location, targets.length > 1 ? 'location_ids' : 'location_id');
     const kws = requireKeywords(body.keywords);
     const limit = policy.planOf(account).trackedKeywords;
     // Refused before any keyword is looked up; the store checks again with the account's current count.
-    if (kws.length * platformIds.length > limit) trackingError(new TrackedKeywordLimitError(limit, kws.length * platformIds.length));
-    const keywords = kws.map((kw) => ({ kw, sv: search.keywordItem(kw, location.id, 0).sv }));
+    if (kws.length > limit) trackingError(new TrackedKeywordLimitError(limit, kws.length));
     const nowMs = clock.now();
     const created = await store
       .createTrackings(
         account.id,
-        platformIds.map((platformId) => ({ domain, locationId: location.id, platformId })),
-        keywords,
-        { limit, nowSec: unixSeconds(nowMs), nowMs, email: account.email },
+        targets.map((t) => ({ domain, locationId: t.location, platformId: t.platform })),
+        kws.map((kw) => ({ kw, sv: search.keywordItem(kw, targets[0].location, 0).sv })),
+        { limit, nowSec: unixSeconds(nowMs), nowMs, email: account.email, skipExisting: targets.length > 1 },
       )
       .catch(trackingError);
-    const out = created.map((c) => {
-      const processing = processingOf(c.keywords);
-      checks.checkSoon(processing.immediateIds, nowMs);
+    return created.map((c) => {
+      const { immediateIds, ...processing } = processingOf(c.keywords);
+      checks.checkSoon(immediateIds, nowMs);
       return {
         tracking: presentTracking(
           c.tracking,
           c.keywords.map((k) => k.id),
+          c.reports.map((r) => r.type),
           locations,
         ),
         keywords: c.keywords.map(presentNewKeyword),
         reports: c.reports.map(presentReport),
-        estimatedTimeProcessing: processing.estimatedTimeProcessing,
-        postponed_processing: processing.postponed_processing,
-        postponed_keywords: processing.postponed_keywords,
+        ...processing,
       };
     });
-    return reply.code(201).send(single ? out[0] : out);
   }
 
   app.post(
     '/trackings',
     {
       schema: {
-        tags: ['rank-tool'],
-        summary: 'Track a domain’s positions for keywords in a location on a platform (1 desktop, 2 mobile)',
+        tags: TAG,
+        summary: 'Track a domain’s positions for keywords in a location on a platform',
+        description: 'Checks the keywords at once (up to 200; the rest within minutes) and every day after; creates a weekly and a monthly e-mail report.',
         body: CreateTrackingBody,
-        response: { 201: NewTrackingResponse, ...errorResponses(401, 409, 422) },
+        response: { 201: Ref(TrackingPost), ...errorResponses(401, 409, 422) },
       },
     },
-    async (req, reply) => create(req, reply, [(req.body as { platform_id: 1 | 2 }).platform_id], true),
+    async (req, reply) => {
+      const [out] = await create(req.account!, req.body, [{ location: req.body.location_id, platform: req.body.platform_id }]);
+      return reply.code(201).send(out);
+    },
   );
 
   app.post(
     '/multiple-trackings',
     {
+      preValidation: keywordStrings,
       schema: {
-        tags: ['rank-tool'],
-        summary: 'Track a domain on several platforms in one call: one tracking per platform, all or none',
+        tags: TAG,
+        summary: 'Track a domain in several locations and on several platforms in one call',
+        description: 'Creates a tracking for each location × platform pair that has none yet and skips the others; 409 when every pair is tracked already.',
         body: MultipleTrackingsBody,
-        response: { 201: Type.Array(NewTrackingResponse), ...errorResponses(401, 409, 422) },
+        response: { 201: Type.Array(Ref(TrackingPost)), ...errorResponses(401, 409, 422) },
       },
     },
-    async (req, reply) => create(req, reply, (req.body as { platform_ids: (1 | 2)[] }).platform_ids, false),
+    async (req, reply) => {
+      const locationIds = req.body.location_ids ?? (req.body.location_id === undefined ? [] : [req.body.location_id]);
+      if (locationIds.length === 0 || (req.body.location_ids && req.body.location_id !== undefined)) throw errors.invalidParameter('location_ids');
+      const targets = locationIds.flatMap((location) => req.body.platform_ids.map((platform) => ({ location, platform })));
+      return reply.code(201).send(await create(req.account!, req.body, targets));
+    },
   );
 
   app.get(
     '/trackings',
     {
       schema: {
-        tags: ['rank-tool'],
-        summary: 'The account’s trackings, newest first (created_at between from and to; deleted ones with is_with_deleted=true)',
-        querystring: Type.Object({
-          from: Type.Optional(Type.String({ maxLength: 20 })),
-          to: Type.Optional(Type.String({ maxLength: 20 })),
-          is_with_deleted: Type.Optional(Type.String({ maxLength: 10 })),
-        }),
-        response: { 200: Type.Array(Tracking), ...errorResponses(401, 422) },
+        tags: TAG,
+        summary: 'The account’s trackings, newest first',
+        description: 'Created between `from` and `to`; deleted ones only with `is_with_deleted=true`.',
+        querystring: TrackingListQuery,
+        response: { 200: TrackingList, ...errorResponses(401, 422) },
       },
     },
     async (req) => {
-      const q = req.query as { from?: string; to?: string; is_with_deleted?: string };
-      const withDeleted = q.is_with_deleted === undefined ? false : q.is_with_deleted.trim().toLowerCase() === 'true';
-      if (q.is_with_deleted !== undefined && !['true', 'false', ''].includes(q.is_with_deleted.trim().toLowerCase())) {
-        throw errors.invalidParameter('is_with_deleted');
-      }
-      const rows = await store.list(req.account!.id, { fromSec: parseDateFilter(q.from, 'from'), toSec: parseDateFilter(q.to, 'to'), withDeleted });
+      const q = req.query;
+      const rows = await store.list(req.account!.id, {
+        fromSec: parseDateFilter(q.from, 'from'),
+        toSec: parseDateFilter(q.to, 'to'),
+        withDeleted: booleanParam(q.is_with_deleted, 'is_with_deleted') ?? false,
+      });
       const ids = await store.keywordIdsByTracking(rows.map((r) => r.id));
-      return rows.map((r) => presentTracking(r, ids.get(r.id) ?? [], locations));
+      const types = await store.reportTypesByTracking(rows.map((r) => r.id));
+      return rows.map((r) => presentTracking(r, ids.get(r.id) ?? [], types.get(r.id) ?? [], locations));
     },
   );
 
   app.get(
     '/trackings/:tracking_id/detail',
     {
+      config: { auth: 'optional' },
       schema: {
-        tags: ['rank-tool'],
-        summary: 'A tracking with its keywords (latest position and ranking URL) and reports',
+        tags: TAG,
+        summary: 'A tracking with its figures per day, tags, keywords and reports',
+        description: 'Deleted trackings too, unless `is_with_deleted=false`. Without an API key, the tracking’s `share_token` opens it read-only.',
         params: TrackingParams,
-        response: { 200: Type.Object({ tracking: Tracking, keywords: Type.Array(TrackedKeyword), reports: Type.Array(Report) }), ...errorResponses(401, 404) },
+        querystring: DetailQuery,
+        response: { 200: Ref(GetTrackingDetailRes), ...errorResponses(401, 404, 422) },
       },
     },
     async (req) => {
-      const tracking = await requireTracking(app, req, { withDeleted: true });
+      const q = req.query;
+      const withDeleted = booleanParam(q.is_with_deleted, 'is_with_deleted') ?? true;
+      const tracking = await requireTracking(app, req.account, req.params.tracking_id, { withDeleted, shareToken: q.share_token });
+      const range = statsTimeframe({ from: q.from, to: q.to }, clock.now());
       const keywords = await store.keywordsWithLatest(tracking.id);
+      const tags = await store.tagIdsByKeyword(tracking.id);
       const reports = await store.reportsOf(tracking.id);
+      const stats = await trackingStats(app.quarry.state.db, tracking, range);
       return {
-        tracking: presentTracking(
-          tracking,
-          keywords.map((k) => k.id),
-          locations,
-        ),
-        keywords: keywords.map(presentTrackedKeyword),
+        tracking: {
+          ...presentTracking(
+            tracking,
+            keywords.map((k) => k.id),
+            reports.map((r) => r.type),
+            locations,
+          ),
+          stats: { timeframes: stats.timeframes },
+          tags: (await store.tagsOf(tracking.id)).map(presentTag),
+        },
+        keywords: keywords.map((k) => presentTrackedKeyword(k, tags.get(k.id))),
         reports: reports.map(presentReport),
+        whiteLabel: null,
       };
     },
   );
@@ -183,26 +233,35 @@ export async function trackingRoutes(app: FastifyInstance): Promise<void> {
     '/trackings/:tracking_id',
     {
       schema: {
-        tags: ['rank-tool'],
-        summary: 'Change a tracking: reports_active (domain, location and platform stay as created)',
+        tags: TAG,
+        summary: 'Change a tracking’s domain or local-SEO settings',
+        description:
+          'A new domain keeps the tracking’s history and is recorded as an annotation (409 when another tracking of the same location and platform follows it). ' +
+          'Location and platform stay as created. `reports_active: false` pauses every report, `true` resumes them.',
         params: TrackingParams,
-        body: Type.Object({
-          reports_active: Type.Optional(Type.Boolean()),
-          domain: Type.Optional(Type.Unknown()),
-          location_id: Type.Optional(Type.Unknown()),
-          platform_id: Type.Optional(PlatformId),
-        }),
-        response: { 200: Tracking, ...errorResponses(401, 404, 422) },
+        body: UpdateTrackingBody,
+        response: { 200: Ref(TrackingUpdateResponse), ...errorResponses(401, 404, 409, 422) },
       },
     },
     async (req) => {
-      const tracking = await requireTracking(app, req);
-      const body = req.body as { reports_active?: boolean; domain?: unknown; location_id?: unknown; platform_id?: unknown };
-      // A tracking's history belongs to its domain, location and platform: a new target is a new tracking.
-      for (const fixed of ['domain', 'location_id', 'platform_id'] as const) if (body[fixed] !== undefined) throw errors.invalidParameter(fixed);
-      if (body.reports_active !== undefined) await store.setReportsActive(tracking.id, body.reports_active);
-      const updated = (await store.get(req.account!.id, tracking.id))!;
-      return presentTracking(updated, await store.keywordIdsOf(tracking.id), locations);
+      const body = req.body;
+      const account = req.account!;
+      const tracking = await requireTracking(app, account, req.params.tracking_id);
+      // A tracking's history belongs to its location and platform: another one is another tracking.
+      for (const fixed of ['location_id', 'platform_id'] as const) if (body[fixed] !== undefined) throw errors.invalidParameter(fixed);
+      const nowMs = clock.now();
+      const { tracking: updated, annotation } = await store
+        .updateTracking(
+          tracking,
+          {
+            domain: body.domain === undefined ? undefined : requireTrackedDomain(body.domain),
+            config: body.tracking_config === undefined ? undefined : configOf(body.tracking_config),
+            reportsActive: body.reports_active,
+          },
+          { nowSec: unixSeconds(nowMs), nowMs, creator: account.email },
+        )
+        .catch(trackingError);
+      return { tracking: await trackingJson(app, updated), ...(annotation ? { annotation: presentAnnotation(annotation) } : {}) };
     },
   );
 
@@ -210,15 +269,15 @@ export async function trackingRoutes(app: FastifyInstance): Promise<void> {
     '/trackings/:tracking_id',
     {
       schema: {
-        tags: ['rank-tool'],
-        summary: 'Delete a tracking (soft: listed with is_with_deleted=true; no more checks or reports)',
+        tags: TAG,
+        summary: 'Delete a tracking',
+        description: 'Soft: listed with `is_with_deleted=true`; no more checks or reports, and its keywords leave the plan’s count.',
         params: TrackingParams,
-        response: { 204: Type.Null(), ...errorResponses(401, 404) },
+        response: { 204: emptyResponse('Deleted'), ...errorResponses(401, 404) },
       },
     },
     async (req, reply) => {
-      const { tracking_id } = req.params as { tracking_id: string };
-      if (!(await store.softDelete(req.account!.id, tracking_id, unixSeconds(clock.now())))) throw errors.notFound('Tracking not found');
+      if (!(await store.softDelete(req.account!.id, req.params.tracking_id, unixSeconds(clock.now())))) throw errors.notFound('Tracking not found');
       return reply.code(204).send();
     },
   );
@@ -226,44 +285,51 @@ export async function trackingRoutes(app: FastifyInstance): Promise<void> {
   app.post(
     '/trackings/:tracking_id/stats',
     {
+      config: { auth: 'optional' },
       schema: {
-        tags: ['rank-tool'],
-        summary: 'Rank distribution, average position, visibility, estimated visits and top movers over a timeframe (from/to dates or days)',
+        tags: TAG,
+        summary: 'A tracking’s figures per day, its keywords’ movements and the annotations of a timeframe',
+        description:
+          'From `from` to `to` (default: the last 30 days), over the keywords `kwIds` (default: all). Without an API key, the tracking’s `share_token` opens it read-only.',
         params: TrackingParams,
+        querystring: StatsQuery,
         body: Type.Optional(StatsBody),
-        response: { 200: StatsResponse, ...errorResponses(401, 404, 422) },
+        response: { 200: Ref(GetTrackingStatsRes), ...errorResponses(401, 404, 422) },
       },
     },
     async (req) => {
-      const tracking = await requireTracking(app, req, { withDeleted: true });
-      const range = statsTimeframe(req.body as { from?: string; to?: string; days?: number } | undefined, clock.now());
-      return trackingStats(app.quarry.state.db, tracking, range);
+      const q = req.query;
+      const body = req.body ?? {};
+      const tracking = await requireTracking(app, req.account, req.params.tracking_id, { withDeleted: true, shareToken: q.share_token });
+      if ((q.from !== undefined && body.from !== undefined) || (q.to !== undefined && body.to !== undefined)) throw errors.invalidParameter('from');
+      const range = statsTimeframe({ from: q.from ?? body.from, to: q.to ?? body.to, days: body.days }, clock.now());
+      const tagIds = await store.tagIdsByKeyword(tracking.id);
+      const stats = await trackingStats(app.quarry.state.db, tracking, range, { keywordIds: body.kwIds, tagIds });
+      const annotations = (await store.annotationsOf(tracking.id, range)).filter((a) => req.account || a.non_shareable === 0);
+      return {
+        annotations: annotations.map(presentAnnotation),
+        history_dates: stats.history_dates,
+        stats: { timeframes: stats.timeframes, top_up: stats.top_up, top_down: stats.top_down },
+        keywords: stats.keywords,
+        from: range.from,
+        to: range.to,
+      };
     },
   );
 }
 
-export function presentTrackedKeyword(k: {
-  id: string;
-  tracking_id: string;
-  kw: string;
-  location_id: number;
-  platform_id: number;
-  sv: number | null;
-  created_at: number;
-  checked_through: string | null;
-  position: number | null;
-  url: string | null;
-}) {
-  return {
-    _id: k.id,
-    tracking_id: k.tracking_id,
-    kw: k.kw,
-    location_id: k.location_id,
-    platform_id: k.platform_id,
-    sv: k.sv,
-    created_at: k.created_at,
-    position: k.position ?? null,
-    url: k.url ?? null,
-    checked_at: k.checked_through,
-  };
+/** An optional `true`/`false` query parameter. */
+function booleanParam(value: string | undefined, name: string): boolean | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim().toLowerCase();
+  if (v === '') return undefined;
+  if (v !== 'true' && v !== 'false') throw errors.invalidParameter(name);
+  return v === 'true';
+}
+
+/** The stored settings: null clears them, as does a null `place_id`. */
+function configOf(body: Partial<Record<keyof TrackingConfig, string | null>> | null): TrackingConfig | null {
+  if (body === null || body.place_id === null) return null;
+  const clean = (v: string | null | undefined) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
+  return { place_id: clean(body.place_id), ludocid: clean(body.ludocid), name: clean(body.name), address: clean(body.address) };
 }

@@ -5,8 +5,18 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { AuthorityMetric, LinkIndexIndexItemInfo, SocialMetric, UrlMetricGroups } from '../common/metrics.js';
-import { component, IntegerEnum, LocationId, LocationRef, LocationShort, Nullable, Ref, StringEnum, type ComponentList } from '../common/schemas.js';
-import { KeywordText } from '../keyword/schemas.js';
+import {
+  component,
+  IntegerEnum,
+  KeywordText,
+  LocationId,
+  LocationRef,
+  LocationShort,
+  Nullable,
+  Ref,
+  StringEnum,
+  type ComponentList,
+} from '../common/schemas.js';
 
 const Box = Type.Object(
   { t: Type.Number(), l: Type.Number(), b: Type.Number(), r: Type.Number() },

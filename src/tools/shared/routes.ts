@@ -1,28 +1,13 @@
 /** /shared: geotargeting locations used by every tool family. */
-import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../http/errors.js';
 import { errorResponses } from '../common/schemas.js';
 import { fullLocation } from '../common/presenters.js';
+import { LocationAnswer, LocationParams, LocationSearchAnswer, LocationSearchQuery } from './schemas.js';
 
-const LocationBody = Type.Object({
-  _id: Type.Integer(),
-  active: Type.Boolean(),
-  canonical_name: Type.String(),
-  code: Type.String(),
-  country_code: Type.String(),
-  created_at: Type.Integer(),
-  engine_domain: Type.String(),
-  label: Type.String(),
-  name: Type.String(),
-  parent_id: Type.Union([Type.Integer(), Type.Null()]),
-  status: Type.String(),
-  target_type: Type.String(),
-  tld: Type.String(),
-  type: Type.Integer(),
-});
-
-export async function sharedRoutes(app: FastifyInstance): Promise<void> {
+export async function sharedRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { locations } = app.quarry;
 
   app.get(
@@ -31,13 +16,12 @@ export async function sharedRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['shared'],
         summary: 'A geotargeting location by id',
-        params: Type.Object({ location: Type.Integer({ minimum: -2_147_483_648, maximum: 2_147_483_647 }) }),
-        response: { 200: LocationBody, ...errorResponses(401, 404, 422) },
+        params: LocationParams,
+        response: { 200: LocationAnswer, ...errorResponses(401, 404, 422) },
       },
     },
     async (req) => {
-      const { location } = req.params as { location: number };
-      const loc = locations.get(location);
+      const loc = locations.get(req.params.location);
       if (!loc) throw errors.notFound('Location not found');
       return fullLocation(loc);
     },
@@ -49,13 +33,10 @@ export async function sharedRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['shared'],
         summary: 'Search active locations by name (up to 100, countries first)',
-        querystring: Type.Object({ query: Type.String({ minLength: 1, maxLength: 200 }) }),
-        response: { 200: Type.Array(LocationBody), ...errorResponses(401, 422) },
+        querystring: LocationSearchQuery,
+        response: { 200: LocationSearchAnswer, ...errorResponses(401, 422) },
       },
     },
-    async (req) => {
-      const { query } = req.query as { query: string };
-      return locations.search(query, 100).map(fullLocation);
-    },
+    async (req) => locations.search(req.query.query, 100).map(fullLocation),
   );
 }

@@ -151,7 +151,8 @@ const profile = (summary: string, description: string, ok: Record<number, unknow
   response: { ...ok, ...errorResponses(401, 422, 429) },
 });
 
-const NEEDS_OVERVIEW = 'Free, but only within 24 hours of an overview of the same `url` by the same account; otherwise 429 `Not in history`.';
+const NEEDS_OVERVIEW =
+  'Free, but only within 24 hours of an overview of the same `url` by the same account; otherwise 429 `RateLimit` `Not in history` without `retry_after` (waiting does not help; an overview does).';
 
 export const overviewSchema = profile(
   'Site overview',

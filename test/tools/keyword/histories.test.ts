@@ -46,7 +46,7 @@ describe('keyword-tool histories and kd url metrics', () => {
     );
     const [related, competitor, gap] = history;
     assert.equal(related.kw, 'hiking boots');
-    assert.equal(related.language, 1000);
+    assert.deepEqual(related.language, { _id: 1000, code: 'en', label: 'English' });
     assert.deepEqual(related.location, US);
     assert.equal(related.rank, rel.keywords[0].seo);
     assert.equal(related.rank_ts, rel.keywords[0].seo_ts);
@@ -54,10 +54,12 @@ describe('keyword-tool histories and kd url metrics', () => {
     assert.equal(related.created, t0);
     assert.equal(competitor.url, 'fabriclife.io');
     assert.deepEqual(competitor.location, US);
+    assert.equal(competitor.lid, '2840', 'a string on competitor lookups, as the reference shows it');
     assert.equal(competitor.created, t0 + 11);
     assert.equal(gap.domain, 'fabriclife.io');
     assert.deepEqual(gap.competitors, ['geartalk.org', 'openpedia.org']);
     assert.deepEqual(gap.location, US);
+    assert.equal(gap.lid, 2840, 'an integer on gap analyses');
     assert.equal((await c.pool()).remaining, 500 - 1 - 1 - 2 - 1, 'reading the history is free');
   });
 

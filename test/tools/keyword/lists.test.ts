@@ -41,7 +41,8 @@ describe('keyword lists', () => {
     const res = await c.post('/lists', { name: '  Coffee  ', keyword_ids: ids.slice(0, 3) });
     assert.equal(res.statusCode, 201);
     const list = res.json();
-    assert.deepEqual(Object.keys(list).sort(), ['_id', 'created_at', 'creator', 'keyword_ids', 'name', 'updated_at', 'user_id']);
+    assert.deepEqual(Object.keys(list).sort(), ['__v', '_id', 'created_at', 'creator', 'keyword_ids', 'name', 'updated_at', 'user_id']);
+    assert.equal(list.__v, 0, 'no revision counter is kept');
     assert.match(list._id, /^[0-9a-f]{24}$/);
     assert.equal(list.name, 'Coffee');
     assert.deepEqual(list.keyword_ids, ids.slice(0, 3));
@@ -66,7 +67,7 @@ describe('keyword lists', () => {
     assert.equal(res.statusCode, 200);
     const body = res.json();
     assert.deepEqual(Object.keys(body).sort(), ['keywords', 'list']);
-    const { keyword_ids: _ids, ...meta } = list;
+    const { keyword_ids: _ids, __v: _v, ...meta } = list;
     assert.deepEqual(body.list, meta);
     assert.deepEqual(
       body.keywords.map((k: { _id: string }) => k._id),

@@ -10,6 +10,7 @@ import { DAY } from '../../../src/lib/clock.js';
 import { baseClickThroughRate } from '../../../src/engine/search/clickThroughCurve.js';
 import { rankServices, startRankScheduler } from '../../../src/rank/rankService.js';
 import { bucketOf } from '../../../src/rank/rankStats.js';
+import { assertReferenceShape } from '../../support/reference.js';
 import { rankClient, type RankClient } from './helpers.js';
 
 let t: TestApp;
@@ -118,72 +119,80 @@ describe('daily position checks and stats', () => {
     }
   });
 
-  test('POST /stats agrees with the stored checks', async () => {
+  test('POST /stats agrees with the stored checks: figures per day, keywords, movers; kwIds and from/to as the reference sends them', async () => {
     const all = await histories();
     const to = day(t.clock.now());
     const from = day(t.clock.now() - 20 * DAY);
-    const res = await c.post(`/trackings/${trackingId}/stats`, { from, to });
+    const res = await c.post(`/trackings/${trackingId}/stats?from=${from}&to=${to}`, {});
     assert.equal(res.statusCode, 200, res.body);
     const stats = res.json();
-    assert.deepEqual(Object.keys(stats).sort(), [
-      'average_position',
-      'daily',
-      'distribution',
-      'estimated_visits',
-      'first_day',
-      'from',
-      'keywords',
-      'last_day',
-      'to',
-      'top_movers',
-      'tracking_id',
-      'visibility',
-    ]);
-    assert.deepEqual([stats.tracking_id, stats.from, stats.to], [trackingId, from, to]);
-    assert.deepEqual(Object.keys(stats.daily[0]).sort(), ['average_position', 'date', 'distribution', 'keywords', 'visibility']);
-    assert.equal(stats.first_day, from);
-    assert.equal(stats.last_day, to);
-    assert.equal(stats.daily.length, 21);
+    assertReferenceShape('POST', '/rank-tool/trackings/{tracking_id}/stats', 200, stats);
+    assert.deepEqual(Object.keys(stats).sort(), ['annotations', 'from', 'history_dates', 'keywords', 'stats', 'to']);
+    assert.deepEqual([stats.from, stats.to], [from, to]);
+    assert.equal(stats.history_dates.length, 21);
+    assert.deepEqual([stats.history_dates[0], stats.history_dates[20]], [from, to]);
+    assert.deepEqual(Object.keys(stats.stats.timeframes), stats.history_dates);
     const at = (k: History, d: string) => k.history.find((h) => h.date === d)!.position;
-    const last = all.map((k) => at(k, to));
-    const expected = { '1': 0, '2-3': 0, '4-10': 0, '11-20': 0, '21-100': 0, rest: 0 };
-    for (const p of last) expected[bucketOf(p)]++;
-    assert.deepEqual(stats.distribution, expected);
-    assert.equal(stats.keywords, KEYWORDS.length);
-    const rankedNow = last.filter((p): p is number => p !== null);
-    assert.equal(stats.average_position, Math.round((rankedNow.reduce((a, b) => a + b, 0) / rankedNow.length) * 100) / 100);
-    const vis = (100 * rankedNow.reduce((s, p) => s + baseClickThroughRate(p), 0)) / (KEYWORDS.length * baseClickThroughRate(1));
-    assert.equal(stats.visibility, Math.round(vis * 100) / 100);
-    const visits = all.reduce((s, k) => s + (at(k, to) !== null && k.sv !== null ? k.sv * baseClickThroughRate(at(k, to)!) : 0), 0);
-    assert.equal(stats.estimated_visits, Math.round(visits));
-    // Movers: the change between the first and last day, unranked counted as 101.
-    const changes = all.map((k) => ({ kw: k.kw, change: (at(k, from) ?? 101) - (at(k, to) ?? 101) }));
-    assert.deepEqual(
-      stats.top_movers.up.map((m: { kw: string; change: number }) => [m.kw, m.change]).sort(),
-      changes
-        .filter((m) => m.change > 0)
-        .map((m) => [m.kw, m.change])
-        .sort(),
-    );
-    assert.deepEqual(
-      stats.top_movers.down.map((m: { kw: string; change: number }) => [m.kw, m.change]).sort(),
-      changes
-        .filter((m) => m.change < 0)
-        .map((m) => [m.kw, m.change])
-        .sort(),
-    );
-    for (const d of stats.daily) {
-      const positions = all.map((k) => at(k, d.date));
-      assert.equal(
-        Object.values(d.distribution as Record<string, number>).reduce((a, b) => a + b, 0),
-        KEYWORDS.length,
-      );
-      assert.equal(d.distribution['1'], positions.filter((p) => p === 1).length);
+    for (const date of stats.history_dates as string[]) {
+      const f = stats.stats.timeframes[date];
+      const positions = all.map((k) => at(k, date));
+      const expected = { '1': 0, '3': 0, '10': 0, '20': 0, '100': 0, rest: 0 };
+      for (const p of positions) expected[bucketOf(p)]++;
+      assert.deepEqual(f.rank_distribution, expected, date);
+      assert.equal(f.keywords_with_history, KEYWORDS.length);
+      assert.equal(f.keywords_eligible, KEYWORDS.length);
+      const ranked = positions.filter((p): p is number => p !== null);
+      const vis = (100 * ranked.reduce((sum, p) => sum + baseClickThroughRate(p), 0)) / (KEYWORDS.length * baseClickThroughRate(1));
+      assert.equal(f.visibility_index, Math.round(vis * 100) / 100);
+      const points = ranked.reduce((sum, p) => sum + Math.max(0, 101 - p), 0);
+      assert.equal(f.performance_total, points);
+      assert.equal(f.performance_index, Math.round(((100 * points) / (KEYWORDS.length * 100)) * 100) / 100);
+      const visits = all.reduce((sum, k) => sum + (at(k, date) !== null && k.sv !== null ? k.sv * baseClickThroughRate(at(k, date)!) : 0), 0);
+      assert.equal(f.estimated_visits, Math.round(visits));
+      assert.equal(f.average_position, ranked.length === 0 ? null : Math.round((ranked.reduce((a, b) => a + b, 0) / ranked.length) * 100) / 100);
     }
-    // days: the same timeframe counted back from today.
-    const byDays = (await c.post(`/trackings/${trackingId}/stats`, { days: 21 })).json();
-    assert.deepEqual(byDays, stats);
-    for (const bad of [{ from: '2026-13-01' }, { from: to, to: from }, { days: 0 }, { days: 7, from }, { to: 'today' }]) {
+    // Keywords: their first and last check in the timeframe; movers by id, unranked counted as 101.
+    assert.equal(stats.keywords.length, KEYWORDS.length);
+    for (const k of stats.keywords) {
+      const h = all.find((x) => x._id === k.keyword_id)!;
+      assert.equal(k.position, at(h, to));
+      assert.equal(k.start_position, at(h, from));
+      assert.equal(k.rank_change, (at(h, from) ?? 101) - (at(h, to) ?? 101));
+      assert.equal(k.is_empty_main_array, false);
+      assert.equal(k.nearest_before_day, day(Date.parse(`${from}T00:00:00Z`) - DAY));
+      assert.equal(k.last_crawled_at !== null && k.last_crawled_at <= Math.floor(t.clock.now() / 1000), true);
+      assert.equal(k.visual_metrics === null, at(h, to) === null);
+    }
+    const changes = stats.keywords.map((k: { keyword_id: string; rank_change: number }) => [k.keyword_id, k.rank_change] as const);
+    assert.deepEqual(
+      [...stats.stats.top_up].sort(),
+      changes
+        .filter(([, ch]: readonly [string, number]) => ch > 0)
+        .map(([id]: readonly [string, number]) => id)
+        .sort(),
+    );
+    assert.deepEqual(
+      [...stats.stats.top_down].sort(),
+      changes
+        .filter(([, ch]: readonly [string, number]) => ch < 0)
+        .map(([id]: readonly [string, number]) => id)
+        .sort(),
+    );
+    // The old body form (from/to or days in the body) answers the same.
+    assert.deepEqual((await c.post(`/trackings/${trackingId}/stats`, { from, to })).json(), stats);
+    assert.deepEqual((await c.post(`/trackings/${trackingId}/stats`, { days: 21 })).json(), stats);
+    // kwIds: only those keywords count.
+    const two = all.slice(0, 2).map((k) => k._id);
+    const some = (await c.post(`/trackings/${trackingId}/stats?from=${from}&to=${to}`, { kwIds: [...two, 'unknown'] })).json();
+    assert.deepEqual(
+      some.keywords.map((k: { keyword_id: string }) => k.keyword_id),
+      two,
+    );
+    assert.equal(some.stats.timeframes[to].keywords_with_history, 2);
+    for (const bad of ['from=2026-13-01', `from=${to}&to=${from}`, 'to=today']) {
+      assert.equal((await c.post(`/trackings/${trackingId}/stats?${bad}`, {})).statusCode, 422, bad);
+    }
+    for (const bad of [{ from: '2026-13-01' }, { days: 0 }, { days: 7, from }, { kwIds: 'x' }]) {
       assert.equal((await c.post(`/trackings/${trackingId}/stats`, bad)).statusCode, 422, JSON.stringify(bad));
     }
   });

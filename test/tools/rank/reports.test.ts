@@ -117,7 +117,7 @@ describe('rank email reports', () => {
     domain = serp.items.find((i) => i.type === 'ORGANIC' && i.position === 4)!.domain!;
     const res = await c.post('/trackings', { domain, location_id: 2840, platform_id: 1, keywords: KEYWORDS });
     trackingId = res.json().tracking._id;
-    await c.post(`/trackings/${trackingId}/reports`, { type: 0, emails: ['team@reports.test', 'boss@reports.test'], name: 'Team weekly' });
+    await c.post(`/trackings/${trackingId}/reports`, { type: 1, emails: ['team@reports.test', 'boss@reports.test'], name: 'Team weekly' });
     await rankServices(t.ctx).checks.idle();
   });
   after(async () => {
@@ -128,16 +128,16 @@ describe('rank email reports', () => {
   });
 
   test('report periods: weekly ends Monday 00:00 UTC, monthly on the 1st', () => {
-    assert.deepEqual(lastEndedPeriod(0, Date.UTC(2026, 10, 23, 0, 0)), { start: '2026-11-16', end: '2026-11-22', endMs: Date.UTC(2026, 10, 23) });
-    assert.deepEqual(lastEndedPeriod(0, Date.UTC(2026, 10, 22, 23, 59)), { start: '2026-11-09', end: '2026-11-15', endMs: Date.UTC(2026, 10, 16) });
-    assert.deepEqual(lastEndedPeriod(1, Date.UTC(2026, 11, 1, 0, 0)), { start: '2026-11-01', end: '2026-11-30', endMs: Date.UTC(2026, 11, 1) });
-    assert.deepEqual(lastEndedPeriod(1, Date.UTC(2027, 0, 15)), { start: '2026-12-01', end: '2026-12-31', endMs: Date.UTC(2027, 0, 1) });
+    assert.deepEqual(lastEndedPeriod(1, Date.UTC(2026, 10, 23, 0, 0)), { start: '2026-11-16', end: '2026-11-22', endMs: Date.UTC(2026, 10, 23) });
+    assert.deepEqual(lastEndedPeriod(1, Date.UTC(2026, 10, 22, 23, 59)), { start: '2026-11-09', end: '2026-11-15', endMs: Date.UTC(2026, 10, 16) });
+    assert.deepEqual(lastEndedPeriod(2, Date.UTC(2026, 11, 1, 0, 0)), { start: '2026-11-01', end: '2026-11-30', endMs: Date.UTC(2026, 11, 1) });
+    assert.deepEqual(lastEndedPeriod(2, Date.UTC(2027, 0, 15)), { start: '2026-12-01', end: '2026-12-31', endMs: Date.UTC(2027, 0, 1) });
     assert.deepEqual(
-      endedPeriods(0, Date.UTC(2026, 10, 23, 0, 0), 3).map((p) => p.start),
+      endedPeriods(1, Date.UTC(2026, 10, 23, 0, 0), 3).map((p) => p.start),
       ['2026-11-02', '2026-11-09', '2026-11-16'],
     );
     assert.deepEqual(
-      endedPeriods(1, Date.UTC(2027, 0, 15), 2).map((p) => [p.start, p.end]),
+      endedPeriods(2, Date.UTC(2027, 0, 15), 2).map((p) => [p.start, p.end]),
       [
         ['2026-11-01', '2026-11-30'],
         ['2026-12-01', '2026-12-31'],
@@ -193,7 +193,7 @@ describe('rank email reports', () => {
   });
 
   test('a rank-change alert lists the keywords that moved at least min_change places, once a day', async () => {
-    const created = await c.post(`/trackings/${trackingId}/reports`, { type: 2, emails: ['alerts@reports.test'], triggers: { min_change: 1 } });
+    const created = await c.post(`/trackings/${trackingId}/reports`, { type: 0, emails: ['alerts@reports.test'], min_change: 1 });
     assert.equal(created.statusCode, 201);
     const isAlert = (m: Received) => header(m.raw, 'Subject').startsWith('Rank change alert:');
     inbox.length = 0;
@@ -280,8 +280,8 @@ describe('rank email reports', () => {
     await rankServices(t.ctx).checks.idle();
     t.clock.advance(7 * DAY);
     await rankServices(t.ctx).checks.runDueChecks(t.clock.now());
-    const weekly = (await crash.get(`/trackings/${id}/reports`)).json().find((r: { type: number }) => r.type === 0);
-    const period = lastEndedPeriod(0, t.clock.now());
+    const weekly = (await crash.get(`/trackings/${id}/reports`)).json().find((r: { type: number }) => r.type === 1);
+    const period = lastEndedPeriod(1, t.clock.now());
     const crashedAt = t.clock.now();
     // A process claimed the weekly report and died before sending it.
     await t.ctx.state.db

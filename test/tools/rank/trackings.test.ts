@@ -33,7 +33,19 @@ describe('rank tool trackings', () => {
     const tr = body.tracking;
     assert.deepEqual(
       Object.keys(tr).sort(),
-      ['_id', 'count', 'created_at', 'domain', 'is_deleted', 'location', 'platform_id', 'reports_active', 'share_token', 'tracked_keyword_ids'].sort(),
+      [
+        '_id',
+        'count',
+        'created_at',
+        'domain',
+        'is_deleted',
+        'location',
+        'platform_id',
+        'reports_active',
+        'share_token',
+        'tracked_keyword_ids',
+        'tracking_config',
+      ].sort(),
     );
     assert.match(tr._id, /^[0-9a-f]{24}$/);
     assert.equal(tr.domain, 'example.com');
@@ -41,14 +53,30 @@ describe('rank tool trackings', () => {
     assert.equal(tr.platform_id, 1);
     assert.equal(tr.count, 2);
     assert.equal(tr.is_deleted, false);
-    assert.equal(tr.reports_active, true);
+    assert.deepEqual(tr.reports_active, [1, 2], 'the types of the reports sent: weekly and monthly');
+    assert.deepEqual(tr.tracking_config, { address: null, ludocid: null, name: null, place_id: null });
     assert.equal(tr.created_at, Math.floor(t.clock.now() / 1000));
     assert.deepEqual(
       body.keywords.map((k: { kw: string }) => k.kw),
       ['hiking boots', 'tent'],
     );
     for (const k of body.keywords) {
-      assert.deepEqual(Object.keys(k).sort(), ['keyword_id', 'kw', 'location_id', 'platform_id', 'tracking_id', 'user_id']);
+      assert.deepEqual(Object.keys(k).sort(), [
+        '_id',
+        'checked_at',
+        'created_at',
+        'keyword_id',
+        'kw',
+        'location_id',
+        'platform_id',
+        'position',
+        'sv',
+        'tag_ids',
+        'tracking_id',
+        'url',
+        'user_id',
+      ]);
+      assert.equal(k._id, k.keyword_id);
       assert.equal(k.tracking_id, tr._id);
       assert.equal(k.user_id, c.id);
       assert.equal(k.location_id, 2840);
@@ -60,7 +88,7 @@ describe('rank tool trackings', () => {
     );
     assert.deepEqual(
       body.reports.map((r: { type: number }) => r.type),
-      [0, 1],
+      [1, 2],
     );
     for (const r of body.reports) {
       assert.deepEqual(r.emails, ['owner@example.test']);
@@ -68,7 +96,7 @@ describe('rank tool trackings', () => {
       assert.equal(r.user_id, c.id);
     }
     assert.equal(body.postponed_processing, false);
-    assert.deepEqual(body.postponed_keywords, []);
+    assert.equal(body.postponed_keywords, 0);
     assert.ok(Number.isInteger(body.estimatedTimeProcessing));
     // Keywords are checked at once after creation.
     await rankServices(t.ctx).checks.idle();
@@ -221,15 +249,18 @@ describe('rank tool trackings', () => {
     );
   });
 
-  test('PATCH changes reports_active; domain, location and platform cannot change', async () => {
+  test('PATCH pauses reports (alias reports_active); location and platform cannot change', async () => {
     const c = await rankClient(t);
     const id = (await c.post('/trackings', trackingBody())).json().tracking._id;
     const res = await c.patch(`/trackings/${id}`, { reports_active: false });
     assert.equal(res.statusCode, 200);
-    assert.equal(res.json().reports_active, false);
-    assert.equal((await c.get(`/trackings/${id}/detail`)).json().tracking.reports_active, false);
-    assert.equal((await c.patch(`/trackings/${id}`, { domain: 'other.com' })).statusCode, 422);
-    assert.equal((await c.patch(`/trackings/${id}`, { location_id: 2276 })).statusCode, 422);
+    assert.deepEqual(res.json().tracking.reports_active, []);
+    assert.equal(res.json().annotation, undefined, 'no domain change, no annotation');
+    assert.deepEqual((await c.get(`/trackings/${id}/detail`)).json().tracking.reports_active, []);
+    assert.deepEqual((await c.patch(`/trackings/${id}`, { reports_active: true })).json().tracking.reports_active, [1, 2]);
+    assert.equal((await c.patch(`/trackings/${id}`, { domain: 'example.com', location_id: 2276 })).statusCode, 422);
+    assert.equal((await c.patch(`/trackings/${id}`, { domain: 'example.com', platform_id: 2 })).statusCode, 422);
+    assert.equal((await c.patch(`/trackings/${id}`, { domain: 'not a domain' })).statusCode, 422);
     assert.equal((await c.get(`/trackings/${id}/detail`)).json().tracking.domain, 'example.com');
   });
 
@@ -292,13 +323,17 @@ describe('rank tool trackings', () => {
     });
     assert.equal(res.statusCode, 201, res.body);
     const report = res.json();
-    assert.deepEqual(Object.keys(report).sort(), ['_id', 'created_at', 'emails', 'name', 'tracking_id', 'triggers', 'type', 'user_id']);
+    assert.deepEqual(Object.keys(report).sort(), ['_id', 'created_at', 'emails', 'min_change', 'name', 'tracking_id', 'triggers', 'type', 'user_id']);
     assert.deepEqual(report.emails, ['a@example.test', 'b@example.test']);
-    assert.deepEqual(report.triggers, { min_change: 3 });
-    const put = await c.put(`/trackings/${id}/reports/${report._id}`, { type: 0, emails: ['c@example.test'], name: 'Weekly to C' });
-    assert.equal(put.statusCode, 200);
-    assert.equal(put.json().type, 0);
-    assert.deepEqual(put.json().emails, ['c@example.test']);
+    assert.deepEqual([report.triggers, report.min_change], [[], 3], 'the old triggers object is read as min_change');
+    const put = await c.put(`/trackings/${id}/reports/${report._id}`, { type: 1, emails: ['c@example.test'], name: 'Weekly to C', triggers: [1, 2] });
+    assert.equal(put.statusCode, 204, put.body);
+    const replaced = (await c.get(`/trackings/${id}/reports`)).json().find((r: { _id: string }) => r._id === report._id);
+    assert.deepEqual(
+      [replaced.type, replaced.emails, replaced.name, replaced.triggers, replaced.min_change],
+      [1, ['c@example.test'], 'Weekly to C', [1, 2], null],
+    );
+    assert.equal((await c.post(`/trackings/${id}/reports`, { type: 0, emails: ['a@example.test'], triggers: { other: 1 } })).statusCode, 422);
     assert.equal((await c.post(`/trackings/${id}/reports`, { type: 0, emails: ['not-an-email'] })).statusCode, 422);
     assert.equal((await c.post(`/trackings/${id}/reports`, { type: 5, emails: ['a@example.test'] })).statusCode, 422);
     assert.equal((await c.del(`/trackings/${id}/reports/${report._id}`)).statusCode, 204);
@@ -307,23 +342,41 @@ describe('rank tool trackings', () => {
     assert.equal((await c.get(`/trackings/${id}/reports`)).json().length, 2);
   });
 
-  test('POST /multiple-trackings creates one tracking per platform, all or none on 409', async () => {
+  test('POST /multiple-trackings creates each missing location × platform pair, skips existing ones, 409 when all exist', async () => {
     const c = await rankClient(t);
-    const body = { domain: 'multi.com', location_id: 2840, platform_ids: [1, 2], keywords: ['tent'] };
+    const body = { domain: 'multi.com', location_ids: [2840, 2276], platform_ids: [1, 2], keywords: [{ keyword: 'tent' }] };
     const res = await c.post('/multiple-trackings', body);
     assert.equal(res.statusCode, 201, res.body);
     const out = res.json();
-    assert.equal(out.length, 2);
     assert.deepEqual(
-      out.map((x: { tracking: { platform_id: number } }) => x.tracking.platform_id),
-      [1, 2],
+      out.map((x: { tracking: { location: { _id: number }; platform_id: number } }) => [x.tracking.location._id, x.tracking.platform_id]),
+      [
+        [2840, 1],
+        [2840, 2],
+        [2276, 1],
+        [2276, 2],
+      ],
+    );
+    assert.deepEqual(
+      out.map((x: { keywords: { kw: string }[] }) => x.keywords.map((k) => k.kw)),
+      [['tent'], ['tent'], ['tent'], ['tent']],
     );
     assert.equal((await c.post('/multiple-trackings', body)).statusCode, 409);
     await c.del(`/trackings/${out[1].tracking._id}`);
-    // Desktop still exists: nothing is created for mobile either.
-    assert.equal((await c.post('/multiple-trackings', body)).statusCode, 409);
-    assert.equal((await c.get('/trackings')).json().length, 1);
+    // Only the missing pair is created.
+    const again = await c.post('/multiple-trackings', body);
+    assert.equal(again.statusCode, 201, again.body);
+    assert.deepEqual(
+      again.json().map((x: { tracking: { location: { _id: number }; platform_id: number } }) => [x.tracking.location._id, x.tracking.platform_id]),
+      [[2840, 2]],
+    );
+    assert.equal((await c.get('/trackings')).json().length, 4);
+    // The previous form (one location_id, keywords as strings) still works.
+    const old = await c.post('/multiple-trackings', { domain: 'old-form.com', location_id: 2840, platform_ids: [2], keywords: ['tent'] });
+    assert.equal(old.statusCode, 201, old.body);
     assert.equal((await c.post('/multiple-trackings', { ...body, platform_ids: [3] })).statusCode, 422);
+    assert.equal((await c.post('/multiple-trackings', { ...body, location_ids: [999999999] })).statusCode, 422);
+    assert.equal((await c.post('/multiple-trackings', { ...body, location_ids: undefined })).statusCode, 422);
   });
 
   test('every per-tracking route answers 404 for another account’s tracking and for an unknown id', async () => {
@@ -332,6 +385,8 @@ describe('rank tool trackings', () => {
     const id = created.tracking._id;
     const kid = created.keywords[0].keyword_id;
     const rid = created.reports[0]._id;
+    const tag = (await owner.post(`/trackings/${id}/tags`, { name: 'Mine', color: '#123456' })).json();
+    const note = (await owner.post(`/trackings/${id}/annotations`, { date: '2026-11-22', text: 'Mine' })).json();
     const stranger = await rankClient(t);
     const routes: [keyof typeof stranger, string, unknown?][] = [
       ['get', '/detail'],
@@ -346,6 +401,15 @@ describe('rank tool trackings', () => {
       ['post', '/reports', { type: 0, emails: ['x@example.test'] }],
       ['put', `/reports/${rid}`, { type: 1, emails: ['x@example.test'] }],
       ['del', `/reports/${rid}`],
+      ['get', '/tags'],
+      ['post', '/tags', { name: 'x', color: '#000' }],
+      ['put', `/tags/${tag._id}`, { name: 'x', color: '#000' }],
+      ['del', `/tags/${tag._id}`],
+      ['post', '/tags/assign', { keyword_ids: [kid], tag_ids: [tag._id] }],
+      ['post', '/tags/unassign', { keyword_ids: [kid], tag_ids: [tag._id] }],
+      ['post', '/annotations', { date: '2026-11-22', text: 'x' }],
+      ['put', `/annotations/${note._id}`, { text: 'x' }],
+      ['del', `/annotations/${note._id}`],
     ];
     for (const [method, suffix, payload] of routes) {
       for (const tid of [id, '0123456789abcdef01234567']) {
@@ -354,11 +418,36 @@ describe('rank tool trackings', () => {
         assert.equal(res.json().error.type, 'Error');
       }
     }
+    // Tags and keyword ids of another account's tracking cannot be reached through one's own.
+    const own = (await stranger.post('/trackings', trackingBody())).json().tracking._id;
+    const ownTag = (await stranger.post(`/trackings/${own}/tags`, { name: 'Theirs', color: '#654321' })).json();
+    assert.equal((await stranger.post(`/trackings/${own}/tags/assign`, { keyword_ids: [kid], tag_ids: [tag._id] })).statusCode, 422);
+    assert.equal((await stranger.post(`/trackings/${own}/tags/assign`, { keyword_ids: [kid], tag_ids: [ownTag._id] })).statusCode, 204);
+    assert.equal((await stranger.put(`/trackings/${own}/tags/${tag._id}`, { name: 'x', color: '#000' })).statusCode, 404);
+    assert.equal((await stranger.del(`/trackings/${own}/annotations/${note._id}`)).statusCode, 404);
+    assert.deepEqual(
+      (await stranger.get('/tags')).json().map((x: { _id: string }) => x._id),
+      [ownTag._id],
+    );
+    assert.deepEqual(
+      (await owner.get('/tags')).json().map((x: { _id: string }) => x._id),
+      [tag._id],
+    );
     // The owner's tracking is untouched.
     const detail = (await owner.get(`/trackings/${id}/detail`)).json();
     assert.equal(detail.tracking.is_deleted, false);
     assert.equal(detail.tracking.count, 2);
     assert.equal(detail.reports.length, 2);
+    assert.deepEqual(
+      detail.tracking.tags.map((x: { name: string }) => x.name),
+      ['Mine'],
+    );
+    assert.ok(detail.keywords.every((k: { tag_ids: string[] }) => k.tag_ids.length === 0));
+    const notes = (await owner.post(`/trackings/${id}/stats?from=2026-11-22&to=2026-11-22`, {})).json().annotations;
+    assert.deepEqual(
+      notes.map((a: { content: { text: string } }) => a.content.text),
+      ['Mine'],
+    );
   });
 
   test('without a key: 401', async () => {

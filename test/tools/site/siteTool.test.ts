@@ -23,7 +23,10 @@ const PROFILES = ['audience', 'backlink-profile', 'top-content', 'competitors'] 
 
 const overview = (c: ToolClient, url: string) => c.get(`/site-tool/overview?${qs({ url })}`);
 const profile = (c: ToolClient, name: string, url: string) => c.get(`/site-tool/${name}?${qs({ url })}`);
-const notInHistory = (res: Res) => assertError(res, 429, 'Error', 'Not in history');
+const notInHistory = (res: Res) => {
+  assertError(res, 429, 'RateLimit', 'Not in history');
+  assert.equal(res.json().error.retry_after, undefined, 'waiting does not help: no retry_after');
+};
 const isInt = (x: unknown) => Number.isInteger(x);
 const isPercent = (x: unknown) => isInt(x) && (x as number) >= 0 && (x as number) <= 100;
 

@@ -1,0 +1,102 @@
+/**
+ * Fair use of free operations: no single account may slow the service for the others.
+ * Free operations cost no quota, so without these limits one account could write lists
+ * as fast as the server accepts them and hold it busy with bulk reads. The numbers are in
+ * README.md ("Fair use") and docs/decisions.md.
+ *
+ * State is per process: one `quarry serve` owns a SQLite data directory (acquireServeLock);
+ * the scale mode keeps these counters in Redis with the burst windows.
+ */
+import { errors } from '../http/errors.js';
+import type { Clock } from '../lib/clock.js';
+
+/** Free-write units an account may spend per minute (bucket size and refill rate). */
+export const DEFAULT_FREE_WRITES_PER_MINUTE = 120;
+/** A free write costs 1 unit plus 1 per started 1,000 keyword ids it carries. */
+export const IDS_PER_WRITE_UNIT = 1_000;
+/** Bulk reads (list detail, all lists, keyword export by ids) one account may run at once. */
+export const BULK_READS_PER_ACCOUNT = 2;
+/** Backlink export jobs one account may have queued or running at once. */
+export const LIVE_EXPORTS_PER_ACCOUNT = 3;
+/** Keyword ids one account may keep across all its lists (100 full lists). */
+export const STORED_KEYWORD_IDS_PER_ACCOUNT = 1_000_000;
+
+/** The units of a free write carrying `ids` keyword ids. */
+export function writeUnits(ids: number): number {
+  return 1 + Math.ceil(Math.max(0, ids) / IDS_PER_WRITE_UNIT);
+}
+
+interface Bucket {
+  units: number;
+  atMs: number;
+}
+
+/**
+ * A token bucket per account: `perMinute` units, refilled continuously. A write that does
+ * not fit answers 429 RateLimit with the seconds until it would; 0 turns the budget off.
+ */
+export class FreeWriteBudget {
+  private readonly buckets = new Map<string, Bucket>();
+
+  constructor(
+    readonly perMinute: number,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Spends `units` of the account's budget, or throws the contract's RateLimit error. */
+  spend(accountId: string, units: number): void {
+    if (this.perMinute <= 0) return;
+    const now = this.clock.now();
+    const rate = this.perMinute / 60_000;
+    const bucket = this.buckets.get(accountId) ?? { units: this.perMinute, atMs: now };
+    bucket.units = Math.min(this.perMinute, bucket.units + (now - bucket.atMs) * rate);
+    bucket.atMs = now;
+    // A write larger than the whole bucket waits for a full one, then goes.
+    const needed = Math.min(units, this.perMinute);
+    if (bucket.units < needed) {
+      this.buckets.set(accountId, bucket);
+      const retryAfter = Math.max(1, Math.ceil((needed - bucket.units) / rate / 1000));
+      throw errors.rateLimit(
+        retryAfter,
+        `Too many free writes: at most ${this.perMinute} units per minute per account (a write costs 1 plus 1 per 1,000 keyword ids)`,
+      );
+    }
+    bucket.units -= needed;
+    this.buckets.set(accountId, bucket);
+    // Full buckets need no memory: forget them now and then.
+    if (this.buckets.size > 10_000) {
+      for (const [id, b] of this.buckets) if (b.units + (now - b.atMs) * rate >= this.perMinute) this.buckets.delete(id);
+    }
+  }
+}
+
+/** At most `perAccount` bulk reads of one account at once; a further one answers 429 RateLimit. */
+export class BulkSlots {
+  private readonly running = new Map<string, number>();
+
+  constructor(readonly perAccount: number) {}
+
+  /** Takes a slot, or throws; call the returned function once the answer is sent or abandoned. */
+  take(accountId: string): () => void {
+    const n = this.running.get(accountId) ?? 0;
+    if (n >= this.perAccount) throw errors.rateLimit(1, `At most ${this.perAccount} bulk reads (list details, all lists, keyword exports) per account at once`);
+    this.running.set(accountId, n + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.running.get(accountId) ?? 1) - 1;
+      if (left <= 0) this.running.delete(accountId);
+      else this.running.set(accountId, left);
+    };
+  }
+}
+
+export interface FairUse {
+  writes: FreeWriteBudget;
+  bulk: BulkSlots;
+}
+
+export function fairUse(freeWritesPerMinute: number, clock: Clock): FairUse {
+  return { writes: new FreeWriteBudget(freeWritesPerMinute, clock), bulk: new BulkSlots(BULK_READS_PER_ACCOUNT) };
+}

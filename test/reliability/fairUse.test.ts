@@ -1,0 +1,146 @@
+/**
+ * Fair use of free operations (issue 12, item 2): a per-account budget of free writes
+ * (429 RateLimit with retry_after, refilled by the clock), at most two bulk reads per
+ * account at once, a storage quota across an account's lists (422), at most three live
+ * backlink exports per account (429 before any charge), workers taking the jobs of the
+ * least busy account first, and all lists streamed as one JSON array.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { testApp, type TestApp } from '../support/app.js';
+import { SECOND, unixSeconds } from '../../src/lib/clock.js';
+import { BulkSlots, FreeWriteBudget, writeUnits } from '../../src/policy/fairUse.js';
+import { KeywordLists, ListLimitError } from '../../src/store/keywordLists.js';
+import { JobQueue } from '../../src/jobs/jobQueue.js';
+import { newClient } from '../tools/keyword/helpers.js';
+
+let t: TestApp;
+
+describe('fair use of free operations', () => {
+  before(async () => {
+    t = await testApp({ env: { QUARRY_FREE_WRITES_PER_MINUTE: '12' } });
+  });
+  after(() => t.close());
+
+  test('free writes spend a per-account budget: 1 unit plus 1 per started 1,000 ids; past it 429 RateLimit until the clock refills it', async () => {
+    assert.equal(writeUnits(0), 1);
+    assert.equal(writeUnits(1), 2);
+    assert.equal(writeUnits(10_000), 11);
+    const c = await newClient(t);
+    const other = await newClient(t);
+    for (let i = 0; i < 12; i++) assert.equal((await c.post('/lists', { name: `l${i}`, keyword_ids: [] })).statusCode, 201, `write ${i}`);
+    const refused = await c.post('/lists', { name: 'one more', keyword_ids: [] });
+    assert.equal(refused.statusCode, 429);
+    assert.equal(refused.json().error.type, 'RateLimit');
+    assert.equal(refused.json().error.retry_after, 5, '1 unit at 12 per minute');
+    assert.equal(refused.headers['retry-after'], '5');
+    // Another account has its own budget; reads are not writes.
+    assert.equal((await other.post('/lists', { name: 'mine', keyword_ids: [] })).statusCode, 201);
+    assert.equal((await c.get('/lists')).statusCode, 200);
+    t.clock.advance(5 * SECOND);
+    assert.equal((await c.post('/lists', { name: 'after the wait', keyword_ids: [] })).statusCode, 201);
+    // A write larger than the whole budget goes once the bucket is full.
+    t.clock.advance(60 * SECOND);
+    const big = Array.from({ length: 10_000 }, (_, i) => `id-${i}`);
+    assert.equal((await c.post('/lists', { name: 'big', keyword_ids: big })).statusCode, 201);
+    // 11 of the 12 units went: one small write still fits, the next does not.
+    assert.equal((await c.post('/lists', { name: 'right after', keyword_ids: [] })).statusCode, 201);
+    assert.equal((await c.post('/lists', { name: 'one too many', keyword_ids: [] })).statusCode, 429);
+  });
+
+  test('the budget refills continuously and never beyond its size', () => {
+    let now = 0;
+    const budget = new FreeWriteBudget(60, { now: () => now });
+    for (let i = 0; i < 60; i++) budget.spend('a', 1);
+    assert.throws(() => budget.spend('a', 1), /Too many free writes/);
+    now += 10 * SECOND;
+    for (let i = 0; i < 10; i++) budget.spend('a', 1);
+    assert.throws(() => budget.spend('a', 1));
+    now += 3_600 * SECOND;
+    for (let i = 0; i < 60; i++) budget.spend('a', 1);
+    assert.throws(() => budget.spend('a', 1));
+  });
+
+  test('at most two bulk reads per account at once; a third answers 429 RateLimit, others are not held back', async () => {
+    const c = await newClient(t);
+    const other = await newClient(t);
+    const slots = t.ctx.fairUse.bulk;
+    const held = [slots.take(c.id), slots.take(c.id)];
+    for (const path of ['/lists', '/lists/nope']) {
+      const res = await c.get(path);
+      assert.equal(res.statusCode, 429, path);
+      assert.equal(res.json().error.type, 'RateLimit');
+    }
+    assert.equal((await c.post('/keywords', { keyword_ids: ['x'] })).statusCode, 429);
+    assert.equal((await other.get('/lists')).statusCode, 200);
+    held.forEach((release) => release());
+    assert.equal((await c.get('/lists')).statusCode, 200);
+    // Slots come back after every answer: many reads in a row never run out.
+    for (let i = 0; i < 5; i++) assert.equal((await c.get('/lists')).statusCode, 200);
+    const bulk = new BulkSlots(1);
+    const release = bulk.take('a');
+    assert.throws(() => bulk.take('a'));
+    release();
+    release();
+    bulk.take('a');
+  });
+
+  test('all lists stream as one JSON array, oldest first, with every keyword id', async () => {
+    const c = await newClient(t);
+    const lists = new KeywordLists(t.ctx.state.db);
+    const now = unixSeconds(t.clock.now());
+    const made = [];
+    for (let i = 0; i < 25; i++) made.push(await lists.create(c.id, `list ${i}`, [`a${i}`, `b${i}`], now));
+    const res = await c.get('/lists');
+    assert.equal(res.statusCode, 200);
+    assert.match(String(res.headers['content-type']), /^application\/json/);
+    // As stored, with the reference's `__v` (always 0: no revision counter is kept).
+    const answered = (lists: object[]) => lists.map((l) => ({ ...l, __v: 0 }));
+    assert.deepEqual(res.json(), answered(made));
+    assert.deepEqual(res.json(), answered(await lists.all(c.id)));
+  });
+
+  test('an account keeps at most its storage quota of keyword ids across its lists: 422 past it, room again after a delete', async () => {
+    const { id } = await t.account();
+    const lists = new KeywordLists(t.ctx.state.db, 25);
+    const now = unixSeconds(t.clock.now());
+    const ids = (n: number, p: string) => Array.from({ length: n }, (_, i) => `${p}${i}`);
+    const first = await lists.create(id, 'a', ids(20, 'a'), now);
+    await assert.rejects(
+      lists.create(id, 'b', ids(6, 'b'), now),
+      (err: unknown) => err instanceof ListLimitError && /at most 25 keyword ids/.test(err.message),
+    );
+    await assert.rejects(lists.addKeywords(id, first._id, ids(6, 'c'), now), ListLimitError);
+    await lists.create(id, 'b', ids(5, 'b'), now);
+    await lists.delete(id, first._id);
+    await lists.create(id, 'c', ids(20, 'c'), now);
+  });
+
+  test('at most three live backlink exports per account: a fourth is refused before any charge', async () => {
+    const { key, id } = await t.account('premium');
+    const headers = { 'x-access-token': key };
+    const post = (url: string, payload: object) => t.app.inject({ method: 'POST', url: `/v3/link-tool${url}`, headers, payload });
+    assert.equal((await post('/exports/suggest', { url: 'learnhub.com' })).statusCode, 200);
+    for (let i = 0; i < 3; i++) {
+      t.clock.advance(11 * SECOND);
+      assert.equal((await post('/exports', { url: 'learnhub.com', limit: 10 + i })).statusCode, 200);
+    }
+    const pool = () => t.ctx.policy.store.poolState(id, 'links', 'monthly', 500_000, t.clock.now()).remaining;
+    const before = pool();
+    t.clock.advance(11 * SECOND);
+    const refused = await post('/exports', { url: 'learnhub.com', limit: 20 });
+    assert.equal(refused.statusCode, 429, refused.body);
+    assert.equal(refused.json().error.type, 'RateLimit');
+    assert.equal(pool(), before, 'not charged');
+  });
+
+  test('workers take the jobs of the least busy account first', () => {
+    const queue = new JobQueue(t.ctx.state, t.clock);
+    for (let i = 0; i < 4; i++) queue.enqueue('fair-kind', 'busy', { i });
+    assert.equal(queue.claim('w1', ['fair-kind'])!.accountId, 'busy');
+    t.clock.advance(1);
+    queue.enqueue('fair-kind', 'quiet', { i: 0 });
+    assert.equal(queue.claim('w2', ['fair-kind'])!.accountId, 'quiet', 'before the busy account’s older jobs');
+    assert.equal(queue.claim('w3', ['fair-kind'])!.accountId, 'busy');
+  });
+});
