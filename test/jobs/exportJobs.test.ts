@@ -98,7 +98,7 @@ describe('backlink export jobs', () => {
   const enqueue = (limit = 120, maxAttempts = 3) => queue.enqueue(EXPORT_JOB_KIND, ACCOUNT, { limit, cost: limit }, { maxAttempts });
   const current = (job: Job) => queue.byId(job.id)!;
 
-  it('goes 100 queued → 200 collecting → 300 writing (progress visible) → 400 completed with a download URL', async () => {
+  it('shows the last finished stage: 100 queued and collecting → 200 links collected while writing (progress visible) → 600 done with a download URL', async () => {
     const job = enqueue();
     assert.equal(exportState(current(job)), ExportState.Queued);
     assert.equal(exportDownloadUrl(current(job), signer, clock.now()), undefined);
@@ -121,7 +121,7 @@ describe('backlink export jobs', () => {
 
     const url = exportDownloadUrl(done, signer, clock.now())!;
     assert.deepEqual(exportJobStatus(done, signer, clock.now()), {
-      state: 400,
+      state: 600,
       error: '',
       createdAt: clock.now() / 1000,
       completedAt: clock.now() / 1000,
