@@ -136,13 +136,13 @@ export class AccessPolicy {
    */
   cachedResponse<P>(op: PaidOperation<P>, accountId: string, key: string): PolicyResponse | null {
     const hit = this.cachedAnswer(op, accountId, key);
-    return hit ? { status: hit.status, contentType: hit.contentType, body: hit.body, fromCache: true } : null;
+    return hit && !hit.stale ? { status: hit.status, contentType: hit.contentType, body: hit.body, fromCache: true } : null;
   }
 
   /** The cached answer of a request, unless the operation no longer stands by it (then it is forgotten). */
   private cachedAnswer<P>(op: PaidOperation<P>, accountId: string, key: string): CachedResponse | null {
     const hit = this.store.cached(accountId, key, this.clock.now());
-    if (hit === null || op.cachedAnswerHolds === undefined || op.cachedAnswerHolds(JSON.parse(hit.body))) return hit;
+    if (hit === null || hit.stale || op.cachedAnswerHolds === undefined || op.cachedAnswerHolds(JSON.parse(hit.body))) return hit;
     this.store.forget(accountId, key);
     return null;
   }
@@ -153,14 +153,17 @@ export class AccessPolicy {
     const cacheable = op.cacheable !== false;
     const key = cacheable ? cacheKey(req.operationId, req.params) : null;
     let done: (() => void) | undefined;
+    // A stale entry (an earlier release's shape) is not served, but the repeat it stands for is answered free.
+    let owed = false;
     if (key !== null) {
       const flightKey = `${req.account.id}\u0000${key}`;
       for (;;) {
         const hit = this.cachedAnswer(op, req.account.id, key);
-        if (hit) {
+        if (hit && !hit.stale) {
           this.refreshLookups(op, req.account, req.params, hit.body);
-          return { ...hit, fromCache: true };
+          return { status: hit.status, contentType: hit.contentType, body: hit.body, fromCache: true };
         }
+        owed = hit?.stale === true;
         const pending = this.inFlight.get(flightKey);
         if (!pending) break;
         await pending;
@@ -173,7 +176,7 @@ export class AccessPolicy {
       };
     }
     try {
-      return await this.admitAndExecute(op, req, key);
+      return await this.admitAndExecute(op, req, key, owed);
     } finally {
       done?.();
     }
@@ -190,7 +193,8 @@ export class AccessPolicy {
     this.store.recordLookups(account.id, op.lookups(params, JSON.parse(body), at), at.nowMs);
   }
 
-  private async admitAndExecute<P>(op: PaidOperation<P>, req: PaidRequest<P>, key: string | null): Promise<PolicyResponse> {
+  /** `owed`: the request repeats one answered within 24 hours whose cached answer went stale; it is executed as usual and charged nothing. */
+  private async admitAndExecute<P>(op: PaidOperation<P>, req: PaidRequest<P>, key: string | null, owed = false): Promise<PolicyResponse> {
     const { account, clientClass } = req;
     const plan = this.planOf(account);
     const nowMs = this.clock.now();
@@ -246,6 +250,7 @@ export class AccessPolicy {
       this.store.release(reservation);
       return { status: result.status, contentType: JSON_TYPE, body: null, fromCache: false };
     }
+    if (owed) charged = 0;
     const body = result.json ?? JSON.stringify(result.body);
     const at: CommitContext = { account, nowMs: this.clock.now() };
     try {

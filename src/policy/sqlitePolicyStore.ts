@@ -80,10 +80,12 @@ export class SqlitePolicyStore implements PolicyStore {
 
   constructor(private readonly db: SqliteDatabase.Database) {
     this.s = {
-      cacheGet: db.prepare<[string, string, number], CachedResponse & { createdMs: number }>(
-        'SELECT status, content_type AS contentType, body, created_ms AS createdMs FROM request_cache WHERE account_id = ? AND cache_key = ? AND created_ms > ?',
+      cacheGet: db.prepare<[string, string, number], CachedResponse & { createdMs: number; staleFlag: number }>(
+        'SELECT status, content_type AS contentType, body, created_ms AS createdMs, stale AS staleFlag FROM request_cache WHERE account_id = ? AND cache_key = ? AND created_ms > ?',
       ),
-      cachePut: db.prepare('INSERT OR REPLACE INTO request_cache (account_id, cache_key, status, content_type, body, created_ms) VALUES (?, ?, ?, ?, ?, ?)'),
+      cachePut: db.prepare(
+        'INSERT OR REPLACE INTO request_cache (account_id, cache_key, status, content_type, body, created_ms, stale) VALUES (?, ?, ?, ?, ?, ?, 0)',
+      ),
       cacheDelete: db.prepare('DELETE FROM request_cache WHERE account_id = ? AND cache_key = ?'),
       cooldownGet: db.prepare<[string, string], { last_ms: number }>('SELECT last_ms FROM cooldowns WHERE account_id = ? AND name = ?'),
       cooldownPut: db.prepare('INSERT OR REPLACE INTO cooldowns (account_id, name, last_ms) VALUES (?, ?, ?)'),
@@ -138,6 +140,7 @@ export class SqlitePolicyStore implements PolicyStore {
     if (kept !== undefined && kept.createdMs > nowMs - CACHE_TTL_MS) return { ...kept.response };
     const row = this.s.cacheGet.get(accountId, key, nowMs - CACHE_TTL_MS);
     if (row === undefined) return null;
+    if (row.staleFlag === 1) return { status: row.status, contentType: row.contentType, body: row.body, stale: true };
     const response = { status: row.status, contentType: row.contentType, body: row.body };
     this.remember(id, response, row.createdMs);
     return { ...response };

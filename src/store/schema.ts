@@ -54,6 +54,8 @@ export interface RequestCacheTable {
   content_type: string;
   body: string;
   created_ms: number;
+  /** 1: written by an earlier release in a shape the API no longer answers (see migration 0010). */
+  stale: number;
 }
 
 /** Per-account cooldowns, such as one keyword import per 30 s. */

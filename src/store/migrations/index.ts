@@ -11,6 +11,7 @@ import { rankTrackingMigrations } from './0006_rank_tracking.js';
 import { favouriteUpdateOrderMigrations } from './0007_favourite_update_order.js';
 import { inflightChargeMigrations } from './0008_inflight_charges.js';
 import { rankReferenceMigrations } from './0009_rank_reference.js';
+import { staleCachedAnswerMigrations } from './0010_stale_cached_answers.js';
 
 export const stateMigrations: Record<string, Migration> = {
   ...foundationMigrations,
@@ -21,4 +22,5 @@ export const stateMigrations: Record<string, Migration> = {
   ...favouriteUpdateOrderMigrations,
   ...inflightChargeMigrations,
   ...rankReferenceMigrations,
+  ...staleCachedAnswerMigrations,
 };

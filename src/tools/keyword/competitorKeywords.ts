@@ -54,6 +54,8 @@ export async function competitorKeywordsRoutes(fastify: FastifyInstance): Promis
   const schema = {
     tags,
     summary: 'Keywords a URL, domain or subdomain ranks for (worst position first)',
+    description:
+      'Up to the plan’s competitor-keywords-rows (at most 1,000). Location 0 or a supported country (a city or region counts as its country); any other location answers 204 and charges nothing. GET and POST are one operation, parameters in the query string.',
     querystring: UrlLocationQuery,
     response: {
       200: Ref(KeywordToolCompetitors),
@@ -96,6 +98,7 @@ export async function competitorKeywordsRoutes(fastify: FastifyInstance): Promis
       schema: {
         tags,
         summary: 'Competitor domains of a competitor-keywords lookup made in the last 24 hours (free)',
+        description: 'Needs a competitor-keywords lookup of the same url and location within 24 hours; otherwise 422 `No result`.',
         querystring: UrlLocationQuery,
         response: { 200: CompetitorDomainsAnswer, ...errorResponses(401, 422) },
       },
@@ -120,6 +123,7 @@ export async function competitorKeywordsRoutes(fastify: FastifyInstance): Promis
       schema: {
         tags,
         summary: 'Keywords to track for a URL, from its ranking keywords',
+        description: 'Meant for creating a rank tracking: the keywords the URL ranks for, best position first.',
         querystring: UrlLocationQuery,
         response: { 200: Ref(KeywordToolSuggestedKeywords), ...errorResponses(401, 422, 429) },
       },

@@ -59,6 +59,8 @@ export async function gapAnalysisRoutes(fastify: FastifyInstance): Promise<void>
       schema: {
         tags,
         summary: 'Keywords competitors rank for and the domain does not',
+        description:
+          'One result per competitor (1 to 5), each charged as one lookup unless the same domain, competitor, location and page were asked within 24 hours. Pages beyond 1 only on plans with gap pagination.',
         body: GapAnalysisBody,
         response: { 200: Ref(KeywordToolGapAnalysis), ...errorResponses(401, 422, 429) },
       },

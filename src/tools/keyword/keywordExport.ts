@@ -22,6 +22,7 @@ export async function keywordExportRoutes(fastify: FastifyInstance): Promise<voi
       schema: {
         tags,
         summary: 'Keyword data by id (JSON)',
+        description: 'Ids issued by keyword-producing operations (at most 10,000); unknown ids are dropped silently.',
         body: KeywordExportBody,
         response: { 200: KeywordExportAnswer, ...errorResponses(401, 422) },
       },

@@ -34,6 +34,8 @@ export async function keywordImportRoutes(fastify: FastifyInstance): Promise<voi
       schema: {
         tags,
         summary: 'Metrics, difficulty, history and organic results for a set of keywords',
+        description:
+          'At most the plan’s related-keywords-rows keywords (more answers 400). Never answered from cache; API-key clients may import once per 30 seconds (429 RateLimit with retry_after).',
         body: KeywordImportBody,
         response: { 200: KeywordImportAnswer, ...errorResponses(400, 401, 422, 429) },
       },

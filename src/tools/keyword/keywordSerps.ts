@@ -24,6 +24,7 @@ export async function keywordSerpRoutes(fastify: FastifyInstance): Promise<void>
       schema: {
         tags,
         summary: 'SERP detail of a keyword: difficulty, organic results with metrics, CTRs, intent, features',
+        description: 'Location 0 or missing means 2840. `serp` is the same SERP object the serp tool answers.',
         querystring: KeywordSerpQuery,
         response: { 200: KeywordSerpAnswer, ...errorResponses(401, 422, 429) },
       },

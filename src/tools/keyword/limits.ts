@@ -32,6 +32,8 @@ export async function limitsRoutes(fastify: FastifyInstance): Promise<void> {
       schema: {
         tags,
         summary: 'Plan limits and the state of every quota pool (authentication optional)',
+        description:
+          'Without a key, or with an unknown one, the same answer with nothing in any pool (never a way to test a key). `reset` counts seconds until a pool is whole again.',
         security: [{ ApiKeyAuth: [] }, {}],
         response: { 200: Ref(Limit) },
       },

@@ -86,6 +86,7 @@ export async function listRoutes(fastify: FastifyInstance): Promise<void> {
       schema: {
         tags,
         summary: 'Create a keyword list',
+        description: 'An account holds up to 10,000 lists of up to 10,000 keywords; ids the service never issued are dropped.',
         body: CreateListBody,
         response: { 201: Ref(KeywordToolList), ...errorResponses(401, 422) },
       },

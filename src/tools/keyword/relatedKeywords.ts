@@ -49,6 +49,7 @@ export async function relatedKeywordsRoutes(fastify: FastifyInstance): Promise<v
       schema: {
         tags,
         summary: 'Related keywords of a seed, seed first',
+        description: 'Up to the plan’s related-keywords-rows (at most 10,000); `language_id` 0 means the location’s main language.',
         querystring: RelatedKeywordsQuery,
         response: { 200: RelatedKeywordsAnswer, ...errorResponses(401, 422, 429) },
       },

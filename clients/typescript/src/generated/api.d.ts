@@ -8,7 +8,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Plan limits and the state of every quota pool (authentication optional) */
+        /**
+         * Plan limits and the state of every quota pool (authentication optional)
+         * @description Without a key, or with an unknown one, the same answer with nothing in any pool (never a way to test a key). `reset` counts seconds until a pool is whole again.
+         */
         get: operations["get-keyword-tool-limits"];
         put?: never;
         post?: never;
@@ -45,7 +48,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Related keywords of a seed, seed first */
+        /**
+         * Related keywords of a seed, seed first
+         * @description Up to the plan’s related-keywords-rows (at most 10,000); `language_id` 0 means the location’s main language.
+         */
         get: operations["get-keyword-tool-related-keywords"];
         put?: never;
         post?: never;
@@ -62,10 +68,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Keywords a URL, domain or subdomain ranks for (worst position first) */
+        /**
+         * Keywords a URL, domain or subdomain ranks for (worst position first)
+         * @description Up to the plan’s competitor-keywords-rows (at most 1,000). Location 0 or a supported country (a city or region counts as its country); any other location answers 204 and charges nothing. GET and POST are one operation, parameters in the query string.
+         */
         get: operations["get-keyword-tool-competitor-keywords"];
         put?: never;
-        /** Keywords a URL, domain or subdomain ranks for (worst position first) */
+        /**
+         * Keywords a URL, domain or subdomain ranks for (worst position first)
+         * @description Up to the plan’s competitor-keywords-rows (at most 1,000). Location 0 or a supported country (a city or region counts as its country); any other location answers 204 and charges nothing. GET and POST are one operation, parameters in the query string.
+         */
         post: operations["post-keyword-tool-competitor-keywords"];
         delete?: never;
         options?: never;
@@ -80,7 +92,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Competitor domains of a competitor-keywords lookup made in the last 24 hours (free) */
+        /**
+         * Competitor domains of a competitor-keywords lookup made in the last 24 hours (free)
+         * @description Needs a competitor-keywords lookup of the same url and location within 24 hours; otherwise 422 `No result`.
+         */
         get: operations["get-keyword-tool-competitor-domain"];
         put?: never;
         post?: never;
@@ -97,7 +112,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Keywords to track for a URL, from its ranking keywords */
+        /**
+         * Keywords to track for a URL, from its ranking keywords
+         * @description Meant for creating a rank tracking: the keywords the URL ranks for, best position first.
+         */
         get: operations["get-keyword-tool-suggested-keywords"];
         put?: never;
         post?: never;
@@ -116,7 +134,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Metrics, difficulty, history and organic results for a set of keywords */
+        /**
+         * Metrics, difficulty, history and organic results for a set of keywords
+         * @description At most the plan’s related-keywords-rows keywords (more answers 400). Never answered from cache; API-key clients may import once per 30 seconds (429 RateLimit with retry_after).
+         */
         post: operations["post-keyword-tool-keyword-imports"];
         delete?: never;
         options?: never;
@@ -131,7 +152,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** SERP detail of a keyword: difficulty, organic results with metrics, CTRs, intent, features */
+        /**
+         * SERP detail of a keyword: difficulty, organic results with metrics, CTRs, intent, features
+         * @description Location 0 or missing means 2840. `serp` is the same SERP object the serp tool answers.
+         */
         get: operations["get-keyword-tool-serps"];
         put?: never;
         post?: never;
@@ -150,7 +174,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Keyword data by id (JSON) */
+        /**
+         * Keyword data by id (JSON)
+         * @description Ids issued by keyword-producing operations (at most 10,000); unknown ids are dropped silently.
+         */
         post: operations["post-keyword-tool-keywords"];
         delete?: never;
         options?: never;
@@ -201,7 +228,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Keywords competitors rank for and the domain does not */
+        /**
+         * Keywords competitors rank for and the domain does not
+         * @description One result per competitor (1 to 5), each charged as one lookup unless the same domain, competitor, location and page were asked within 24 hours. Pages beyond 1 only on plans with gap pagination.
+         */
         post: operations["post-keyword-tool-gap-analysis"];
         delete?: never;
         options?: never;
@@ -219,7 +249,10 @@ export interface paths {
         /** All keyword lists of the account */
         get: operations["get-keyword-tool-lists"];
         put?: never;
-        /** Create a keyword list */
+        /**
+         * Create a keyword list
+         * @description An account holds up to 10,000 lists of up to 10,000 keywords; ids the service never issued are dropped.
+         */
         post: operations["post-keyword-tool-lists"];
         delete?: never;
         options?: never;
