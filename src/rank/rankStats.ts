@@ -103,8 +103,9 @@ interface KeywordRef {
 
 /**
  * Statistics of the keywords `keywordIds` (all of the tracking's when undefined) from
- * `range.from` to `range.to`. Per-day figures are grouped in SQL by (day, position, volume),
- * so their cost follows days × distinct positions, not the number of checks.
+ * `range.from` to `range.to`. Per-day figures are grouped in SQL by (day, position), so the
+ * rows read back follow days × distinct positions, not the number of checks; each keyword's
+ * first and last check are seeks in the (keyword_id, day) key.
  */
 export async function trackingStats(
   db: Kysely<StateDatabase>,
@@ -121,15 +122,18 @@ export async function trackingStats(
       WHERE tracking_id = ${tracking.id} AND ${inFilter('id')} ORDER BY created_at, kw`.execute(db)
   ).rows;
 
+  // (day, position) counts and search-volume sums: at most days × 101 rows, whatever the number of keywords.
   const grouped = await sql<{ day: string; position: number | null; sv: number | null; n: number }>`
-    SELECT c.day, c.position, k.sv, COUNT(*) AS n FROM rank_checks c JOIN rank_tracked_keywords k ON k.id = c.keyword_id
-    WHERE c.tracking_id = ${tracking.id} AND c.day >= ${range.from} AND c.day <= ${range.to} AND ${inFilter('c.keyword_id')}
-    GROUP BY c.day, c.position, k.sv ORDER BY c.day`.execute(db);
+    SELECT c.day, c.position, SUM(k.sv) AS sv, COUNT(*) AS n
+    FROM rank_tracked_keywords k CROSS JOIN rank_checks c INDEXED BY rank_checks_keyword_day_position
+      ON c.keyword_id = k.id AND c.day >= ${range.from} AND c.day <= ${range.to}
+    WHERE k.tracking_id = ${tracking.id} AND ${inFilter('k.id')}
+    GROUP BY c.day, c.position ORDER BY c.day`.execute(db);
   const byDay = new Map<string, { position: number | null; sv: number | null; n: number }[]>();
   for (const r of grouped.rows) {
     let list = byDay.get(r.day);
     if (!list) byDay.set(r.day, (list = []));
-    list.push({ position: r.position, sv: r.sv, n: Number(r.n) });
+    list.push({ position: r.position, sv: r.sv === null ? null : Number(r.sv), n: Number(r.n) });
   }
   const firstDays = keywords.map((k) => k.first_day).sort();
   const eligibleOn = (day: string) => {
@@ -140,32 +144,23 @@ export async function trackingStats(
   const timeframes: Record<string, DayFigures> = {};
   for (const [day, counts] of byDay) timeframes[day] = dayFigures(counts, eligibleOn(day));
 
-  // Each keyword's first and last check in the timeframe, and its last day before it.
-  const ends = await sql<{
-    keyword_id: string;
-    day: string;
-    position: number | null;
-    url: string | null;
-    visual: string | null;
-    features: string;
-    checked_ms: number;
-  }>`
-    SELECT c.keyword_id, c.day, c.position, c.url, c.visual, c.features, c.checked_ms FROM rank_checks c
-    JOIN (SELECT keyword_id, MIN(day) AS first, MAX(day) AS last FROM rank_checks
-          WHERE tracking_id = ${tracking.id} AND day >= ${range.from} AND day <= ${range.to} AND ${inFilter('keyword_id')}
-          GROUP BY keyword_id) m ON m.keyword_id = c.keyword_id AND (c.day = m.first OR c.day = m.last)
-    ORDER BY c.keyword_id, c.day`.execute(db);
-  const firstLast = new Map<string, { first: (typeof ends.rows)[number]; last: (typeof ends.rows)[number] }>();
-  for (const r of ends.rows) {
-    const seen = firstLast.get(r.keyword_id);
-    if (seen) seen.last = r;
-    else firstLast.set(r.keyword_id, { first: r, last: r });
-  }
+  // Each keyword's first and last check in the timeframe, and its last day before it: a few
+  // seeks in the (keyword_id, day) key per keyword, whatever the length of the timeframe.
+  type EndRow = { keyword_id: string; day: string; position: number | null; url: string | null; visual: string | null; features: string; checked_ms: number };
+  const endRows = (fn: 'MIN' | 'MAX') =>
+    sql<EndRow>`
+    SELECT c.keyword_id, c.day, c.position, c.url, c.visual, c.features, c.checked_ms
+    FROM rank_tracked_keywords k JOIN rank_checks c ON c.keyword_id = k.id AND c.day = (
+      SELECT ${sql.raw(fn)}(x.day) FROM rank_checks x WHERE x.keyword_id = k.id AND x.day >= ${range.from} AND x.day <= ${range.to})
+    WHERE k.tracking_id = ${tracking.id} AND ${inFilter('k.id')}`.execute(db);
+  const firsts = new Map((await endRows('MIN')).rows.map((r) => [r.keyword_id, r]));
+  const firstLast = new Map<string, { first: EndRow; last: EndRow }>();
+  for (const r of (await endRows('MAX')).rows) firstLast.set(r.keyword_id, { first: firsts.get(r.keyword_id) ?? r, last: r });
   const before = new Map(
     (
-      await sql<{ keyword_id: string; day: string }>`
-        SELECT keyword_id, MAX(day) AS day FROM rank_checks
-        WHERE tracking_id = ${tracking.id} AND day < ${range.from} AND ${inFilter('keyword_id')} GROUP BY keyword_id`.execute(db)
+      await sql<{ keyword_id: string; day: string | null }>`
+        SELECT k.id AS keyword_id, (SELECT MAX(x.day) FROM rank_checks x WHERE x.keyword_id = k.id AND x.day < ${range.from}) AS day
+        FROM rank_tracked_keywords k WHERE k.tracking_id = ${tracking.id} AND ${inFilter('k.id')}`.execute(db)
     ).rows.map((r) => [r.keyword_id, r.day]),
   );
 
@@ -218,6 +213,7 @@ export async function trackingStats(
   return { history_dates: [...byDay.keys()], timeframes, top_up, top_down, keywords: out };
 }
 
+/** A day's figures from its (position, checks, sum of their search volumes) groups. */
 function dayFigures(counts: readonly { position: number | null; sv: number | null; n: number }[], eligible: number): DayFigures {
   const distribution = emptyDistribution();
   let checked = 0;
@@ -232,7 +228,7 @@ function dayFigures(counts: readonly { position: number | null; sv: number | nul
     if (position !== null) {
       ranked += n;
       sum += n * position;
-      if (sv !== null) visits += n * sv * baseClickThroughRate(position);
+      if (sv !== null) visits += sv * baseClickThroughRate(position);
     }
   }
   return {

@@ -12,6 +12,7 @@ import { favouriteUpdateOrderMigrations } from './0007_favourite_update_order.js
 import { inflightChargeMigrations } from './0008_inflight_charges.js';
 import { rankReferenceMigrations } from './0009_rank_reference.js';
 import { staleCachedAnswerMigrations } from './0010_stale_cached_answers.js';
+import { rankChecksKeywordIndexMigrations } from './0011_rank_checks_keyword_index.js';
 
 export const stateMigrations: Record<string, Migration> = {
   ...foundationMigrations,
@@ -23,4 +24,5 @@ export const stateMigrations: Record<string, Migration> = {
   ...inflightChargeMigrations,
   ...rankReferenceMigrations,
   ...staleCachedAnswerMigrations,
+  ...rankChecksKeywordIndexMigrations,
 };
