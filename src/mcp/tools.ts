@@ -130,7 +130,8 @@ function toolOf(doc: OpenApiDocument, method: string, path: string, op: OpenApiO
     type: 'array',
     items: { type: 'string' },
     minItems: 1,
-    description: 'Optional trim of the answer shown to you: keep only these properties of each row (of the answer itself when it has no list).',
+    description:
+      'Optional trim of the answer shown to you: keep only these properties of the answer when they are its own, otherwise of each row of its lists.',
   };
 
   const pool = op['x-quota-pool'] ?? null;
@@ -310,8 +311,8 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v ===
 /**
  * Trims an answer for an agent's context: every list (a top-level array, or an array
  * property of the answer) cut to `limit` rows, each row object cut to `fields`; a trimmed
- * list is reported under `_trimmed` with its full length. An answer without a list has
- * `fields` applied to itself.
+ * list is reported under `_trimmed` with its full length. When `fields` names properties
+ * of the answer itself, those are kept instead.
  */
 export function trim(answer: unknown, limit: number | undefined, fields: string[] | undefined): unknown {
   if (limit === undefined && fields === undefined) return answer;
@@ -322,8 +323,10 @@ export function trim(answer: unknown, limit: number | undefined, fields: string[
     return rows.length < answer.length ? { items: rows, _trimmed: { items: { total: answer.length, returned: rows.length } } } : rows;
   }
   if (!isPlainObject(answer)) return answer;
+  // Fields that name properties of the answer itself pick those (`plan`, `resources` of the limits).
+  if (fields?.some((f) => f in answer)) return trim(pick(answer), limit, undefined);
   const lists = Object.entries(answer).filter(([, v]) => Array.isArray(v) && v.some(isPlainObject));
-  if (lists.length === 0) return pick(answer);
+  if (lists.length === 0) return answer;
   const out: Record<string, unknown> = { ...answer };
   const trimmed: Record<string, { total: number; returned: number }> = {};
   for (const [key, value] of lists) {

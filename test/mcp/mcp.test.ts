@@ -179,6 +179,9 @@ describe('MCP server', { timeout: 240_000 }, () => {
     assert.ok(fullBody[list[0]].length > 2);
     const limits = (await (await fetch(`${base}/v3/keyword-tool/limits`, { headers: { 'x-access-token': key } })).json()) as any;
     assert.equal(limits.resources['related-keywords'].remaining, limits.resources['related-keywords'].limit - 1);
+    // Fields that are the answer's own properties pick those.
+    const picked = await call(client, 'get-keyword-tool-limits', { fields: ['plan', 'resources'] });
+    assert.deepEqual(Object.keys(picked.structuredContent).sort(), ['plan', 'resources']);
     await client.close();
   });
 
