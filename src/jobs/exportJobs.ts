@@ -1,8 +1,14 @@
 /**
- * Backlink export jobs on the durable queue (DESIGN.md §5):
+ * Backlink export jobs on the durable queue. The API's `state` names the last finished
+ * stage, as the reference does (reference-notes.md):
  *
- *   100 queued → 200 collecting → 300 writing → 400 completed → 600 expired
- *                      └────────────┴──────→ 500 failed (charge refunded, `error` set)
+ *   100 queued / collecting → 200 links collected (rows being written) → 600 done
+ *
+ * The reference's 300 (metrics merged), 400 (rows sorted) and 500 (file stored) pass inside
+ * the one streaming write (rows come sorted, with their metrics, and the file is renamed into
+ * place as the job completes), so they are never seen. There is no failed or expired code: a
+ * failed job keeps the stage it reached and tells why in `error` (its charge refunded); an
+ * expired one stays 600 and loses its `downloadURL`.
  *
  * The charge is made once, by the API, when the export is created (it is part of the
  * paid request). A worker never charges. A job that fails for good is refunded through
@@ -24,12 +30,14 @@ import type { JobContext, JobHandler } from './worker.js';
 export const EXPORT_JOB_KIND = 'backlink-export';
 
 export const ExportState = {
+  /** Queued, or collecting the matching links. */
   Queued: 100,
-  Collecting: 200,
-  Writing: 300,
-  Completed: 400,
-  Failed: 500,
-  Expired: 600,
+  /** Links collected: the rows are being written. */
+  LinksCollected: 200,
+  MetricsMerged: 300,
+  RowsSorted: 400,
+  FileStored: 500,
+  Done: 600,
 } as const;
 export type ExportStateCode = (typeof ExportState)[keyof typeof ExportState];
 
@@ -55,19 +63,17 @@ export function exportFileName(jobId: string): string {
   return `${jobId}.csv`;
 }
 
-/** The API's numeric `state` of an export job. */
+/** The API's numeric `state` of an export job: the last stage it finished (a failed job: the one it had reached). */
 export function exportState(job: Job): ExportStateCode {
   switch (job.state) {
     case 'queued':
       return ExportState.Queued;
     case 'running':
-      return job.stage === EXPORT_STAGE_WRITING ? ExportState.Writing : ExportState.Collecting;
-    case 'completed':
-      return ExportState.Completed;
     case 'failed':
-      return ExportState.Failed;
+      return job.stage === EXPORT_STAGE_WRITING ? ExportState.LinksCollected : ExportState.Queued;
+    case 'completed':
     case 'expired':
-      return ExportState.Expired;
+      return ExportState.Done;
   }
 }
 
@@ -94,7 +100,7 @@ export function exportDownloadUrl(job: Job, signer: UrlSigner, nowMs: number): s
 /** The job-machinery fields of the API's export job object (the link tool adds request, stats, cost). */
 export interface ExportJobStatus {
   state: ExportStateCode;
-  /** Why the export failed; empty unless state is 500. */
+  /** Why the export failed; empty unless it failed. */
   error: string;
   createdAt: number;
   /** Unix seconds; null until completed or failed. */
@@ -115,7 +121,7 @@ export function exportJobStatus(job: Job, signer: UrlSigner, nowMs: number): Exp
   const state = exportState(job);
   const status: ExportJobStatus = {
     state,
-    error: state === ExportState.Failed ? (job.error ?? 'export failed') : '',
+    error: job.state === 'failed' ? (job.error ?? 'export failed') : '',
     createdAt: unixSeconds(job.createdMs),
     completedAt: job.completedMs === null ? null : unixSeconds(job.completedMs),
     progress: job.progress,

@@ -6,6 +6,7 @@
 import { commonComponents, type ComponentList } from './common/schemas.js';
 import { metricsComponents } from './common/metrics.js';
 import { keywordComponents } from './keyword/schemas.js';
+import { linkComponents } from './link/schemas.js';
 import { rankComponents } from './rank/schemas.js';
 import { serpComponents } from './serp/schemas.js';
 import { siteComponents } from './site/schemas.js';
@@ -14,6 +15,7 @@ export const apiComponents: ComponentList = [
   ...commonComponents,
   ...metricsComponents,
   ...serpComponents,
+  ...linkComponents,
   ...siteComponents,
   ...rankComponents,
   ...keywordComponents,

@@ -24,7 +24,7 @@ const BIN = path.resolve('node_modules/.bin');
 const OPEN_DIFFERENCES: Record<string, number> = {
   '/keyword-tool': 0,
   '/serp-tool': 0,
-  '/link-tool': 1000,
+  '/link-tool': 0,
   '/site-tool': 0,
   '/rank-tool': 0,
   '/shared': 0,

@@ -98,22 +98,22 @@ describe('backlink export jobs', () => {
   const enqueue = (limit = 120, maxAttempts = 3) => queue.enqueue(EXPORT_JOB_KIND, ACCOUNT, { limit, cost: limit }, { maxAttempts });
   const current = (job: Job) => queue.byId(job.id)!;
 
-  it('goes 100 queued → 200 collecting → 300 writing (progress visible) → 400 completed with a download URL', async () => {
+  it('shows the last finished stage: 100 queued and collecting → 200 links collected while writing (progress visible) → 600 done with a download URL', async () => {
     const job = enqueue();
     assert.equal(exportState(current(job)), ExportState.Queued);
     assert.equal(exportDownloadUrl(current(job), signer, clock.now()), undefined);
     worker.poll();
     await until(() => current(job).stage === 'collecting', 'collecting');
-    assert.equal(exportState(current(job)), ExportState.Collecting);
+    assert.equal(exportState(current(job)), ExportState.Queued);
     collectGate.resolve();
     await until(() => current(job).progress.done >= 50, 'rows written');
-    assert.equal(exportState(current(job)), ExportState.Writing);
+    assert.equal(exportState(current(job)), ExportState.LinksCollected);
     assert.deepEqual(current(job).progress, { done: 50, total: 120 });
     assert.equal(exportDownloadUrl(current(job), signer, clock.now()), undefined);
     rowGate.resolve();
     await worker.idle();
     const done = current(job);
-    assert.equal(exportState(done), ExportState.Completed);
+    assert.equal(exportState(done), ExportState.Done);
     assert.deepEqual(done.progress, { done: 120, total: 120 });
     assert.deepEqual(done.result, { fileName: exportFileName(job.id), rows: 120, bytes: fs.statSync(path.join(dir, exportFileName(job.id))).size });
     assert.deepEqual(fs.readdirSync(dir), [exportFileName(job.id)]);
@@ -121,7 +121,7 @@ describe('backlink export jobs', () => {
 
     const url = exportDownloadUrl(done, signer, clock.now())!;
     assert.deepEqual(exportJobStatus(done, signer, clock.now()), {
-      state: 400,
+      state: 600,
       error: '',
       createdAt: clock.now() / 1000,
       completedAt: clock.now() / 1000,
@@ -152,7 +152,7 @@ describe('backlink export jobs', () => {
 
     clock.advance(EXPORT_RETENTION_MS - 1);
     assert.deepEqual(await sweepExports(queue, dir), { expired: 0, tempsRemoved: 0 });
-    assert.equal(exportState(current(job)), ExportState.Completed);
+    assert.equal(exportState(current(job)), ExportState.Done);
     assert.equal((await app.inject({ method: 'GET', url })).statusCode, 200);
 
     clock.advance(1);
@@ -163,7 +163,8 @@ describe('backlink export jobs', () => {
     assert.equal(exportDownloadUrl(current(job), signer, clock.now()), undefined);
 
     assert.deepEqual(await sweepExports(queue, dir), { expired: 1, tempsRemoved: 0 });
-    assert.equal(exportState(current(job)), ExportState.Expired);
+    assert.equal(current(job).state, 'expired');
+    assert.equal(exportState(current(job)), ExportState.Done, 'an expired export stays done; only its downloadURL goes');
     assert.deepEqual(fs.readdirSync(dir), []);
     assert.equal((await app.inject({ method: 'GET', url })).statusCode, 410);
     assert.deepEqual(await sweepExports(queue, dir), { expired: 0, tempsRemoved: 0 });
@@ -208,7 +209,7 @@ describe('backlink export jobs', () => {
     worker.poll();
     await worker.idle();
     const failed = current(job);
-    assert.equal(exportState(failed), ExportState.Failed);
+    assert.equal(failed.state, 'failed');
     assert.equal(failed.error, 'link index unavailable');
     assert.equal(exportJobStatus(failed, signer, clock.now()).error, 'link index unavailable');
     assert.equal(exportJobStatus(failed, signer, clock.now()).downloadURL, undefined);
@@ -229,7 +230,7 @@ describe('backlink export jobs', () => {
     const job = enqueue(100, 3);
     worker.poll();
     await worker.idle();
-    assert.equal(exportState(current(job)), ExportState.Failed);
+    assert.equal(current(job).state, 'failed');
     assert.equal(refunds.length, 1);
   });
 });

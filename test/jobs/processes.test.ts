@@ -124,7 +124,7 @@ describe('worker processes on one state store', () => {
     const firstExit = exited(first);
     await until(() => (queue.byId(job.id)?.progress.done ?? 0) >= 3_000, 'the first worker to write 3,000 rows');
     const midway = queue.byId(job.id)!;
-    assert.equal(exportState(midway), ExportState.Writing);
+    assert.equal(exportState(midway), ExportState.LinksCollected);
     assert.equal(midway.progress.total, rows);
     assert.ok(midway.progress.done < rows, 'killed mid-export');
     assert.ok(
@@ -139,7 +139,7 @@ describe('worker processes on one state store', () => {
     const second = await exited(start('exportWorker.ts', options));
     assert.equal(second.code, 0, second.stderr);
     const done = queue.byId(job.id)!;
-    assert.equal(exportState(done), ExportState.Completed);
+    assert.equal(exportState(done), ExportState.Done);
     assert.equal(done.attempts, 2);
     assert.deepEqual(exportFiles(), [exportFileName(job.id)]);
     const records = parse(fs.readFileSync(path.join(exportsDir(dataDir), exportFileName(job.id))), { columns: true }) as Record<string, string>[];
@@ -164,7 +164,7 @@ describe('worker processes on one state store', () => {
       const next = await exited(start('exportWorker.ts', options));
       assert.equal(next.code, 0, next.stderr);
       const failed = queue.byId(job.id)!;
-      assert.equal(exportState(failed), ExportState.Failed);
+      assert.equal(failed.state, 'failed');
       assert.match(failed.error ?? '', /worker lost/);
       assert.equal(ledger(job.id, 'charge'), 1);
       assert.equal(ledger(job.id, 'refund'), 1, `refunded once (after run ${run + 1})`);
@@ -234,7 +234,7 @@ describe('the real export path across processes', () => {
     assert.equal((await firstExit).signal, 'SIGKILL');
     const killed = ctx.jobs.byId(jobId)!;
     assert.equal(killed.state, 'running', 'killed mid-export: the dead worker still holds the lease');
-    assert.equal(exportState(killed), ExportState.Writing);
+    assert.equal(exportState(killed), ExportState.LinksCollected);
     assert.equal(killed.attempts, 1);
     assert.ok(tempFile(), 'a temporary file was being written');
     assert.ok(!exportFiles().includes(exportFileName(jobId)), 'no final file yet');
@@ -256,7 +256,7 @@ describe('the real export path across processes', () => {
     const listed = ((await api('GET', '/link-tool/exports')).json() as { _id: string; state: number; backLinks: number; downloadURL?: string }[]).find(
       (j) => j._id === jobId,
     )!;
-    assert.equal(listed.state, ExportState.Completed);
+    assert.equal(listed.state, ExportState.Done);
     const url = new URL(listed.downloadURL!);
     const download = await app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
     assert.equal(download.statusCode, 200);

@@ -98,7 +98,7 @@ describe('quarry worker', () => {
     const { code, stderr } = await done;
     assert.equal(code, 0, stderr);
     const finished = queue.byId(job.id)!;
-    assert.equal(exportState(finished), ExportState.Completed);
+    assert.equal(exportState(finished), ExportState.Done);
     assert.deepEqual(files(), [exportFileName(job.id)]);
     const records = parse(fs.readFileSync(path.join(exportsDir(dataDir), exportFileName(job.id))), { columns: true }) as unknown[];
     assert.equal(records.length, 15_000);

@@ -166,7 +166,7 @@ describe('several processes on one data directory', { timeout: 10 * 60_000 }, ()
     for (;;) {
       const jobs = (await (await fetch(`${base}/link-tool/exports`, { headers: { 'x-access-token': key } })).json()) as { _id: string; state: number }[];
       const states = exportsMade.map((id) => jobs.find((j) => j._id === id)?.state);
-      if (states.every((s) => s === 400)) break;
+      if (states.every((s) => s === 600)) break;
       if (Date.now() > deadline) assert.fail(`exports not completed: ${JSON.stringify(states)}`);
       await new Promise((r) => setTimeout(r, 200));
     }

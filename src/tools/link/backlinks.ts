@@ -2,28 +2,26 @@
  * The link tool's lookups: URL metrics (pool `lm-url-metrics`) and paged backlinks (pool
  * `links`, charged per returned link, a page cut to what remains in the pool).
  */
-import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../http/errors.js';
 import { unixSeconds } from '../../lib/clock.js';
 import { md5Hex } from '../../lib/ids.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';
-import { errorResponses } from '../common/schemas.js';
+import { errorResponses, Ref } from '../common/schemas.js';
 import { requireTargetUrl } from '../common/params.js';
+import { presentBacklink } from './presenters.js';
+import { BackLinks, LinksQuery, LinkToolUrlMetrics, UrlQuery, type BackLinksBody, type LinkToolUrlMetricsBody } from './schemas.js';
 
 /** Backlinks per page (link-tool rule 1). */
 export const LINKS_PER_PAGE = 500;
 
-interface LinksParams {
-  url: string;
-  source: 0 | 1 | 2;
-  page: number;
-  links_per_domain: 0 | 1;
-}
+/** The query once Ajv applied the defaults. */
+type LinksParams = Required<Static<typeof LinksQuery>>;
 
-const UrlQuery = Type.Object({ url: Type.String({ minLength: 1, maxLength: 2048 }) });
-
-export async function backlinkRoutes(app: FastifyInstance): Promise<void> {
+export async function backlinkRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { engine } = app.quarry;
 
   app.get(
@@ -34,11 +32,11 @@ export async function backlinkRoutes(app: FastifyInstance): Promise<void> {
         tags: ['link-tool'],
         summary: 'Link index metrics of a URL, subdomain or root domain',
         querystring: UrlQuery,
-        response: errorResponses(401, 422, 429),
+        response: { 200: Ref(LinkToolUrlMetrics), ...errorResponses(401, 422, 429) },
       },
     },
-    async (req) => {
-      const url = requireTargetUrl((req.query as { url: string }).url).input;
+    async (req): Promise<LinkToolUrlMetricsBody> => {
+      const url = requireTargetUrl(req.query.url).input;
       const metrics = engine.links.urlMetrics(url);
       if (!metrics) throw errors.invalidParameter('url');
       return [{ _id: md5Hex(metrics.target.name), url, m: { linkindex: { v: metrics.v, ts: unixSeconds(req.paid!.nowMs) } } }];
@@ -71,25 +69,19 @@ export async function backlinkRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['link-tool'],
         summary: 'Backlinks of a URL, subdomain or root domain, 500 a page, strongest first (pool charged per link returned)',
-        querystring: Type.Object({
-          url: Type.String({ minLength: 1, maxLength: 2048 }),
-          // Integers (not unions of literals) so that the strict decimal check of http/validation.ts applies: Ajv alone reads " " as 0 and "1e0" as 1.
-          source: Type.Optional(Type.Integer({ minimum: 0, maximum: 2, default: 0, description: '0 all, 1 new, 2 lost' })),
-          page: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
-          links_per_domain: Type.Optional(Type.Integer({ minimum: 0, maximum: 1, default: 0, description: '1: one link per referring domain' })),
-        }),
-        response: errorResponses(401, 422, 429),
+        querystring: LinksQuery,
+        response: { 200: Ref(BackLinks), ...errorResponses(401, 422, 429) },
       },
     },
-    async (req) => {
-      const q = req.query as LinksParams;
-      const url = requireTargetUrl(q.url).input;
+    async (req): Promise<BackLinksBody> => {
+      const { url: raw, page: pageNumber, source = 0, links_per_domain = 0 } = req.query;
+      const url = requireTargetUrl(raw).input;
       // The page keeps its place in the list; only its length is cut to what remains.
       const limit = Math.min(LINKS_PER_PAGE, req.paid!.reserved);
-      const page = engine.links.backlinks(url, { source: q.source, linksPerDomain: q.links_per_domain }, { offset: q.page * LINKS_PER_PAGE, limit });
+      const page = engine.links.backlinks(url, { source, linksPerDomain: links_per_domain }, { offset: pageNumber * LINKS_PER_PAGE, limit });
       if (!page) throw errors.invalidParameter('url');
       req.paid!.charge(page.links.length);
-      return page;
+      return { meta: page.meta, links: page.links.map(presentBacklink) };
     },
   );
 }

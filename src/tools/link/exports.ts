@@ -4,17 +4,28 @@
  * with state, stats and progress). A worker writes the CSV (jobs/exportJobs.ts); a job that
  * fails for good is refunded, and an identical create is then no longer answered from cache.
  */
-import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { BACKLINK_FIELDS, type BacklinkFilter, type Engine, type ResolvedTarget, type TargetType } from '../../engine/index.js';
+import { BACKLINK_FIELDS, type Engine, type ResolvedTarget, type TargetType } from '../../engine/index.js';
 import { errors } from '../../http/errors.js';
 import type { QuarryContext } from '../../http/context.js';
 import type { UrlSigner } from '../../lib/signedUrl.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';
-import { EXPORT_JOB_KIND, exportJobHandler, exportJobStatus, exportsDir, ExportState, type ExportResult } from '../../jobs/exportJobs.js';
+import { EXPORT_JOB_KIND, exportJobHandler, exportJobStatus, exportsDir, type ExportResult } from '../../jobs/exportJobs.js';
 import type { Job } from '../../jobs/jobQueue.js';
 import { PermanentJobError, type JobHandler } from '../../jobs/worker.js';
-import { errorResponses } from '../common/schemas.js';
+import { errorResponses, Ref } from '../common/schemas.js';
+import {
+  BackLinkExport,
+  BackLinkExports,
+  BackLinkExportSuggestionResponse,
+  CreateExportBody,
+  SuggestBody,
+  type BackLinkExportBody,
+  type ExportFilter,
+  type BackLinkExportSuggestionResponseBody,
+} from './schemas.js';
 import { LIVE_EXPORTS_PER_ACCOUNT } from '../../policy/fairUse.js';
 
 const SUGGESTION_LOOKUP = 'export-suggestion';
@@ -28,7 +39,7 @@ interface Suggestion {
 
 /** What an export job carries from creation to the worker. */
 export interface ExportPayload {
-  request: { url: string; type: TargetType; limit: number; filter: BacklinkFilter };
+  request: { url: string; type: TargetType; limit: number; filter: ExportFilter };
   cost: number;
   costPrediction: number;
   chargedAtMs: number;
@@ -43,33 +54,8 @@ export const EXPORT_COLUMNS = BACKLINK_FIELDS;
 
 const suggestionKey = (url: string) => url.trim().toLowerCase();
 
-const Filter = Type.Object(
-  {
-    targetAnchorText: Type.Optional(Type.String({ maxLength: 500 })),
-    targetHrefText: Type.Optional(Type.String({ maxLength: 2048 })),
-    linkType: Type.Optional(Type.Union(['text', 'image', 'redirect', 'frame', 'mention'].map((t) => Type.Literal(t)))),
-    noFollow: Type.Optional(Type.Boolean()),
-    liveLinks: Type.Optional(Type.Boolean()),
-    minCitationFlow: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
-    maxCitationFlow: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
-    minTrustFlow: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
-    maxTrustFlow: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
-    minTopRank: Type.Optional(Type.Integer({ minimum: 0 })),
-    maxTopRank: Type.Optional(Type.Integer({ minimum: 0 })),
-    minLinkStrength: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
-    maxLinkStrength: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
-    flagTextLink: Type.Optional(Type.Boolean()),
-    flagImageLink: Type.Optional(Type.Boolean()),
-    flagFrameLink: Type.Optional(Type.Boolean()),
-    flagRedirectLink: Type.Optional(Type.Boolean()),
-    flagMentionLink: Type.Optional(Type.Boolean()),
-    linksPerDomain: Type.Optional(Type.Integer({ minimum: 0, maximum: 1 })),
-  },
-  { additionalProperties: false },
-);
-
-/** The spec's export job object. */
-export function presentExportJob(job: Job<ExportPayload, ExportResult>, signer: UrlSigner, nowMs: number) {
+/** The export job object (contract, reference `BackLinkExport`). */
+export function presentExportJob(job: Job<ExportPayload, ExportResult>, signer: UrlSigner, nowMs: number): BackLinkExportBody {
   const status = exportJobStatus(job, signer, nowMs);
   const p = job.payload;
   const written = job.result?.rows ?? 0;
@@ -88,10 +74,12 @@ export function presentExportJob(job: Job<ExportPayload, ExportResult>, signer: 
       duplicates: 0,
       filtered: p.unfiltered - p.matching,
       topRank: enrichment,
+      social: enrichment,
+      // The contract's name of the same figures.
       fb: enrichment,
     },
     progress: status.progress,
-    backLinks: status.state === ExportState.Completed ? written : Math.min(p.matching, p.request.limit),
+    backLinks: job.state === 'completed' || job.state === 'expired' ? written : Math.min(p.matching, p.request.limit),
     cost: p.cost,
     costPrediction: p.costPrediction,
     createdAt: status.createdAt,
@@ -106,7 +94,8 @@ function resolveExport(engine: Engine, url: string, type: TargetType): ResolvedT
   return target;
 }
 
-export async function exportRoutes(app: FastifyInstance): Promise<void> {
+export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { engine, jobs, signer, clock } = app.quarry;
 
   app.post(
@@ -115,12 +104,12 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['link-tool'],
         summary: 'Export targets for a URL (root domain, subdomain, exact URL, protocol variants) with backlink counts and cost',
-        body: Type.Object({ url: Type.String({ minLength: 1, maxLength: 2048 }) }),
-        response: errorResponses(401, 422),
+        body: SuggestBody,
+        response: { 200: Ref(BackLinkExportSuggestionResponse), ...errorResponses(401, 422) },
       },
     },
-    async (req) => {
-      const { url } = req.body as { url: string };
+    async (req): Promise<BackLinkExportSuggestionResponseBody> => {
+      const { url } = req.body;
       const found = engine.links.exportSuggestions(url.trim());
       if (!found) throw errors.invalidParameter('url');
       const suggestions = found.suggestions.map((s) => ({ ...s, cost: s.backLinks, state: 'available' as const }));
@@ -137,18 +126,13 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  interface CreateBody {
-    url: string;
-    limit?: number;
-    filter?: BacklinkFilter;
-  }
   const suggestionFor = (lookup: (kind: string, key: string) => unknown, url: string): Suggestion => {
     const s = lookup(SUGGESTION_LOOKUP, suggestionKey(url)) as Suggestion | undefined;
     // Exports need a suggestion for the same url within 24 hours (link-tool rule 3).
     if (!s) throw errors.invalidParameter('url');
     return s;
   };
-  const create: PaidOperation<CreateBody> = {
+  const create: PaidOperation<Static<typeof CreateExportBody>> = {
     pool: 'links',
     cost: (b, ctx) => {
       const s = suggestionFor(ctx.lookupData, b.url);
@@ -166,16 +150,12 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['link-tool'],
         summary: 'Create a backlink CSV export (needs a suggestion for the url; charged min(suggested cost, limit))',
-        body: Type.Object({
-          url: Type.String({ minLength: 1, maxLength: 2048 }),
-          limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
-          filter: Type.Optional(Filter),
-        }),
-        response: errorResponses(401, 422, 429),
+        body: CreateExportBody,
+        response: { 200: Ref(BackLinkExport), ...errorResponses(401, 422, 429) },
       },
     },
     async (req) => {
-      const b = req.body as CreateBody;
+      const b = req.body;
       const accountId = req.account!.id;
       // Fair use: a few exports per account at a time. Refused here, the request is released
       // (no charge, no burst slot) and may be sent again once one has finished.
@@ -184,7 +164,7 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
       }
       const suggestion = suggestionFor((kind, key) => app.quarry.policy.store.lookupData(accountId, kind, key, 0, clock.now()), b.url);
       const target = resolveExport(engine, suggestion.url, suggestion.type);
-      const filter: BacklinkFilter = { ...(b.filter ?? {}) } as BacklinkFilter;
+      const filter: ExportFilter = { ...(b.filter ?? {}) };
       const cost = req.paid!.reserved;
       const matching = engine.links.countBacklinks(target, filter);
       const payload: ExportPayload = {
@@ -206,7 +186,13 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
 
   app.get(
     '/exports',
-    { schema: { tags: ['link-tool'], summary: 'Export jobs, newest first, with state, progress and downloadURL', response: errorResponses(401) } },
+    {
+      schema: {
+        tags: ['link-tool'],
+        summary: 'Export jobs, newest first, with state, progress and downloadURL',
+        response: { 200: BackLinkExports, ...errorResponses(401) },
+      },
+    },
     async (req) => {
       const list = await jobs.list(req.account!.id, { kind: EXPORT_JOB_KIND });
       const now = clock.now();

@@ -2,15 +2,16 @@
  * Favourite links: PATCH a backlink as favourite (true) or not (false), the account's lists
  * (newest update first), one list with the full data of its links, and deletion (idempotent).
  */
-import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { unixSeconds } from '../../lib/clock.js';
 import { Favourites } from '../../store/favourites.js';
-import { errorResponses } from '../common/schemas.js';
+import { emptyResponse, errorResponses } from '../common/schemas.js';
+import { presentFavouriteList } from './presenters.js';
+import { FavoriteBody, FavoriteLists, LinkIdParams, ListIdParams, MaybeFavoriteList } from './schemas.js';
 
-const IdParam = (name: string) => Type.Object({ [name]: Type.String({ minLength: 1, maxLength: 100 }) });
-
-export async function favouriteRoutes(app: FastifyInstance): Promise<void> {
+export async function favouriteRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { engine, state, clock } = app.quarry;
   const favourites = new Favourites(state.db);
 
@@ -21,23 +22,24 @@ export async function favouriteRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['link-tool'],
         summary: 'Mark a backlink as favourite or not; answers its list (null for an unknown link)',
-        params: IdParam('link_id'),
-        body: Type.Object({ favorite: Type.Boolean() }),
-        response: errorResponses(401, 422),
+        params: LinkIdParams,
+        body: FavoriteBody,
+        response: { 200: MaybeFavoriteList, ...errorResponses(401, 422) },
       },
     },
     async (req) => {
-      const { link_id } = req.params as { link_id: string };
-      const { favorite } = req.body as { favorite: boolean };
-      const link = engine.links.backlinkById(link_id);
+      const link = engine.links.backlinkById(req.params.link_id);
       // Unknown link ids are silently ignored (link-tool rule 2).
       if (!link) return null;
-      return favourites.set(req.account!.id, link.targetRootDomain, link._id, favorite, unixSeconds(clock.now()));
+      const list = await favourites.set(req.account!.id, link.targetRootDomain, link._id, req.body.favorite, unixSeconds(clock.now()));
+      return list ? presentFavouriteList(list) : null;
     },
   );
 
-  app.get('/favorites', { schema: { tags: ['link-tool'], summary: 'Favourite-link lists, newest update first', response: errorResponses(401) } }, async (req) =>
-    favourites.all(req.account!.id),
+  app.get(
+    '/favorites',
+    { schema: { tags: ['link-tool'], summary: 'Favourite-link lists, newest update first', response: { 200: FavoriteLists, ...errorResponses(401) } } },
+    async (req) => (await favourites.all(req.account!.id)).map((list) => presentFavouriteList(list)),
   );
 
   app.get(
@@ -46,19 +48,15 @@ export async function favouriteRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['link-tool'],
         summary: 'A favourite-link list with the full data of every backlink (null when unknown)',
-        params: IdParam('list_id'),
-        response: errorResponses(401, 422),
+        params: ListIdParams,
+        response: { 200: MaybeFavoriteList, ...errorResponses(401, 422) },
       },
     },
     async (req) => {
-      const { list_id } = req.params as { list_id: string };
-      const list = await favourites.get(req.account!.id, list_id);
+      const list = await favourites.get(req.account!.id, req.params.list_id);
       if (!list) return null;
-      const links = list.link_ids
-        .map((id) => engine.links.backlinkById(id))
-        .filter((l) => l !== null)
-        .map(({ targetRootDomain: _d, ...l }) => l);
-      return { ...list, links };
+      const links = list.link_ids.map((id) => engine.links.backlinkById(id)).filter((l) => l !== null);
+      return presentFavouriteList(list, links);
     },
   );
 
@@ -69,15 +67,14 @@ export async function favouriteRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['link-tool'],
         summary: 'Delete a favourite-link list (204 also when there is no such list of this account)',
-        params: IdParam('list_id'),
-        response: { 204: Type.Null(), ...errorResponses(401) },
+        params: ListIdParams,
+        response: { 204: emptyResponse('Deleted, or there was no such list of this account'), ...errorResponses(401) },
       },
     },
     async (req, reply) => {
-      const { list_id } = req.params as { list_id: string };
       // The contract answers only 204 or 401: deleting is idempotent, and a list that is not
       // this account's (unknown, already gone, another account's) is left alone without a word.
-      await favourites.delete(req.account!.id, list_id);
+      await favourites.delete(req.account!.id, req.params.list_id);
       return reply.code(204).send();
     },
   );

@@ -78,6 +78,11 @@ const LINK_FIELDS = [
   'internal_links',
   'external_links',
   'ls',
+  // The reference's BackLink adds these: a place to see the link, and what the index does not hold (null).
+  'url',
+  'category',
+  'social',
+  'ar',
 ];
 
 const links = (c: LinkClient, params: Record<string, string | number>) => c.get(`/links?${q({ source: 0, page: 0, links_per_domain: 0, ...params })}`);
@@ -164,6 +169,31 @@ describe('link tool: url-metrics and links', () => {
       remaining = now;
     }
     assert.equal(seen.size, ROOT_LINKS);
+  });
+
+  test('page is required (no default): without it, 422 Parameter page is invalid and nothing charged', async () => {
+    const c = await newLinkClient(t);
+    const before = (await c.pool()).remaining;
+    const res = await c.get(`/links?${q({ url: ROOT, source: 0, links_per_domain: 0 })}`);
+    assert.equal(res.statusCode, 422);
+    assert.deepEqual(res.json(), { error: { type: 'InvalidInput', message: 'Parameter page is invalid' } });
+    assert.equal((await c.pool()).remaining, before);
+  });
+
+  test('a backlink in the reference shape: alt a boolean (alt text or not), url the linking page, unknowns null', async () => {
+    const c = await newLinkClient(t);
+    const body = (await links(c, { url: ROOT })).json();
+    const withAlt = body.links.filter((l: { alt: boolean }) => l.alt);
+    assert.ok(withAlt.length > 0 && withAlt.length < body.links.length, 'some links carry alt text, some do not');
+    for (const link of body.links) {
+      assert.equal(typeof link.alt, 'boolean');
+      const row = t.ctx.engine.links.backlinkById(link._id)!;
+      assert.equal(link.alt, row.alt !== '', 'alt is whether the link has alt text');
+      assert.equal(link.url, link.source);
+      assert.equal(link.category, null);
+      assert.equal(link.social, null);
+      assert.equal(link.ar, null);
+    }
   });
 
   test('links_per_domain=1: exactly one link per referring domain; a page of 355 costs 355', async () => {

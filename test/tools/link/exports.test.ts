@@ -2,7 +2,7 @@
  * Backlink exports through HTTP with a running worker (link-tool rule 3, DESIGN.md §5):
  * suggest then create, charged min(suggested cost, limit) from `links`; every filter field
  * changes the exported rows as it says; the CSV parses back and matches GET /link-tool/links;
- * states 100 → 200/300 → 400 with progress; a failed export ends in 500 with `error` and is
+ * states name the last finished stage (100 → 200 → 600) with progress; a failed export tells why in `error` and is
  * refunded exactly once, and an identical POST then creates a new job; the signed download (tampered → 404, job id alone → 404, after
  * 60 days → 410); another account sees none of it.
  */
@@ -97,13 +97,13 @@ async function listed(c: LinkClient): Promise<ExportJob[]> {
   return res.json();
 }
 
-/** Polls GET /link-tool/exports until the job is completed or failed. */
+/** Polls GET /link-tool/exports until the job is done (600) or failed (`error` set). */
 async function finished(c: LinkClient, id: string, timeoutMs = 20_000): Promise<ExportJob> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const job = (await listed(c)).find((j) => j._id === id);
     assert.ok(job, `job ${id} is listed`);
-    if (job.state === 400 || job.state === 500) return job;
+    if (job.state === 600 || job.error !== '') return job;
     if (Date.now() > deadline) assert.fail(`job ${id} still in state ${job.state}`);
     await sleep(20);
   }
@@ -130,7 +130,7 @@ async function exportRows(c: LinkClient, body: Record<string, unknown>): Promise
   await suggest(c, String(body.url));
   const created = await create(c, body);
   const job = await finished(c, created._id);
-  assert.equal(job.state, 400, `export ${JSON.stringify(body)} failed: ${job.error}`);
+  assert.equal(job.state, 600, `export ${JSON.stringify(body)} failed: ${job.error}`);
   return { job, rows: await csvOf(job) };
 }
 
@@ -189,7 +189,7 @@ describe('link tool: exports', () => {
     assert.equal(over.cost, TARGET_LINKS, 'a limit above the cost charges the cost');
     assert.equal((await c.pool()).remaining, start - 2 * TARGET_LINKS - 1000);
     const cappedDone = await finished(c, capped._id);
-    assert.equal(cappedDone.state, 400);
+    assert.equal(cappedDone.state, 600);
     assert.equal(cappedDone.backLinks, 1000);
     assert.equal((await csvOf(cappedDone)).length, 1000);
     const fullDone = await finished(c, full._id);
@@ -215,7 +215,7 @@ describe('link tool: exports', () => {
     assert.equal((await finished(c, fits._id)).backLinks, 500);
   });
 
-  test('states move 100 → 200 → 300 → 400 with progress; the completed job carries counts, completedAt and downloadURL', async () => {
+  test('states name the last finished stage, 100 → 200 → 600, with progress; the done job carries counts, completedAt and downloadURL', async () => {
     const c = await newLinkClient(t);
     await suggest(c, BIG);
     const created = await create(c, { url: BIG });
@@ -227,11 +227,11 @@ describe('link tool: exports', () => {
     assert.equal(created.jobName, `RootDomain ${BIG}`);
     assert.equal(created.creator, c.id);
     const job = await finished(c, created._id);
-    assert.equal(job.state, 400);
+    assert.equal(job.state, 600);
     const seen = observed.get(job._id)!;
     const states = seen.map((s) => s.state).filter((s, i, all) => i === 0 || all[i - 1] !== s);
-    assert.deepEqual(states, [200, 300], 'collecting, then writing');
-    const writing = seen.filter((s) => s.state === 300);
+    assert.deepEqual(states, [100, 200], 'collecting (nothing finished yet), then links collected while the rows are written');
+    const writing = seen.filter((s) => s.state === 200);
     assert.ok(
       writing.every((s, i) => i === 0 || s.done >= writing[i - 1].done),
       'progress only grows',
@@ -262,7 +262,9 @@ describe('link tool: exports', () => {
     for (let i = 0; i < api.length; i++) {
       for (const col of EXPORT_COLUMNS) {
         const v = api[i][col];
-        assert.equal(rows[i][col], v === null ? '' : String(v), `row ${i} column ${col}`);
+        // The CSV keeps the alt text; the API tells only whether there is one (the reference's boolean).
+        if (col === 'alt') assert.equal(rows[i].alt !== '', v, `row ${i} column alt`);
+        else assert.equal(rows[i][col], v === null ? '' : String(v), `row ${i} column ${col}`);
       }
     }
   });
@@ -335,7 +337,7 @@ describe('link tool: exports', () => {
     }
   });
 
-  test('a failed export ends in 500 with error set, and its charge is refunded exactly once', async () => {
+  test('a failed export keeps the stage it reached and tells why in error; its charge is refunded exactly once', async () => {
     const c = await newLinkClient(t);
     const start = (await c.pool()).remaining;
     await worker.stop();
@@ -348,8 +350,8 @@ describe('link tool: exports', () => {
       worker = startWorker();
       // An unresolvable target is a permanent failure: no retry back-off, one attempt.
       const job = await finished(c, created._id);
-      assert.equal(job.state, 500);
-      assert.match(job.error, /cannot be resolved/, 'error is set');
+      assert.equal(job.state, 100, 'no stage finished: it failed collecting');
+      assert.match(job.error, /cannot be resolved/, 'the failure is told by error');
       assert.equal(t.ctx.jobs.byId(created._id)!.attempts, 1);
       assert.equal(job.downloadURL, undefined);
       assert.equal((await c.pool()).remaining, start, 'refunded');
@@ -379,12 +381,12 @@ describe('link tool: exports', () => {
       assert.equal((await c.pool()).remaining, start - 555);
       t.ctx.state.raw.prepare(`UPDATE jobs SET payload = json_set(payload, '$.request.url', 'not a domain') WHERE id = ?`).run(first._id);
       worker = startWorker();
-      assert.equal((await finished(c, first._id)).state, 500);
+      assert.notEqual((await finished(c, first._id)).error, '');
       assert.equal((await c.pool()).remaining, start, 'refunded');
       const second = await create(c, body);
       assert.notEqual(second._id, first._id, 'a new job');
       assert.equal((await c.pool()).remaining, start - 555, 'charged again');
-      assert.equal((await finished(c, second._id)).state, 400);
+      assert.equal((await finished(c, second._id)).state, 600);
       // The new job's answer is cached as usual.
       assert.equal((await create(c, body))._id, second._id);
       assert.equal((await c.pool()).remaining, start - 555);

@@ -1427,6 +1427,190 @@ export interface components {
             };
             topRank: number | null;
         };
+        LinkToolUrlMetrics: {
+            /** @description md5 of the target */
+            _id: string;
+            url: string;
+            m: {
+                linkindex: components["schemas"]["LinkIndexMetric"];
+            };
+        }[];
+        /** @description A backlink */
+        BackLink: {
+            /** @description Link id (for the favourite operation) */
+            _id: string;
+            /** @description Id of the referring root domain */
+            domainId: string;
+            /** @description The linking URL */
+            source: string;
+            /** @description The linked URL */
+            target: string;
+            /** @description Title of the linking page */
+            title: string | null;
+            /** @description Where to see the link: the linking page */
+            url: string;
+            /** @enum {string} */
+            type: "text" | "image" | "redirect" | "frame" | "mention";
+            anchor: string;
+            /** @description The link carries alt text (an image link) */
+            alt: boolean;
+            /** @description YYYY-MM-DD */
+            first_seen: string;
+            /** @description YYYY-MM-DD */
+            last_seen: string;
+            /** @description YYYY-MM-DD */
+            last_crawl: string;
+            deleted: boolean;
+            reason_lost: string | null;
+            source_cf: number;
+            source_tf: number;
+            target_cf: number;
+            target_tf: number;
+            no_follow: boolean;
+            image: boolean;
+            redirect: boolean;
+            frame: boolean;
+            /** @description Topic of the linking site; not classified (null) */
+            category: string | null;
+            lang: string | null;
+            internal_links: number | null;
+            external_links: number | null;
+            /** @description Social engagement of the linking page; not reported on link lists (null) */
+            social: number | null;
+            /** @description Rank of the referring site; not reported (null) */
+            ar: number | null;
+            /** @description Link strength 0–10 */
+            ls: number;
+        };
+        BackLinks: {
+            meta: {
+                /**
+                 * @description Root domain, subdomain or exact URL
+                 * @enum {string}
+                 */
+                url_type: "RootDomain" | "SubDomain" | "URL";
+                /** @description Links matching the request, on all pages */
+                available_links: number;
+            };
+            /** @description Up to 500, strongest first */
+            links: components["schemas"]["BackLink"][];
+        };
+        FavoriteList: {
+            _id: string;
+            /** @description The target root domain: one list per domain */
+            domain: string;
+            user_id: string;
+            link_ids: string[];
+            /** @description Full data of each link (one list only) */
+            links?: components["schemas"]["BackLink"][];
+            /** @description Unix seconds */
+            updated_at: number;
+            /** @description Unix seconds */
+            created_at: number;
+        };
+        ExportRpcStats: {
+            requests: number;
+            /** @description Remote calls: always 0, enrichment reads the local link index */
+            rpcCalls: number;
+            rpcGoodResult: number;
+            goodResult: number;
+            /** @description 1 when rows were enriched, else 0 */
+            successRate: number | null;
+        };
+        BackLinkExport: {
+            _id: string;
+            /** @description Account id */
+            creator: string;
+            jobName: string;
+            /**
+             * @description Last finished stage: 100 queued or collecting, 200 links collected (rows being written), 600 done; 300–500 pass inside the write
+             * @enum {integer}
+             */
+            state: 100 | 200 | 300 | 400 | 500 | 600;
+            /** @description Why the export failed; empty unless it failed (its charge is then refunded) */
+            error: string;
+            request: {
+                url: string;
+                /**
+                 * @description Root domain, subdomain or exact URL
+                 * @enum {string}
+                 */
+                type: "RootDomain" | "SubDomain" | "URL";
+                limit: number;
+                filter: {
+                    targetAnchorText?: string;
+                    targetHrefText?: string;
+                    /** @enum {string} */
+                    linkType?: "text" | "image" | "redirect" | "frame" | "mention";
+                    noFollow?: boolean;
+                    liveLinks?: boolean;
+                    minCitationFlow?: number;
+                    maxCitationFlow?: number;
+                    minTrustFlow?: number;
+                    maxTrustFlow?: number;
+                    minTopRank?: number;
+                    maxTopRank?: number;
+                    minLinkStrength?: number;
+                    maxLinkStrength?: number;
+                    flagTextLink?: boolean;
+                    flagImageLink?: boolean;
+                    flagFrameLink?: boolean;
+                    flagRedirectLink?: boolean;
+                    flagMentionLink?: boolean;
+                    /** @enum {integer} */
+                    linksPerDomain?: 0 | 1;
+                };
+            };
+            stats: {
+                /** @description Live links matching */
+                fresh: number;
+                /** @description Deleted links matching */
+                historic: number;
+                duplicates: number;
+                /** @description Links of the target the filter left out */
+                filtered: number;
+                topRank: components["schemas"]["ExportRpcStats"];
+                social: components["schemas"]["ExportRpcStats"];
+                fb: components["schemas"]["ExportRpcStats"];
+            };
+            /** @description Rows written so far and rows expected (null until counted) */
+            progress: {
+                done: number;
+                total: number | null;
+            };
+            /** @description Rows the file has (done) or will have */
+            backLinks: number;
+            cost: number;
+            costPrediction: number;
+            /** @description Unix seconds */
+            createdAt: number;
+            /** @description Unix seconds; null until finished */
+            completedAt: number | null;
+            /** @description Signed CSV link, present while done and for 60 days after completion */
+            downloadURL?: string;
+        };
+        BackLinkExportSuggestion: {
+            url: string;
+            refDomains: number;
+            backLinks: number;
+            /** @description Credits of the links pool an export of all its links takes */
+            cost: number;
+            /** @description `available` */
+            state: string;
+            /**
+             * @description Root domain, subdomain or exact URL
+             * @enum {string}
+             */
+            type: "RootDomain" | "SubDomain" | "URL";
+        };
+        BackLinkExportSuggestionResponse: {
+            /**
+             * @description Root domain, subdomain or exact URL
+             * @enum {string}
+             */
+            suggestedType: "RootDomain" | "SubDomain" | "URL";
+            suggestions: components["schemas"]["BackLinkExportSuggestion"][];
+        };
         SiteMetrics: {
             /** @description Id of the page (URL lookups only) */
             urlId?: string;
@@ -3522,6 +3706,7 @@ export interface operations {
     "get-link-tool-url-metrics": {
         parameters: {
             query: {
+                /** @description A URL, subdomain or root domain */
                 url: string;
             };
             header?: never;
@@ -3530,6 +3715,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkToolUrlMetrics"];
+                };
+            };
             /** @description No valid API key */
             401: {
                 headers: {
@@ -3563,12 +3757,14 @@ export interface operations {
     "get-link-tool-links": {
         parameters: {
             query: {
+                /** @description A URL, subdomain or root domain */
                 url: string;
                 /** @description 0 all, 1 new, 2 lost */
-                source?: number;
-                page?: number;
-                /** @description 1: one link per referring domain */
-                links_per_domain?: number;
+                source?: 0 | 1 | 2;
+                /** @description Page of 500 links, from 0 */
+                page: number;
+                /** @description 0 all links, 1 one link per referring domain */
+                links_per_domain?: 0 | 1;
             };
             header?: never;
             path?: never;
@@ -3576,6 +3772,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackLinks"];
+                };
+            };
             /** @description No valid API key */
             401: {
                 headers: {
@@ -3623,6 +3828,15 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FavoriteList"] | null;
+                };
+            };
             /** @description No valid API key */
             401: {
                 headers: {
@@ -3653,6 +3867,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FavoriteList"][];
+                };
+            };
             /** @description No valid API key */
             401: {
                 headers: {
@@ -3676,6 +3899,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FavoriteList"] | null;
+                };
+            };
             /** @description No valid API key */
             401: {
                 headers: {
@@ -3708,7 +3940,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Deleted, or there was no such list of this account */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -3737,11 +3969,21 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description A URL, subdomain or root domain */
                     url: string;
                 };
             };
         };
         responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackLinkExportSuggestionResponse"];
+                };
+            };
             /** @description No valid API key */
             401: {
                 headers: {
@@ -3772,6 +4014,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackLinkExport"][];
+                };
+            };
             /** @description No valid API key */
             401: {
                 headers: {
@@ -3794,11 +4045,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description A target returned by the suggest operation in the last 24 hours */
                     url: string;
+                    /** @description At most this many links (and credits) */
                     limit?: number;
                     filter?: {
                         targetAnchorText?: string;
                         targetHrefText?: string;
+                        /** @enum {string} */
                         linkType?: "text" | "image" | "redirect" | "frame" | "mention";
                         noFollow?: boolean;
                         liveLinks?: boolean;
@@ -3815,12 +4069,22 @@ export interface operations {
                         flagFrameLink?: boolean;
                         flagRedirectLink?: boolean;
                         flagMentionLink?: boolean;
-                        linksPerDomain?: number;
+                        /** @enum {integer} */
+                        linksPerDomain?: 0 | 1;
                     };
                 };
             };
         };
         responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackLinkExport"];
+                };
+            };
             /** @description No valid API key */
             401: {
                 headers: {
@@ -3866,7 +4130,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown[];
+                    "application/json": {
+                        _id: string;
+                        /** @description Always 0 */
+                        t: number;
+                        /** @description Unix seconds */
+                        created: number;
+                        url: string;
+                        /** @description 0 all, 1 new, 2 lost */
+                        source: number;
+                        links_per_domain: number;
+                    }[];
                 };
             };
             /** @description No valid API key */
