@@ -38,6 +38,8 @@ const WELL_KNOWN: Record<string, unknown> = {
   limit: 10,
   page: 1,
   serp_count: 1,
+  date: '2026-11-20',
+  text: 'example note',
 };
 
 /** The operations of a document, creates first and deletes last, so later calls find ids. */
@@ -51,7 +53,7 @@ export function operationsOf(doc: OpenApiDoc): OperationCall[] {
   }
   const rank = (o: OperationCall) => {
     const depth = o.path.split('{').length - 1;
-    if (o.method === 'delete') return 100 - depth; // the deepest objects go first
+    if (o.method === 'delete') return 100 - depth - o.path.length / 1000; // the deepest objects go first
     if (o.method === 'post' && !o.path.endsWith('}')) return depth * 10;
     return depth * 10 + 5;
   };
