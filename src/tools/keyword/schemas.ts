@@ -49,7 +49,7 @@ export const ImportedKeywords = component(
 );
 
 /** A keyword with the language it was looked up in and its short location (exports, list detail). */
-const PlacedKeyword = Type.Object({ ...Keyword.properties, language: Ref(Language), location: Ref(LocationShort) });
+const PlacedKeyword = Type.Intersect([Ref(Keyword), Type.Object({ language: Ref(Language), location: Ref(LocationShort) })]);
 
 /** A keyword a domain ranks for: the keyword item, the domain's best position and its ranking URL. */
 const RankingKeyword = Type.Object({

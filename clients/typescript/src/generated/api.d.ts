@@ -2814,31 +2814,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Keyword id: stable for a keyword and location */
-                        _id: string;
-                        /** @description Cost per click, USD */
-                        cpc: number | null;
-                        kw: string;
-                        /** @description Location id */
-                        lid: number;
-                        /** @description Monthly search volumes, newest first */
-                        msv: components["schemas"]["MonthlySearchVolume"][];
-                        /** @description Advertiser competition, 0–100 */
-                        ppc: number | null;
-                        /** @description Keyword difficulty, 0–100 */
-                        seo: number | null;
-                        /** @description When the difficulty was computed, Unix seconds */
-                        seo_ts: number | null;
-                        /** @description Average monthly search volume */
-                        sv: number | null;
-                        svn: number | null;
-                        svs: number;
-                        /** @description When the volumes were taken, Unix seconds */
-                        ts: number;
+                    "application/json": (components["schemas"]["Keyword"] & {
                         language: components["schemas"]["Language"];
                         location: components["schemas"]["LocationShort"];
-                    }[];
+                    })[];
                 };
             };
             /** @description No valid API key */
@@ -3116,31 +3095,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        keywords: {
-                            /** @description Keyword id: stable for a keyword and location */
-                            _id: string;
-                            /** @description Cost per click, USD */
-                            cpc: number | null;
-                            kw: string;
-                            /** @description Location id */
-                            lid: number;
-                            /** @description Monthly search volumes, newest first */
-                            msv: components["schemas"]["MonthlySearchVolume"][];
-                            /** @description Advertiser competition, 0–100 */
-                            ppc: number | null;
-                            /** @description Keyword difficulty, 0–100 */
-                            seo: number | null;
-                            /** @description When the difficulty was computed, Unix seconds */
-                            seo_ts: number | null;
-                            /** @description Average monthly search volume */
-                            sv: number | null;
-                            svn: number | null;
-                            svs: number;
-                            /** @description When the volumes were taken, Unix seconds */
-                            ts: number;
+                        keywords: (components["schemas"]["Keyword"] & {
                             language: components["schemas"]["Language"];
                             location: components["schemas"]["LocationShort"];
-                        }[];
+                        })[];
                         list: {
                             _id: string;
                             name: string;
