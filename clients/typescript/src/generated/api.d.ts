@@ -526,7 +526,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Export jobs, newest first, with state, progress and downloadURL */
+        /** Export jobs, newest first, with state, progress and downloadURL; 1000 per page (`page` from 0), the header x-next-page names the next */
         get: operations["get-link-tool-exports"];
         put?: never;
         /** Create a backlink CSV export (needs a suggestion for the url; charged min(suggested cost, limit)) */
@@ -3965,7 +3965,9 @@ export interface operations {
     };
     "get-link-tool-exports": {
         parameters: {
-            query?: never;
+            query?: {
+                page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3983,6 +3985,15 @@ export interface operations {
             };
             /** @description No valid API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A parameter or the body is invalid */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
