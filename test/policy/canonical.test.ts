@@ -26,7 +26,8 @@ function shuffled<T extends Record<string, unknown>>(obj: T, seed: number): T {
     const j = (seed + i * 7919) % (i + 1);
     [keys[i], keys[j]] = [keys[j], keys[i]];
   }
-  const out: Record<string, unknown> = {};
+  // No prototype, as in canonicalParams: a generated "__proto__" member must stay a member.
+  const out: Record<string, unknown> = Object.create(null);
   for (const k of keys) out[k] = obj[k];
   return out as T;
 }
