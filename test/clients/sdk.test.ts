@@ -106,8 +106,8 @@ describe('the TypeScript SDK against quarry serve', { timeout: 400_000 }, () => 
         failures.push(`${op.operationId}: ${err.status} ${err.type} ${err.message}`);
       }
     }
-    t.diagnostic(`${succeeded} of ${ops.length} operations answered 2xx; the others: ${failures.join('; ')}`);
-    assert.ok(succeeded >= ops.length * 0.6, `${succeeded} of ${ops.length} succeeded; refused:\n${failures.join('\n')}`);
+    t.diagnostic(`${succeeded} of ${ops.length} operations answered 2xx`);
+    assert.deepEqual(failures, [], `${succeeded} of ${ops.length} succeeded`);
     // Pacing kept every pool inside its window: the server never answered RateLimit.
     assert.equal(waits.filter((w) => w.reason === 'RateLimit').length, 0);
   });

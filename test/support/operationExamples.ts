@@ -40,7 +40,14 @@ const WELL_KNOWN: Record<string, unknown> = {
   serp_count: 1,
   date: '2026-11-20',
   text: 'example note',
+  competitors: ['example.com'],
+  location_ids: [2840],
+  // Both platforms: the desktop pair exists by then (POST /rank-tool/trackings), so the mobile one is new.
+  platform_ids: [1, 2],
 };
+
+/** Optional body members sent anyway: each is the reference's form of a body that needs one of several members. */
+const OPTIONAL_MEMBERS = new Set(['location_ids', 'tracked_keyword_ids']);
 
 /** The operations of a document, creates first and deletes last, so later calls find ids. */
 export function operationsOf(doc: OpenApiDoc): OperationCall[] {
@@ -83,7 +90,10 @@ export class IdBook {
       this.set(p, 'keyword_id', first(a.keywords)?.keyword_id ?? first(a.keywords)?._id ?? first(a.tracking?.tracked_keyword_ids));
     }
     if (p.endsWith('/tracked-keywords') && call.method === 'get') this.set(p, 'keyword_id', first(a)?._id ?? first(a)?.keyword_id);
-    if (call.method === 'post' && p === '/rank-tool/trackings') this.set(p, 'tracked_keyword_id', first(a.keywords)?.keyword_id);
+    if (call.method === 'post' && p === '/rank-tool/trackings') {
+      this.set(p, 'tracked_keyword_id', first(a.keywords)?.keyword_id);
+      if (first(a.keywords)?.keyword_id) this.set(p, 'tracked_keyword_ids', [first(a.keywords).keyword_id]);
+    }
     if (call.method === 'post' && p.endsWith('/tags') && p.startsWith('/rank-tool')) this.set(p, 'tag_id', a._id);
     if (call.method === 'post' && p.endsWith('/annotations')) this.set(p, 'annotation_id', a._id);
     if (call.method === 'post' && p.endsWith('/reports')) this.set(p, 'report_id', a._id ?? first(a)?._id);
@@ -126,7 +136,10 @@ function valueOf(doc: OpenApiDoc, schema: Schema, name: string, ids: IdBook, pat
   const type = Array.isArray(s.type) ? s.type.find((t: string) => t !== 'null') : s.type;
   if (type === 'object' || s.properties) {
     const obj: Record<string, unknown> = {};
-    for (const key of (s.required as string[] | undefined) ?? []) obj[key] = valueOf(doc, s.properties?.[key] ?? {}, key, ids, path, depth + 1);
+    // Required members, and the optional ones a body needs one of (the reference's forms of multiple-trackings and keyword removal).
+    const keys = Object.keys(s.properties ?? {}).filter((key) => (s.required as string[] | undefined)?.includes(key) || OPTIONAL_MEMBERS.has(key));
+    for (const key of new Set([...((s.required as string[] | undefined) ?? []), ...keys]))
+      obj[key] = valueOf(doc, s.properties?.[key] ?? {}, key, ids, path, depth + 1);
     return obj;
   }
   if (type === 'array') {
