@@ -72,7 +72,7 @@ interface ArgumentPlan {
 export interface Tool {
   definition: ToolDefinition;
   method: string;
-  /** The document path, relative to /v3, with `{param}` placeholders. */
+  /** The document path, relative to /v3, with `{param}` segments. */
   path: string;
   pool: string | null;
   plan: ArgumentPlan;

@@ -109,12 +109,7 @@ export class KeywordLists {
         .orderBy('list_id')
         .orderBy('seq')
         .execute();
-      const byList = new Map<string, string[]>();
-      for (const item of items) {
-        let ids = byList.get(item.list_id);
-        if (!ids) byList.set(item.list_id, (ids = []));
-        ids.push(item.keyword_id);
-      }
+      const byList = keywordIdsByList(items);
       yield lists.map((l) => record(l, byList.get(l.id) ?? []));
       const last: { created_at: number; rid: number } = lists[lists.length - 1];
       after = { created_at: last.created_at, rid: last.rid };
@@ -140,12 +135,7 @@ export class KeywordLists {
       .orderBy('keyword_list_items.list_id')
       .orderBy('keyword_list_items.seq')
       .execute();
-    const byList = new Map<string, string[]>();
-    for (const item of items) {
-      let ids = byList.get(item.list_id);
-      if (!ids) byList.set(item.list_id, (ids = []));
-      ids.push(item.keyword_id);
-    }
+    const byList = keywordIdsByList(items);
     return lists.map((l) => record(l, byList.get(l.id) ?? []));
   }
 
@@ -269,4 +259,15 @@ function record(
     created_at: l.created_at,
     updated_at: l.updated_at,
   };
+}
+
+/** Keyword ids per list, in each list's order, from item rows ordered by list and position. */
+function keywordIdsByList(items: readonly { list_id: string; keyword_id: string }[]): Map<string, string[]> {
+  const byList = new Map<string, string[]>();
+  for (const item of items) {
+    let ids = byList.get(item.list_id);
+    if (!ids) byList.set(item.list_id, (ids = []));
+    ids.push(item.keyword_id);
+  }
+  return byList;
 }

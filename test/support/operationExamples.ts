@@ -10,7 +10,7 @@ import type { OpenApiDoc, Schema } from './reference.js';
 export interface OperationCall {
   operationId: string;
   method: string;
-  /** Document path with `{param}` placeholders. */
+  /** Document path with `{param}` segments. */
   path: string;
   pool: string | null;
 }
