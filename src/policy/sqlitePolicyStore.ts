@@ -1,3 +1,5 @@
+import type { Selectable } from 'kysely';
+import type { InflightChargesTable } from '../store/schema.js';
 import type SqliteDatabase from 'better-sqlite3';
 import { HISTORY_TOOLS, type HistoryWrite } from './history.js';
 import {
@@ -26,17 +28,8 @@ interface MemoryCacheEntry {
   createdMs: number;
 }
 
-interface InflightRow {
-  id: number;
-  account_id: string;
-  client_class: string;
-  pool: string;
-  reserved: number;
-  burst_event_id: number;
-  started_period: number;
-  cooldown_name: string | null;
-  cooldown_previous_ms: number | null;
-}
+/** A row of inflight_charges, as the state store's schema declares it. */
+type InflightRow = Selectable<InflightChargesTable>;
 
 function reservationOf(row: InflightRow): Reservation {
   return {
