@@ -6,7 +6,7 @@
  * charged. It knows nothing of HTTP: http/paidRoutes.ts adapts it to Fastify.
  */
 import type { Account } from '../accounts/accounts.js';
-import { ApiError, errors } from '../http/errors.js';
+import { ApiError, errors } from '../lib/errors.js';
 import type { Clock } from '../lib/clock.js';
 import { cacheKey } from './canonical.js';
 import type { HistoryWrite } from './history.js';

@@ -5,7 +5,7 @@
  */
 import type { Serp } from '../engine/search/index.js';
 import { parseSnapshotId } from '../engine/search/index.js';
-import { errors } from '../http/errors.js';
+import { errors } from '../lib/errors.js';
 import { DAY } from '../lib/clock.js';
 import type { LookupWrite, PolicyStore } from './policyStore.js';
 

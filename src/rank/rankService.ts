@@ -8,7 +8,7 @@
  * // ... on shutdown
  * await scheduler.stop();
  */
-import type { QuarryContext } from '../http/context.js';
+import type { QuarryContext } from '../context.js';
 import { RankTrackingStore } from '../store/rankTracking.js';
 import { PositionChecks } from './positionChecks.js';
 import { RankReports } from './rankReports.js';

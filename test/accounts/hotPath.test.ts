@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { loadConfig } from '../../src/config.js';
-import type { QuarryContext } from '../../src/http/context.js';
+import type { QuarryContext } from '../../src/context.js';
 import { DAY, FakeClock } from '../../src/lib/clock.js';
 import { CACHE_TTL_MS } from '../../src/policy/policyStore.js';
 import { SqlitePolicyStore } from '../../src/policy/sqlitePolicyStore.js';

@@ -5,7 +5,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { sendCsv } from '../../http/csv.js';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../lib/errors.js';
 import { errorResponses } from '../common/schemas.js';
 import { keywordCsvRow, parseCsvFields } from './keywordItems.js';
 import { presentKeyword } from './presenters.js';

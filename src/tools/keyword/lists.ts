@@ -8,7 +8,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { sendCsv, wantsCsv } from '../../http/csv.js';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../lib/errors.js';
 import { unixSeconds } from '../../lib/clock.js';
 import { cleanText } from '../../lib/text.js';
 import { STORED_KEYWORD_IDS_PER_ACCOUNT } from '../../policy/fairUse.js';

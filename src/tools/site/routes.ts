@@ -6,7 +6,7 @@
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../lib/errors.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';
 import { CACHE_TTL_MS } from '../../policy/policyStore.js';
 import { historyRoute } from '../common/history.js';
