@@ -34,12 +34,14 @@ export async function serve(config: Config): Promise<void> {
   const ctx = await createContext(config);
   // Requests admitted by a server that died before answering: their charges, burst slots and
   // cooldowns are given back (this server holds the data directory's lock: none is live).
-  const abandoned = ctx.policy.store.releaseInFlight();
+  const abandoned = await ctx.policy.releaseInFlight();
   if (abandoned > 0) process.stderr.write(`Released ${abandoned} charge(s) of requests that a previous run never answered\n`);
   const demoKey = await ensureDemoAccount(ctx);
   const app = await buildApp(ctx, { logger: { level: config.logLevel } });
 
-  const sweep = setInterval(() => ctx.policy.store.sweep(ctx.clock.now()), SWEEP_EVERY_MS);
+  const sweep = setInterval(() => {
+    ctx.policy.sweep().catch((err: unknown) => app.log.error({ err }, 'policy sweep failed'));
+  }, SWEEP_EVERY_MS);
   sweep.unref();
   // The embedded worker runs backlink exports; `quarry worker` can run more of them elsewhere.
   const worker = startEmbeddedWorker(ctx, { handlers: jobHandlers(ctx), queue: ctx.jobs, logger: app.log });

@@ -27,7 +27,7 @@ export function rankServices(ctx: RankContext): RankServices {
   let s = services.get(ctx);
   if (!s) {
     const store = new RankTrackingStore(ctx.state.db);
-    s = { store, checks: new PositionChecks(ctx.state.db, ctx.search, ctx.policy.store), reports: new RankReports(ctx) };
+    s = { store, checks: new PositionChecks(ctx.state.db, ctx.search, ctx.policy), reports: new RankReports(ctx) };
     services.set(ctx, s);
   }
   return s;

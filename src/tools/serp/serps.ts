@@ -10,7 +10,6 @@ import { DEFAULT_SERP_LOCATION } from '../../engine/search/searchEngine.js';
 import { normaliseKeyword } from '../../engine/search/text.js';
 import { unixSeconds } from '../../lib/clock.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';
-import { cacheKey } from '../../policy/canonical.js';
 import { openableSnapshot, snapshotLookups } from '../../policy/serpSnapshots.js';
 import { renderSerpSnapshot } from '../../render/serpSnapshot.js';
 import { errorResponses, Ref } from '../common/schemas.js';
@@ -34,7 +33,7 @@ const keywordIdentity = async (req: { query: { kw: string } }) => {
 
 export async function serpRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { search, locations, policy, clock } = app.quarry;
+  const { search, locations, policy } = app.quarry;
   // Location 0 (or none) means 2840 (serp-tool rule 1).
   const locationOf = (id: number) => (id === 0 ? DEFAULT_SERP_LOCATION : id);
 
@@ -112,7 +111,7 @@ export async function serpRoutes(fastify: FastifyInstance): Promise<void> {
       // The next GET /serp-tool/serps answers the fresh SERP, not the cached one.
       const accountId = req.account!.id;
       for (const location_id of new Set([q.location_id, locationId, 0].filter((l) => locationOf(l) === locationId))) {
-        policy.store.forget(accountId, cacheKey(SERPS_OPERATION, { kw: q.kw, location_id, platform_id: q.platform_id }));
+        await policy.forgetAnswer(accountId, SERPS_OPERATION, { kw: q.kw, location_id, platform_id: q.platform_id });
       }
       return pages.map(presentSerp);
     },
@@ -129,7 +128,7 @@ export async function serpRoutes(fastify: FastifyInstance): Promise<void> {
       },
     },
     async (req) => {
-      const stored = openableSnapshot(policy.store, req.account!.id, req.params.serp_id, clock.now());
+      const stored = await openableSnapshot(policy, req.account!.id, req.params.serp_id);
       const serp = search.serp({ kw: stored.kw, locationId: stored.location_id, platform: stored.platform_id, page: stored.page, date: stored.date });
       const location = locations.get(serp.location_id);
       const png = renderSerpSnapshot({ ...serp, engine_domain: location?.engineDomain ?? null });
