@@ -81,6 +81,8 @@ export function loadSourcesConfig(env: Env): SourcesConfig {
   const keywords = choice(env, 'QUARRY_KEYWORD_SOURCE', KEYWORD_SOURCES);
   const links = choice(env, 'QUARRY_LINK_SOURCE', LINK_SOURCES);
   const serpapiKey = str(env, 'QUARRY_SERPAPI_KEY');
+  const serpapiUrl = baseUrl(env, 'QUARRY_SERPAPI_URL', 'https://serpapi.com');
+  const dataforseoUrl = baseUrl(env, 'QUARRY_DATAFORSEO_URL', 'https://api.dataforseo.com');
   if (serp === 'serpapi' && serpapiKey === null) throw new SourceConfigError('QUARRY_SERP_SOURCE=serpapi needs QUARRY_SERPAPI_KEY');
   const login = str(env, 'QUARRY_DATAFORSEO_LOGIN');
   const password = str(env, 'QUARRY_DATAFORSEO_PASSWORD');
@@ -92,8 +94,8 @@ export function loadSourcesConfig(env: Env): SourcesConfig {
     serp,
     keywords,
     links,
-    serpapi: serpapiKey === null ? null : { apiKey: serpapiKey, baseUrl: baseUrl(env, 'QUARRY_SERPAPI_URL', 'https://serpapi.com') },
-    dataforseo: login === null || password === null ? null : { login, password, baseUrl: baseUrl(env, 'QUARRY_DATAFORSEO_URL', 'https://api.dataforseo.com') },
+    serpapi: serpapiKey === null ? null : { apiKey: serpapiKey, baseUrl: serpapiUrl },
+    dataforseo: login === null || password === null ? null : { login, password, baseUrl: dataforseoUrl },
     limits: {
       timeoutMs: number(env, 'QUARRY_SOURCE_TIMEOUT_MS', 60_000, 10, 600_000, true),
       retries: number(env, 'QUARRY_SOURCE_RETRIES', 3, 0, 10, true),

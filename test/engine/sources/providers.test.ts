@@ -1,9 +1,10 @@
 /**
- * SERP providers behind the SERP tool, the keyword tool's SERPs and rank checks, each
- * against a local fake of the provider answering in its documented format: the mapped SERP
+ * SERP providers behind the SERP tool, the keyword tool's SERPs and rank checks, and the
+ * keyword-volume provider behind keyword imports and related keywords, each against a local
+ * fake of the provider answering in its documented format: the mapped SERP and keyword
  * items with our layout, CTR and metrics, authentication, retries on the rate-limit answer,
- * error bodies, a timeout, the daily budget, one call per SERP and day, and that a failed
- * lookup charges nothing.
+ * error bodies, a timeout, the daily budget, one call per SERP and day (and per unknown
+ * keyword), and that a failed lookup charges nothing.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -272,16 +273,59 @@ function dataForSeoPage(keyword: string, cost = 0.002) {
   };
 }
 
-describe('DataForSEO as the SERP source', () => {
+/**
+ * A DataForSEO Keywords Data search-volume answer
+ * (https://docs.dataforseo.com/v3/keywords_data/google_ads/search_volume/live/): the fake
+ * knows keywords starting with "zz" and leaves others out, as Google Ads does for keywords
+ * without data.
+ */
+function searchVolumeAnswer(keywords: string[]) {
+  const months = Array.from({ length: 12 }, (_, i) => {
+    const m = new Date(Date.UTC(2025, 10 + i, 1));
+    return { year: m.getUTCFullYear(), month: m.getUTCMonth() + 1, search_volume: 1000 + 100 * i };
+  });
+  return {
+    status_code: 20000,
+    status_message: 'Ok.',
+    cost: 0.05,
+    tasks: [
+      {
+        status_code: 20000,
+        status_message: 'Ok.',
+        result: keywords
+          .filter((k) => k.startsWith('zz'))
+          .map((keyword) => ({
+            keyword,
+            location_code: 2840,
+            language_code: 'en',
+            competition: 'MEDIUM',
+            competition_index: 40,
+            search_volume: 1550,
+            low_top_of_page_bid: 1.2,
+            high_top_of_page_bid: 3.8,
+            cpc: 2.5,
+            monthly_searches: months.slice().reverse(),
+          })),
+      },
+    ],
+  };
+}
+
+describe('DataForSEO as the SERP and keyword source', () => {
   let fakeD: FakeUpstream;
   let td: TestApp;
   let cd: ToolClient;
   before(async () => {
     fakeD = await startFakeUpstream();
-    fakeD.setDefault((req) => ({ json: dataForSeoPage((JSON.parse(req.body) as { keyword: string }[])[0].keyword) }));
+    fakeD.setDefault((req) =>
+      req.url.pathname.startsWith('/v3/keywords_data/')
+        ? { json: searchVolumeAnswer((JSON.parse(req.body) as { keywords: string[] }[])[0].keywords) }
+        : { json: dataForSeoPage((JSON.parse(req.body) as { keyword: string }[])[0].keyword) },
+    );
     td = await testApp({
       env: {
         QUARRY_SERP_SOURCE: 'dataforseo',
+        QUARRY_KEYWORD_SOURCE: 'dataforseo',
         QUARRY_DATAFORSEO_LOGIN: 'login@example.test',
         QUARRY_DATAFORSEO_PASSWORD: 'secret',
         QUARRY_DATAFORSEO_URL: fakeD.url,
@@ -377,5 +421,52 @@ describe('DataForSEO as the SERP source', () => {
     assert.ok(rows.every((r) => r.day === today));
     assert.equal(rows[0].position, 1);
     assert.equal(fakeD.requests.length, before, 'the SERP of today was bought once');
+  });
+
+  test("keywords the sandbox lacks get the provider's volume, CPC, competition and months, once", async () => {
+    const imports = (keywords: string[]) =>
+      td.app.inject({
+        method: 'POST',
+        url: '/v3/keyword-tool/keyword-imports',
+        headers: { 'x-access-token': cd.key },
+        payload: { keywords, location_id: 2840, language_id: 1000 },
+      });
+    td.clock.advance(31_000);
+    const before = fakeD.requests.length;
+    const res = await imports(['zzq quarry widget', 'qqz no data keyword']);
+    assert.equal(res.statusCode, 200, res.body);
+    const sent = fakeD.requests.slice(before);
+    assert.equal(sent.length, 1);
+    assert.equal(sent[0].url.pathname, '/v3/keywords_data/google_ads/search_volume/live');
+    assert.deepEqual(JSON.parse(sent[0].body), [{ keywords: ['zzq quarry widget', 'qqz no data keyword'], location_code: 2840, language_code: 'en' }]);
+    const item = res.json().keywords.find((k: { kw: string }) => k.kw === 'zzq quarry widget');
+    assert.equal(item.cpc, 2.5);
+    assert.equal(item.ppc, 40);
+    assert.equal(item.sv, 1550);
+    assert.deepEqual(item.msv.at(-1), [2026, 10, 2100]);
+    // Both are known now: the one with data in the catalogue, the other as "none" for the day.
+    td.clock.advance(31_000);
+    assert.equal((await imports(['zzq quarry widget', 'qqz no data keyword'])).statusCode, 200);
+    pace(td);
+    const related = await cd.get(`/keyword-tool/related-keywords?${qs({ kw: 'zzq quarry widget', location_id: 2840, language_id: 1000 })}`);
+    assert.equal(related.statusCode, 200, related.body);
+    assert.equal(related.json().keywords[0].sv, 1550);
+    assert.equal(fakeD.requests.length, before + 1);
+    const spend = await td.ctx.state.db.selectFrom('provider_spend').selectAll().where('provider', '=', 'dataforseo-keywords').executeTakeFirstOrThrow();
+    assert.equal(Math.round(spend.spent * 1e6) / 1e6, 0.05);
+  });
+
+  test('a keyword provider failure answers 424 and charges nothing', async () => {
+    td.clock.advance(31_000);
+    const charged = (await cd.pool('related-keywords')).remaining;
+    fakeD.script({ status: 402, json: { status_code: 40200, status_message: 'Payment Required.' } });
+    const res = await td.app.inject({
+      method: 'POST',
+      url: '/v3/keyword-tool/keyword-imports',
+      headers: { 'x-access-token': cd.key },
+      payload: { keywords: ['zzz another'], location_id: 2840, language_id: 1000 },
+    });
+    assert.equal(res.statusCode, 424, res.body);
+    assert.equal((await cd.pool('related-keywords')).remaining, charged);
   });
 });
