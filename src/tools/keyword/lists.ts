@@ -6,9 +6,9 @@
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Readable } from 'node:stream';
-import { sendCsv, wantsCsv } from '../../http/csv.js';
+import { wantsCsv } from '../../http/csv.js';
 import { errors } from '../../http/errors.js';
+import { jsonArray, sendCsvStream, sendJsonStream, slices } from '../../http/streamed.js';
 import { unixSeconds } from '../../lib/clock.js';
 import { cleanText } from '../../lib/text.js';
 import { STORED_KEYWORD_IDS_PER_ACCOUNT } from '../../policy/fairUse.js';
@@ -73,17 +73,10 @@ export async function listRoutes(fastify: FastifyInstance): Promise<void> {
     // The stream bypasses the response schema, so presentList gives every field the schema declares.
     async (req, reply) => {
       const accountId = req.account!.id;
-      async function* json(): AsyncGenerator<string> {
-        yield '[';
-        let first = true;
-        for await (const batch of lists.batches(accountId)) {
-          const text = batch.map((l) => JSON.stringify(presentList(l))).join(',');
-          yield first ? text : `,${text}`;
-          first = false;
-        }
-        yield ']';
+      async function* presented(): AsyncGenerator<unknown[]> {
+        for await (const batch of lists.batches(accountId)) yield batch.map(presentList);
       }
-      return reply.header('content-type', 'application/json; charset=utf-8').send(Readable.from(json()));
+      return sendJsonStream(reply, jsonArray(presented()));
     },
   );
 
@@ -134,16 +127,26 @@ export async function listRoutes(fastify: FastifyInstance): Promise<void> {
       if (csv && columns === null) throw errors.invalidParameter('fields');
       const list = await lists.get(req.account!.id, listId);
       if (!list) throw errors.notFound('List not found');
-      const keywords = search.keywordsById(list.keyword_ids);
-      if (csv)
-        return sendCsv(
-          reply,
-          `${list.name}.csv`,
-          columns!,
-          keywords.map((k) => keywordCsvRow(k, columns!)),
-        );
+      // Streamed a slice of ids at a time (see http/streamed.ts): a full list is 10,000
+      // keywords, built and written over many turns so other requests are answered between.
+      const keywordSlices = slices(list.keyword_ids);
+      if (csv) {
+        const rows = async function* () {
+          for await (const ids of keywordSlices) yield search.keywordsById(ids).map((k) => keywordCsvRow(k, columns!));
+        };
+        return sendCsvStream(reply, `${list.name}.csv`, columns!, rows());
+      }
       const { keyword_ids: _ids, ...meta } = list;
-      return { keywords: keywords.map((k) => presentKeyword(k, locations)), list: meta };
+      const keywords = async function* () {
+        for await (const ids of keywordSlices) yield search.keywordsById(ids).map((k) => presentKeyword(k, locations));
+      };
+      // The same document as {keywords, list}, written with the keywords array streamed.
+      async function* document(): AsyncGenerator<string> {
+        yield '{"keywords":';
+        yield* jsonArray(keywords());
+        yield `,"list":${JSON.stringify(meta)}}`;
+      }
+      return sendJsonStream(reply, document());
     },
   );
 
