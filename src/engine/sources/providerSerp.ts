@@ -143,6 +143,9 @@ export class ProviderSerpSource implements SerpSource {
       },
       this.options.metrics,
     );
+    // Issued keyword ids resolve later (lists, favourites), as the sandbox's SERPs record theirs.
+    search.keywordItem(keyword, locationId, languageId);
+    for (const item of serp.items) for (const m of item.items) if (m.mId !== undefined) search.keywordItem(m.title, locationId, languageId);
     return { serp, fetched };
   }
 

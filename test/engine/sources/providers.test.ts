@@ -61,7 +61,7 @@ describe('SerpApi as the SERP source', () => {
         QUARRY_SERPAPI_URL: fake.url,
         QUARRY_SOURCE_BACKOFF_MS: '0',
         QUARRY_SOURCE_RETRIES: '2',
-        QUARRY_SOURCE_TIMEOUT_MS: '150',
+        QUARRY_SOURCE_TIMEOUT_MS: '1500',
         QUARRY_SERP_DAILY_BUDGET_USD: '0.075',
       },
     });
