@@ -5,7 +5,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { wantsCsv } from '../../http/csv.js';
 import { errors } from '../../http/errors.js';
 import { jsonArray, sendCsvStream, sendJsonStream, slices } from '../../http/streamed.js';
@@ -13,6 +13,7 @@ import { unixSeconds } from '../../lib/clock.js';
 import { cleanText } from '../../lib/text.js';
 import { STORED_KEYWORD_IDS_PER_ACCOUNT } from '../../policy/fairUse.js';
 import { KeywordLists, ListLimitError, type StorableIds } from '../../store/keywordLists.js';
+import { itemsSent } from '../common/fairUse.js';
 import { emptyResponse, errorResponses, Ref } from '../common/schemas.js';
 import { keywordCsvRow, parseCsvFields } from './keywordItems.js';
 import { presentKeyword, presentList } from './presenters.js';
@@ -49,11 +50,6 @@ export async function listRoutes(fastify: FastifyInstance): Promise<void> {
   const { clock, locations, state } = app.quarry;
   const { search } = app.quarry;
   const lists = new KeywordLists(state.db, STORED_KEYWORD_IDS_PER_ACCOUNT);
-  /** Keyword ids a write sends (its fair-use units), read before validation. */
-  const idsSent = (req: FastifyRequest) => {
-    const body: unknown = req.body;
-    return body !== null && typeof body === 'object' && 'keyword_ids' in body && Array.isArray(body.keyword_ids) ? body.keyword_ids.length : 0;
-  };
   const now = () => unixSeconds(clock.now());
   /**
    * Keeps only ids the research store knows: a list cannot hold keywords it could never show.
@@ -83,7 +79,7 @@ export async function listRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/lists',
     {
-      config: { fairUse: idsSent },
+      config: { fairUse: itemsSent },
       schema: {
         tags,
         summary: 'Create a keyword list',
@@ -191,7 +187,7 @@ export async function listRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/lists/:list_id/keywords',
     {
-      config: { fairUse: idsSent },
+      config: { fairUse: itemsSent },
       schema: {
         tags,
         summary: 'Add keywords to a list (existing ones are kept once)',
@@ -212,7 +208,7 @@ export async function listRoutes(fastify: FastifyInstance): Promise<void> {
   app.delete(
     '/lists/:list_id/keywords',
     {
-      config: { fairUse: idsSent },
+      config: { fairUse: itemsSent },
       schema: {
         tags,
         summary: 'Remove keywords from a list (absent ones are ignored)',
