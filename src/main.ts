@@ -15,6 +15,7 @@ import { jobHandlers } from './workers.js';
 import { importCommand, worldCommand } from './engine/world/commands.js';
 import { DataDirInUseError } from './store/dataDir.js';
 import { mcpCommand } from './mcp/stdio.js';
+import { ALL_ROLES, parseRoles, type Role } from './roles.js';
 
 // Everything Quarry writes (databases, exports, keys, reports) is readable by its owner only.
 process.umask(0o077);
@@ -37,11 +38,20 @@ const program = new Command('quarry').description('Quarry: keyword, SERP and bac
 
 program
   .command('serve')
-  .description('start the HTTP API (builds the sandbox web on the first start)')
-  .action(async () => {
+  .description('start the HTTP API (builds the sandbox web on the first start), the embedded worker and the rank scheduler')
+  .option('--roles <roles>', 'run only these roles: a comma-separated list of api, worker, scheduler', parseRoles, ALL_ROLES)
+  .action(async (opts: { roles: ReadonlySet<Role> }) => {
     // Loaded only here: the HTTP stack is most of the startup time of the operator commands.
     const { serve } = await import('./serve.js');
-    await serve(config());
+    await serve(config(), opts.roles);
+  });
+
+program
+  .command('scheduler')
+  .description('run the rank scheduler alone: daily rank checks and e-mail reports (one per data directory)')
+  .action(async () => {
+    const { serve } = await import('./serve.js');
+    await serve(config(), new Set<Role>(['scheduler']));
   });
 
 program.addCommand(workerCommand((ctx) => jobHandlers(ctx)));
