@@ -18,7 +18,7 @@ import type { SearchEngine } from '../search/searchEngine.js';
 import type { SerpItemMetrics } from '../search/serpTypes.js';
 import { DataForSeoKeywordSource, dataForSeoSerpFetcher } from './dataForSeo.js';
 import type { ResultMetrics } from './fetchedSerp.js';
-import { budgetedSpend, KeywordFill } from './keywordFill.js';
+import { budgetedSpend, KeywordFill, providerOf } from './keywordFill.js';
 import type { ProviderHttpOptions } from './providerHttp.js';
 import { ProviderLedger } from './providerLedger.js';
 import { ProviderSerpSource } from './providerSerp.js';
@@ -38,6 +38,8 @@ export interface EngineSources extends Sources {
    * knows, so keyword lookups serve real volumes; nothing to do with the sandbox alone.
    */
   fillKeywords(texts: readonly string[], locationId: number, languageId: number): Promise<number>;
+  /** The provider a keyword's metrics came from (`dataforseo`), or null for sandbox and imported keywords. */
+  keywordSourceOf(kw: string, locationId: number, languageId: number): string | null;
 }
 
 export interface SourceDependencies {
@@ -94,6 +96,7 @@ export function createSources(config: SourcesConfig, deps: SourceDependencies): 
     keywords,
     links: new SandboxLinkSource(deps.links),
     fillKeywords: (texts, locationId, languageId) => (fill ? fill.fill(texts, locationId, languageId) : Promise.resolve(0)),
+    keywordSourceOf: (kw, locationId, languageId) => providerOf(deps.search.keyword(kw, deps.search.languageFor(locationId, languageId)._id).origin),
   };
 }
 

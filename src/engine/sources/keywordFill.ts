@@ -2,7 +2,7 @@
  * Fills the keyword catalogue from a keyword provider: before a keyword lookup, the
  * keywords the sandbox does not hold for the lookup's language are asked of the provider
  * once, and what it knows (volume, CPC, competition, monthly searches) is stored in the
- * research store like a Keyword Planner import (origin `provider`), so every keyword tool
+ * research store like a Keyword Planner import (origin `provider:<source>`), so every keyword tool
  * serves it from then on without asking again. Keywords the provider has no data for are
  * remembered for the day, so a repeated lookup does not pay for the same empty answer.
  *
@@ -65,10 +65,18 @@ export class KeywordFill {
       this.misses.add(missKey(kw, locationId, lang._id));
     }
     if (found.length === 0) return 0;
-    const stored = storeKeywordData(this.options.store, found, search.marketOf(locationId), lang._id);
+    const stored = storeKeywordData(this.options.store, found, search.marketOf(locationId), lang._id, `${PROVIDER_ORIGIN}${provider.name}`);
     this.options.reload();
     return stored;
   }
+}
+
+/** Origin of keywords a provider filled in (`provider:dataforseo`): answers name their source from it. */
+export const PROVIDER_ORIGIN = 'provider:';
+
+/** The source of a keyword's data when a provider filled it in, else null (sandbox or planner import). */
+export function providerOf(origin: string): string | null {
+  return origin.startsWith(PROVIDER_ORIGIN) ? origin.slice(PROVIDER_ORIGIN.length) : null;
 }
 
 const missKey = (kw: string, locationId: number, languageId: number) => `${kw}\u0000${locationId}\u0000${languageId}`;
@@ -79,12 +87,12 @@ const missKey = (kw: string, locationId: number, languageId: number) => `${kw}\u
  * competition and a market share of 1 in its market; an existing one gets CPC and
  * competition and its share in the market; the months go to `keyword_history`.
  */
-export function storeKeywordData(store: ResearchStore, rows: readonly KeywordData[], market: number, languageId: number): number {
+export function storeKeywordData(store: ResearchStore, rows: readonly KeywordData[], market: number, languageId: number, origin: string): number {
   const raw = store.raw;
   const find = raw.prepare('SELECT id, volume FROM keywords WHERE kw = ? AND language_id = ?');
   const nextId = raw.prepare('SELECT COALESCE(MAX(id), 0) + 1 FROM keywords').pluck();
   const insert = raw.prepare(`INSERT INTO keywords (id, kw, language_id, niche_id, head, kind, intent, volume, trend, noise_seed, cpc, ppc, origin)
-    VALUES (?, ?, ?, NULL, ?, 'import', ?, ?, 1, ?, ?, ?, 'provider')`);
+    VALUES (?, ?, ?, NULL, ?, 'import', ?, ?, 1, ?, ?, ?, ?)`);
   const update = raw.prepare('UPDATE keywords SET cpc = COALESCE(?, cpc), ppc = COALESCE(?, ppc) WHERE id = ?');
   const share = raw.prepare('INSERT OR REPLACE INTO keyword_markets (keyword_id, location_id, share) VALUES (?, ?, ?)');
   const history = raw.prepare('INSERT OR REPLACE INTO keyword_history (keyword_id, location_id, year, month, searches) VALUES (?, ?, ?, ?, ?)');
@@ -99,7 +107,7 @@ export function storeKeywordData(store: ResearchStore, rows: readonly KeywordDat
         if (market !== 0) share.run(id, market, Math.min(1, k.volume / Math.max(1, existing.volume)));
       } else {
         id = nextId.get() as number;
-        insert.run(id, k.kw, languageId, k.kw, intentHints(k.kw), k.volume, hash32(`${languageId}:${k.kw}`), k.cpc ?? 0, k.competition ?? 0);
+        insert.run(id, k.kw, languageId, k.kw, intentHints(k.kw), k.volume, hash32(`${languageId}:${k.kw}`), k.cpc ?? 0, k.competition ?? 0, origin);
         if (market !== 0) share.run(id, market, 1);
       }
       for (const m of k.history) history.run(id, market, m.year, m.month, m.searches);

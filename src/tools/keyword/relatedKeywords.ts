@@ -69,7 +69,8 @@ export async function relatedKeywordsRoutes(fastify: FastifyInstance): Promise<v
         location: search.shortLocation(location_id),
         countKeywordsBeforeLimit,
         _id: relatedLookupId(kw, location_id, language_id),
-        source: null,
+        // Names the keyword provider when the seed's metrics came from one; null for a plain (sandbox) lookup.
+        source: sources.keywordSourceOf(kw, location_id, language_id),
       };
     },
   );

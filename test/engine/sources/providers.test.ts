@@ -451,6 +451,7 @@ describe('DataForSEO as the SERP and keyword source', () => {
     const related = await cd.get(`/keyword-tool/related-keywords?${qs({ kw: 'zzq quarry widget', location_id: 2840, language_id: 1000 })}`);
     assert.equal(related.statusCode, 200, related.body);
     assert.equal(related.json().keywords[0].sv, 1550);
+    assert.equal(related.json().source, 'dataforseo');
     assert.equal(fakeD.requests.length, before + 1);
     const spend = await td.ctx.state.db.selectFrom('provider_spend').selectAll().where('provider', '=', 'dataforseo-keywords').executeTakeFirstOrThrow();
     assert.equal(Math.round(spend.spent * 1e6) / 1e6, 0.05);
