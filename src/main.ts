@@ -14,6 +14,8 @@ import { workerCommand } from './jobs/workerCommand.js';
 import { jobHandlers } from './workers.js';
 import { importCommand, worldCommand } from './engine/world/commands.js';
 import { DataDirInUseError } from './store/dataDir.js';
+import { addFileImporters } from './engine/import/commands.js';
+import { ImportError } from './engine/import/importError.js';
 import { mcpCommand } from './mcp/stdio.js';
 
 // Everything Quarry writes (databases, exports, keys, reports) is readable by its owner only.
@@ -46,7 +48,7 @@ program
 
 program.addCommand(workerCommand((ctx) => jobHandlers(ctx)));
 program.addCommand(worldCommand());
-program.addCommand(importCommand());
+program.addCommand(addFileImporters(importCommand()));
 program.addCommand(mcpCommand());
 
 const accounts = program.command('accounts').description('manage accounts');
@@ -145,7 +147,13 @@ program
   );
 
 program.parseAsync(process.argv).catch((err: unknown) => {
-  if (err instanceof ConfigError || err instanceof PlanFileError || err instanceof AccountError || err instanceof DataDirInUseError) {
+  if (
+    err instanceof ConfigError ||
+    err instanceof PlanFileError ||
+    err instanceof AccountError ||
+    err instanceof DataDirInUseError ||
+    err instanceof ImportError
+  ) {
     console.error(`quarry: ${err.message}`);
     process.exit(2);
   }
