@@ -30,6 +30,13 @@ export interface Config {
   requestTimeoutMs: number;
   /** Which source serves SERPs, keyword data and links, and the providers' credentials and limits. */
   sources: SourcesConfig;
+  /**
+   * Scale mode: the policy's hot state (burst windows, pools, cooldowns, single-flight, cache
+   * invalidation, gateway limit) on this Redis, shared by every API process. null: in-process.
+   */
+  redisUrl: string | null;
+  /** Prefix of every Redis key Quarry writes (several deployments or test runs on one server). */
+  redisPrefix: string;
 }
 
 export class ConfigError extends Error {}
@@ -83,6 +90,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError(`QUARRY_LOG_LEVEL must be a pino level, got "${logLevel}"`);
   }
+  const redisUrl = str(env, 'QUARRY_REDIS_URL');
+  if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) throw new ConfigError('QUARRY_REDIS_URL must start with redis:// or rediss://');
   const smtpUrl = str(env, 'QUARRY_SMTP_URL');
   if (smtpUrl !== null && !/^smtps?:\/\//.test(smtpUrl)) {
     throw new ConfigError(`QUARRY_SMTP_URL must start with smtp:// or smtps://`);
@@ -110,5 +119,7 @@ export function loadConfig(env: Env = process.env): Config {
     freeWritesPerMinute: int(env, 'QUARRY_FREE_WRITES_PER_MINUTE', DEFAULT_FREE_WRITES_PER_MINUTE, 0, 1_000_000),
     requestTimeoutMs: int(env, 'QUARRY_REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
     sources,
+    redisUrl,
+    redisPrefix: str(env, 'QUARRY_REDIS_PREFIX') ?? 'quarry:',
   };
 }

@@ -17,6 +17,7 @@ import type { EngineSources } from './engine/sources/index.js';
 import type { JobQueue } from './jobs/jobQueue.js';
 import type { UrlSigner } from './lib/signedUrl.js';
 import type { FairUse } from './policy/fairUse.js';
+import type { RedisHandle } from './lib/redis.js';
 
 export interface QuarryContext {
   config: Config;
@@ -38,4 +39,6 @@ export interface QuarryContext {
   signer: UrlSigner;
   /** Per-account limits of free operations (free-write budget, concurrent bulk reads). */
   fairUse: FairUse;
+  /** The scale mode's Redis (QUARRY_REDIS_URL), shared by every API process; null when embedded. */
+  redis: RedisHandle | null;
 }

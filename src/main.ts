@@ -8,7 +8,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { unixSeconds } from './lib/clock.js';
 import { PlanFileError } from './policy/plans.js';
 import { POOLS } from './policy/pools.js';
-import { openStateContext, type StateContext } from './service.js';
+import { closeStateContext, openStateContext, type StateContext } from './service.js';
 import { AccountError } from './accounts/accounts.js';
 import { workerCommand } from './jobs/workerCommand.js';
 import { jobHandlers } from './workers.js';
@@ -32,7 +32,7 @@ async function withContext(fn: (ctx: StateContext) => Promise<void>): Promise<vo
   try {
     await fn(ctx);
   } finally {
-    await ctx.state.close();
+    await closeStateContext(ctx);
   }
 }
 

@@ -12,6 +12,9 @@ import { loadLocations } from './locations/registry.js';
 import { AccessPolicy } from './policy/accessPolicy.js';
 import { loadPlans } from './policy/plans.js';
 import { SqlitePolicyStore } from './policy/sqlitePolicyStore.js';
+import { RedisPolicyStore } from './policy/redis/redisPolicyStore.js';
+import { RedisFlights } from './policy/redis/redisFlights.js';
+import { openRedis } from './lib/redis.js';
 import { openStateStore } from './store/database.js';
 import { openEngine, researchStoreFile } from './engine/index.js';
 import { reloadSearchKeywords } from './engine/search/index.js';
@@ -29,15 +32,19 @@ export interface ServiceOptions {
 }
 
 /** The part of the service that holds accounts and their usage (all the operator CLI needs). */
-export type StateContext = Pick<QuarryContext, 'config' | 'clock' | 'state' | 'accounts' | 'policy' | 'plans'>;
+export type StateContext = Pick<QuarryContext, 'config' | 'clock' | 'state' | 'accounts' | 'policy' | 'plans' | 'redis'>;
 
 export async function openStateContext(config: Config, options: ServiceOptions = {}): Promise<StateContext> {
   const clock = options.clock ?? systemClock;
   const plans = loadPlans(config.plansFile);
   const state = await openStateStore(options.inMemory ? ':memory:' : path.join(config.dataDir, 'state.db'));
   const accounts = new Accounts(state.db, state.raw, () => Object.keys(plans));
-  const policy = new AccessPolicy(new SqlitePolicyStore(state.raw), plans, clock);
-  return { config, clock, state, accounts, policy, plans };
+  // Scale mode: the policy's hot state and its single-flight on Redis, shared by every process.
+  const redis = config.redisUrl ? await openRedis(config.redisUrl, config.redisPrefix) : null;
+  const policy = redis
+    ? new AccessPolicy(new RedisPolicyStore(redis, state.raw), plans, clock, new RedisFlights(redis))
+    : new AccessPolicy(new SqlitePolicyStore(state.raw), plans, clock);
+  return { config, clock, state, accounts, policy, plans, redis };
 }
 
 /** Everything the HTTP service needs: the state context plus locations and the research engine. */
@@ -67,6 +74,13 @@ export async function createContext(config: Config, options: ServiceOptions = {}
 /** Closes what createContext opened. */
 export async function closeContext(ctx: QuarryContext): Promise<void> {
   await ctx.engine.close();
+  await closeStateContext(ctx);
+}
+
+/** Closes what openStateContext opened. */
+export async function closeStateContext(ctx: StateContext): Promise<void> {
+  await ctx.policy.close();
+  await ctx.redis?.close();
   await ctx.state.close();
 }
 

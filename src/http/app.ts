@@ -18,6 +18,7 @@ import type { QuarryContext, RouteAuth } from './context.js';
 import { ApiError, errors, GATEWAY_429_HTML } from './errors.js';
 import { SourceError } from '../engine/sources/index.js';
 import { GatewayLimiter } from './gateway.js';
+import { SharedGatewayLimiter } from './sharedGateway.js';
 import { installPaidRoutes } from './paidRoutes.js';
 import { addSharedSchemas, compileValidator, validationError } from './validation.js';
 import { apiComponents } from '../tools/components.js';
@@ -173,7 +174,8 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
   for (const schema of apiComponents) app.addSchema(schema);
   addSharedSchemas(apiComponents);
 
-  const gateway = new GatewayLimiter(ctx.config.gatewayRps, ctx.clock);
+  // Scale mode: one limit for all API processes, on Redis; otherwise this process's own.
+  const gateway = ctx.redis ? new SharedGatewayLimiter(ctx.config.gatewayRps, ctx.clock, ctx.redis) : new GatewayLimiter(ctx.config.gatewayRps, ctx.clock);
   // Installed only when on: a hook that admits everything still costs every request a turn.
   if (gateway.enabled) {
     app.addHook('onRequest', async (req, reply) => {
@@ -181,7 +183,7 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
       // not API traffic, and would otherwise trip the 4-per-second gateway.
       if (req.url.startsWith('/docs/static/')) return;
       if (internalClass(req) !== undefined) return;
-      if (!gateway.admit(req.ip)) {
+      if (!(await gateway.admit(req.ip))) {
         return reply.code(429).header('content-type', 'text/html; charset=utf-8').send(GATEWAY_429_HTML);
       }
     });

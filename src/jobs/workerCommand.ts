@@ -9,7 +9,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../config.js';
 import type { QuarryContext } from '../context.js';
 import { HOUR } from '../lib/clock.js';
-import { createContext } from '../service.js';
+import { closeStateContext, createContext } from '../service.js';
 import { exportsDir, sweepExports } from './exportJobs.js';
 import { JobQueue } from './jobQueue.js';
 import { type JobHandler, Worker, type WorkerLogger, type WorkerOptions } from './worker.js';
@@ -104,7 +104,7 @@ export function workerCommand(handlers: JobHandlersFactory): Command {
           logger.info({ signal }, 'worker stopping');
           void running
             .stop()
-            .then(() => ctx.state.close())
+            .then(() => closeStateContext(ctx))
             .then(resolve);
         };
         process.once('SIGTERM', () => shutdown('SIGTERM'));

@@ -204,6 +204,11 @@ export class AccessPolicy {
     return this.store.releaseInFlight();
   }
 
+  /** Stops the store's timers (the scale mode's liveness mark). */
+  async close(): Promise<void> {
+    this.store.close?.();
+  }
+
   /** Removes expired cache entries, burst slots and lookups. */
   sweep(): Promise<void> {
     return this.store.sweep(this.clock.now());

@@ -119,6 +119,8 @@ export interface PolicyStore {
   history(accountId: string, tool: HistoryWrite['tool']): Promise<unknown[]>;
   /** Removes what can no longer matter: expired cache entries, old burst events and lookups. */
   sweep(nowMs: number): Promise<void>;
+  /** Stops its timers (the scale mode's liveness mark); its connections belong to the caller. */
+  close?(): void;
 }
 
 /** Start of the UTC calendar month holding `ms`, and the start of the next one. */

@@ -12,6 +12,7 @@ import { closeContext, createContext } from '../../src/service.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { copyTinyWorld } from './world.js';
+import { TEST_REDIS_URL, testRedisPrefix } from './redis.js';
 import { DEFAULT_SERP_LOCATION } from '../../src/engine/search/searchEngine.js';
 
 export interface TestApp {
@@ -34,7 +35,10 @@ let counter = 0;
 
 export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
   const clock = options.clock ?? new FakeClock();
+  // npm run test:scale: every app puts the policy's hot state on the test Redis, under a prefix of its own.
+  const redisPrefix = process.env.QUARRY_TEST_SCALE === '1' ? testRedisPrefix() : null;
   const config: Config = loadConfig({
+    ...(redisPrefix ? { QUARRY_REDIS_URL: TEST_REDIS_URL, QUARRY_REDIS_PREFIX: redisPrefix } : {}),
     QUARRY_GATEWAY_RPS: '0',
     QUARRY_DATA_DIR: `.test-data/app-${process.pid}`,
     QUARRY_PUBLIC_URL: 'http://quarry.test',
@@ -62,6 +66,10 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
       return { id: account.id, key };
     },
     async close() {
+      if (ctx.redis) {
+        const keys = await ctx.redis.client.keys(`${ctx.redis.prefix}*`);
+        if (keys.length > 0) await ctx.redis.client.del(...keys);
+      }
       await app.close();
       await closeContext(ctx);
       fs.rmSync(path.dirname(researchFile), { recursive: true, force: true });
