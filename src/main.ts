@@ -17,6 +17,7 @@ import { DataDirInUseError } from './store/dataDir.js';
 import { addFileImporters } from './engine/import/commands.js';
 import { ImportError } from './engine/import/importError.js';
 import { mcpCommand } from './mcp/stdio.js';
+import { ALL_ROLES, parseRoles, type Role } from './roles.js';
 
 // Everything Quarry writes (databases, exports, keys, reports) is readable by its owner only.
 process.umask(0o077);
@@ -39,11 +40,20 @@ const program = new Command('quarry').description('Quarry: keyword, SERP and bac
 
 program
   .command('serve')
-  .description('start the HTTP API (builds the sandbox web on the first start)')
-  .action(async () => {
+  .description('start the HTTP API (builds the sandbox web on the first start), the embedded worker and the rank scheduler')
+  .option('--roles <roles>', 'run only these roles: a comma-separated list of api, worker, scheduler', parseRoles, ALL_ROLES)
+  .action(async (opts: { roles: ReadonlySet<Role> }) => {
     // Loaded only here: the HTTP stack is most of the startup time of the operator commands.
     const { serve } = await import('./serve.js');
-    await serve(config());
+    await serve(config(), opts.roles);
+  });
+
+program
+  .command('scheduler')
+  .description('run the rank scheduler alone: daily rank checks and e-mail reports (one per data directory)')
+  .action(async () => {
+    const { serve } = await import('./serve.js');
+    await serve(config(), new Set<Role>(['scheduler']));
   });
 
 program.addCommand(workerCommand((ctx) => jobHandlers(ctx)));
