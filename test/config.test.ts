@@ -124,6 +124,10 @@ describe('loadConfig', () => {
     rejects({ QUARRY_SMTP_URL: 'mail.example.com:25' }, /QUARRY_SMTP_URL must start with smtp:\/\/ or smtps:\/\//);
     rejects({ QUARRY_SMTP_URL: 'http://mail.example.com' }, /QUARRY_SMTP_URL must start with/);
     assert.equal(loadConfig({ QUARRY_SMTP_URL: 'smtp://localhost:2525' }).smtpUrl, 'smtp://localhost:2525');
+    rejects({ QUARRY_REDIS_URL: 'localhost:6379' }, /^QUARRY_REDIS_URL must start with redis:\/\/ or rediss:\/\/$/);
+    assert.equal(loadConfig({}).redisUrl, null);
+    assert.equal(loadConfig({}).redisPrefix, 'quarry:');
+    assert.equal(loadConfig({ QUARRY_REDIS_URL: 'redis://127.0.0.1:6379', QUARRY_REDIS_PREFIX: 'q1:' }).redisPrefix, 'q1:');
   });
 
   test('log level: a pino level', () => {
@@ -151,6 +155,8 @@ describe('loadConfig', () => {
       'QUARRY_SIGNING_SECRET',
       'QUARRY_FREE_WRITES_PER_MINUTE',
       'QUARRY_REQUEST_TIMEOUT_MS',
+      'QUARRY_REDIS_URL',
+      'QUARRY_REDIS_PREFIX',
     ];
     assert.deepEqual([...read].sort(), covered.sort());
   });
