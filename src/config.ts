@@ -27,6 +27,8 @@ export interface Config {
   freeWritesPerMinute: number;
   /** Longest time a client may take to send a whole request (headers and body); 408 after. */
   requestTimeoutMs: number;
+  /** Lifetime of a web dashboard session (/app), in hours. */
+  sessionTtlHours: number;
 }
 
 export class ConfigError extends Error {}
@@ -100,5 +102,6 @@ export function loadConfig(env: Env = process.env): Config {
     signingSecret: str(env, 'QUARRY_SIGNING_SECRET'),
     freeWritesPerMinute: int(env, 'QUARRY_FREE_WRITES_PER_MINUTE', DEFAULT_FREE_WRITES_PER_MINUTE, 0, 1_000_000),
     requestTimeoutMs: int(env, 'QUARRY_REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
+    sessionTtlHours: int(env, 'QUARRY_SESSION_TTL_HOURS', 12, 1, 24 * 30),
   };
 }

@@ -39,7 +39,10 @@ export async function serve(config: Config): Promise<void> {
   const demoKey = await ensureDemoAccount(ctx);
   const app = await buildApp(ctx, { logger: { level: config.logLevel } });
 
-  const sweep = setInterval(() => ctx.policy.store.sweep(ctx.clock.now()), SWEEP_EVERY_MS);
+  const sweep = setInterval(() => {
+    ctx.policy.store.sweep(ctx.clock.now());
+    ctx.sessions.sweep().catch((err: unknown) => app.log.error({ err }, 'session sweep failed'));
+  }, SWEEP_EVERY_MS);
   sweep.unref();
   // The embedded worker runs backlink exports; `quarry worker` can run more of them elsewhere.
   const worker = startEmbeddedWorker(ctx, { handlers: jobHandlers(ctx), queue: ctx.jobs, logger: app.log });

@@ -17,6 +17,8 @@ import { openEngine, researchStoreFile } from './engine/index.js';
 import { JobQueue } from './jobs/jobQueue.js';
 import { loadSigningSecret, UrlSigner } from './lib/signedUrl.js';
 import { fairUse } from './policy/fairUse.js';
+import { SqlSessionStore } from './sessions/sqlSessionStore.js';
+import { WebSessions } from './sessions/webSessions.js';
 
 export interface ServiceOptions {
   clock?: Clock;
@@ -47,7 +49,8 @@ export async function createContext(config: Config, options: ServiceOptions = {}
   const search = await engine.search();
   const jobs = new JobQueue(base.state, base.clock);
   const signer = new UrlSigner(loadSigningSecret(config), config.publicUrl);
-  return { ...base, locations, engine, search, jobs, signer, fairUse: fairUse(config.freeWritesPerMinute, base.clock) };
+  const sessions = new WebSessions(new SqlSessionStore(base.state.db), base.accounts, base.clock, config.sessionTtlHours * 3600);
+  return { ...base, locations, engine, search, jobs, signer, fairUse: fairUse(config.freeWritesPerMinute, base.clock), sessions };
 }
 
 /** Closes what createContext opened. */

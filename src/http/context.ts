@@ -14,6 +14,7 @@ import type { SearchEngine } from '../engine/search/index.js';
 import type { JobQueue } from '../jobs/jobQueue.js';
 import type { UrlSigner } from '../lib/signedUrl.js';
 import type { FairUse } from '../policy/fairUse.js';
+import type { WebSessions } from '../sessions/webSessions.js';
 
 export interface QuarryContext {
   config: Config;
@@ -33,6 +34,8 @@ export interface QuarryContext {
   signer: UrlSigner;
   /** Per-account limits of free operations (free-write budget, concurrent bulk reads). */
   fairUse: FairUse;
+  /** Sessions of the web dashboard (/app). */
+  sessions: WebSessions;
 }
 
 export type RouteAuth = 'required' | 'optional' | 'none';
