@@ -69,15 +69,17 @@ describe('the dashboard, first account', () => {
       cookies.every((c) => !c.value.includes(key)),
       'no cookie holds the key',
     );
-    const stored = await w.page.evaluate(async () => {
-      const all: string[] = [document.cookie, document.documentElement.outerHTML, location.href];
-      for (const s of [localStorage, sessionStorage]) for (let i = 0; i < s.length; i++) all.push(s.key(i)!, s.getItem(s.key(i)!)!);
-      const dbs = indexedDB.databases ? await indexedDB.databases() : [];
-      all.push(JSON.stringify(dbs));
-      const caches_ = 'caches' in window ? await caches.keys() : [];
-      all.push(JSON.stringify(caches_));
-      return all.join('\n');
-    });
+    // Everything script on the page can reach (evaluated in the browser; written as a string so
+    // that this Node-side file needs no DOM types).
+    const stored = String(
+      await w.page.evaluate(`(async () => {
+        const all = [document.cookie, document.documentElement.outerHTML, location.href];
+        for (const s of [localStorage, sessionStorage]) for (let i = 0; i < s.length; i++) all.push(s.key(i), s.getItem(s.key(i)));
+        all.push(JSON.stringify(indexedDB.databases ? await indexedDB.databases() : []));
+        all.push(JSON.stringify('caches' in window ? await caches.keys() : []));
+        return all.join('\\n');
+      })()`),
+    );
     assert.ok(!stored.includes(key), 'the key is not in storage, cookies visible to script, the URL or the page');
     assert.ok(!stored.includes(session.value), 'the session token is not readable by script');
     await checkpoint(w, '02-signed-in');
@@ -96,7 +98,7 @@ describe('the dashboard, first account', () => {
     assert.ok(domRows < Math.min(total, 60), `only the rows in view are in the DOM (${domRows} of ${total})`);
     // Scrolled to the end, the last rows are rendered and the first ones are gone.
     await table.locator('.vt-body').evaluate((el) => (el.scrollTop = el.scrollHeight));
-    await w.page.waitForFunction((n) => document.querySelector(`.vt-body [aria-rowindex="${n + 1}"]`) !== null, total);
+    await table.locator(`.vt-body [aria-rowindex="${total + 1}"]`).waitFor();
     assert.equal(await table.locator('.vt-body [aria-rowindex="2"]').count(), 0);
     await table.locator('.vt-body').evaluate((el) => (el.scrollTop = 0));
     // Sort by volume, descending: the seed stays first, the rest fall in order.
@@ -161,11 +163,8 @@ describe('the dashboard, first account', () => {
     await w.page.getByRole('button', { name: 'Snapshot' }).click();
     const img = w.page.getByRole('img', { name: /Snapshot of the SERP/ });
     await img.waitFor();
-    await w.page.waitForFunction(() => {
-      const i = document.querySelector('.snapshot img') as HTMLImageElement | null;
-      return i !== null && i.complete && i.naturalWidth > 0;
-    });
-    const width = await img.evaluate((i) => (i as HTMLImageElement).naturalWidth);
+    await w.page.waitForFunction(`(() => { const i = document.querySelector('.snapshot img'); return i !== null && i.complete && i.naturalWidth > 0; })()`);
+    const width = await img.evaluate((i) => (i as unknown as { naturalWidth: number }).naturalWidth);
     assert.ok(width > 300, `snapshot width ${width}`);
     await checkpoint(w, '05-serp-snapshot');
   });
@@ -181,7 +180,7 @@ describe('the dashboard, first account', () => {
     const rankTable = w.page.getByRole('table', { name: 'Tracked keywords' });
     await rankTable.waitFor();
     // The first check comes right after creation; the page looks again until positions are in.
-    await w.page.waitForFunction(() => [...document.querySelectorAll('td[data-position]')].some((td) => /^\d+$/.test(td.textContent ?? '')), null, {
+    await w.page.waitForFunction(`[...document.querySelectorAll('td[data-position]')].some((td) => /^\\d+$/.test(td.textContent))`, null, {
       timeout: 60_000,
     });
     await w.page.locator('.chart canvas').first().waitFor();

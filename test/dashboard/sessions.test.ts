@@ -201,7 +201,7 @@ describe('the API through a session', () => {
     const s = await signIn(key);
     const write = (headers: Record<string, string>) =>
       t.app.inject({ method: 'POST', url: '/v3/keyword-tool/lists', headers: { cookie: s.cookie, ...headers }, payload: { name: 'mine', keyword_ids: [] } });
-    const refusals = [
+    const refusals: Record<string, string>[] = [
       {},
       { 'x-csrf-token': 'wrong' },
       { 'x-csrf-token': s.csrf.slice(1) },
