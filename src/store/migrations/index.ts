@@ -14,6 +14,7 @@ import { rankReferenceMigrations } from './0009_rank_reference.js';
 import { staleCachedAnswerMigrations } from './0010_stale_cached_answers.js';
 import { rankChecksKeywordIndexMigrations } from './0011_rank_checks_keyword_index.js';
 import { webSessionMigrations } from './0012_web_sessions.js';
+import { providerLedgerMigrations } from './0014_provider_ledger.js';
 
 export const stateMigrations: Record<string, Migration> = {
   ...foundationMigrations,
@@ -27,4 +28,5 @@ export const stateMigrations: Record<string, Migration> = {
   ...staleCachedAnswerMigrations,
   ...rankChecksKeywordIndexMigrations,
   ...webSessionMigrations,
+  ...providerLedgerMigrations,
 };
