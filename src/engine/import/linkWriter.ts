@@ -45,6 +45,9 @@ export class LinkWriter {
   /** root_domains ids whose links changed. */
   readonly touchedRoots = new Set<number>();
   private readonly statements;
+  /** Pages already resolved, by URL as given (ids never change); cleared when full, so memory stays bounded. */
+  private readonly pages = new Map<string, PageRef | null>();
+  private static readonly PAGE_CACHE_SIZE = 100_000;
 
   constructor(private readonly raw: SqliteDatabase.Database) {
     const nextId = (table: string) => raw.prepare(`SELECT COALESCE(MAX(id), 0) + 1 FROM ${table}`).pluck();
@@ -78,6 +81,15 @@ export class LinkWriter {
 
   /** The page of a URL, created with its host and root domain when unknown; null when it is not a web URL with a registrable domain. */
   ensurePage(url: string, firstSeen: string): PageRef | null {
+    const cached = this.pages.get(url);
+    if (cached !== undefined) return cached;
+    if (this.pages.size >= LinkWriter.PAGE_CACHE_SIZE) this.pages.clear();
+    const page = this.findOrCreatePage(url, firstSeen);
+    this.pages.set(url, page);
+    return page;
+  }
+
+  private findOrCreatePage(url: string, firstSeen: string): PageRef | null {
     const s = this.statements;
     const parsed = parseTarget(url);
     if (!parsed) return null;

@@ -13,6 +13,10 @@ import { DAY } from '../../../src/lib/clock.js';
 import { baseClickThroughRate } from '../../../src/engine/search/clickThroughCurve.js';
 import { newClient, pace, qs, type ToolClient } from '../../tools/serp/serpClient.js';
 import { startFakeUpstream, type FakeUpstream } from './fakeUpstream.js';
+import { createSources, SourceError, type EngineSources } from '../../../src/engine/sources/index.js';
+import { loadSourcesConfig } from '../../../src/engine/sources/sourceConfig.js';
+import { reloadSearchKeywords } from '../../../src/engine/search/index.js';
+import { rankServices } from '../../../src/rank/rankService.js';
 
 /** A SerpApi Google Search answer (https://serpapi.com/search-api), trimmed to what we map. */
 function serpApiPage(q: string) {
@@ -46,32 +50,58 @@ function serpApiPage(q: string) {
 }
 
 let fake: FakeUpstream;
+let fakeD: FakeUpstream;
 let t: TestApp;
 let c: ToolClient;
+/** DataForSEO as the SERP source, over the same engine and state store as the app (one app start for both providers). */
+let dfs: EngineSources;
 const serps = (params: Record<string, string | number>) => c.get(`/serp-tool/serps?${qs(params)}`);
 
-describe('SerpApi as the SERP source', () => {
-  before(async () => {
-    fake = await startFakeUpstream();
-    fake.setDefault((req) => ({ json: serpApiPage(req.url.searchParams.get('q') ?? '') }));
-    t = await testApp({
-      env: {
-        QUARRY_SERP_SOURCE: 'serpapi',
-        QUARRY_SERPAPI_KEY: 'test-key',
-        QUARRY_SERPAPI_URL: fake.url,
-        QUARRY_SOURCE_BACKOFF_MS: '0',
-        QUARRY_SOURCE_RETRIES: '2',
-        QUARRY_SOURCE_TIMEOUT_MS: '1500',
-        QUARRY_SERP_DAILY_BUDGET_USD: '0.075',
-      },
-    });
-    c = await newClient(t);
+/** The app: SerpApi for SERPs, DataForSEO for keyword data. */
+before(async () => {
+  fake = await startFakeUpstream();
+  fake.setDefault((req) => ({ json: serpApiPage(req.url.searchParams.get('q') ?? '') }));
+  fakeD = await startFakeUpstream();
+  fakeD.setDefault((req) =>
+    req.url.pathname.startsWith('/v3/keywords_data/')
+      ? { json: searchVolumeAnswer((JSON.parse(req.body) as { keywords: string[] }[])[0].keywords) }
+      : { json: dataForSeoPage((JSON.parse(req.body) as { keyword: string }[])[0].keyword) },
+  );
+  const env = {
+    QUARRY_SERP_SOURCE: 'serpapi',
+    QUARRY_KEYWORD_SOURCE: 'dataforseo',
+    QUARRY_SERPAPI_KEY: 'test-key',
+    QUARRY_SERPAPI_URL: fake.url,
+    QUARRY_DATAFORSEO_LOGIN: 'login@example.test',
+    QUARRY_DATAFORSEO_PASSWORD: 'secret',
+    QUARRY_DATAFORSEO_URL: fakeD.url,
+    QUARRY_SOURCE_BACKOFF_MS: '0',
+    QUARRY_SOURCE_RETRIES: '2',
+    QUARRY_SOURCE_TIMEOUT_MS: '1500',
+    QUARRY_SERP_DAILY_BUDGET_USD: '0.075',
+  };
+  t = await testApp({ env });
+  c = await newClient(t);
+  const { ctx } = t;
+  dfs = createSources(loadSourcesConfig({ ...env, QUARRY_SERP_SOURCE: 'dataforseo', QUARRY_SERP_COST_USD: '0.01', QUARRY_SERP_DAILY_BUDGET_USD: '5' }), {
+    search: ctx.search,
+    links: ctx.engine.links,
+    authority: ctx.engine.authority,
+    research: ctx.engine.store,
+    reloadKeywords: () => reloadSearchKeywords(ctx.search, ctx.engine.store),
+    state: ctx.state.db,
+    locations: ctx.locations,
+    clock: t.clock,
+    metricsTs: 0,
   });
-  after(async () => {
-    await t.close();
-    await fake.close();
-  });
+});
+after(async () => {
+  await t.close();
+  await fake.close();
+  await fakeD.close();
+});
 
+describe('SerpApi as the SERP source', () => {
   test('maps organic results, ads and features onto our items; layout, CTR and source URL are ours', async () => {
     const res = await serps({ kw: 'Running Shoes', location_id: 2840 });
     assert.equal(res.statusCode, 200, res.body);
@@ -210,6 +240,51 @@ describe('SerpApi as the SERP source', () => {
     assert.equal(fake.requests.length, before + 1);
   });
 
+  test('rank checks read the provider: one call per SERP and day, no check for days it cannot fetch', async () => {
+    const { checks } = rankServices(t.ctx);
+    pace(t);
+    const before = fake.requests.length;
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/v3/rank-tool/trackings',
+      headers: { 'x-access-token': c.key },
+      payload: { domain: 'nike.com', location_id: 2840, platform_id: 1, keywords: ['running shoes', 'rank only shoes'] },
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    await checks.idle();
+    // One call per keyword's SERP (the day moved on since 'running shoes' was bought).
+    assert.equal(fake.requests.length - before, 2);
+    const rows = await t.ctx.state.db.selectFrom('rank_checks').selectAll().execute();
+    const today = new Date(t.clock.now()).toISOString().slice(0, 10);
+    assert.deepEqual(
+      rows.map((r) => [r.day, r.position]),
+      [
+        [today, 3],
+        [today, 3],
+      ],
+    );
+    // Two days later, without a run in between: only today is checked (a provider cannot fetch yesterday).
+    t.clock.advance(2 * DAY);
+    await checks.runDueChecks(t.clock.now());
+    const later = await t.ctx.state.db.selectFrom('rank_checks').select('day').distinct().orderBy('day').execute();
+    assert.deepEqual(
+      later.map((r) => r.day),
+      [today, new Date(t.clock.now()).toISOString().slice(0, 10)],
+    );
+    assert.equal(fake.requests.length - before, 4);
+  });
+
+  test('concurrent lookups of one new SERP by different accounts make one call', async () => {
+    const before = fake.requests.length;
+    const others = await Promise.all([newClient(t), newClient(t), newClient(t)]);
+    const answers = await Promise.all(others.map((o) => o.get(`/serp-tool/serps?${qs({ kw: 'concurrent shoes', location_id: 2840 })}`)));
+    assert.deepEqual(
+      answers.map((a) => a.statusCode),
+      [200, 200, 200],
+    );
+    assert.equal(fake.requests.length - before, 1);
+  });
+
   test('a snapshot of a held SERP is drawn from the day it was bought', async () => {
     pace(t);
     const res = await serps({ kw: 'snapshot shoes', location_id: 2840 });
@@ -312,51 +387,22 @@ function searchVolumeAnswer(keywords: string[]) {
 }
 
 describe('DataForSEO as the SERP and keyword source', () => {
-  let fakeD: FakeUpstream;
-  let td: TestApp;
-  let cd: ToolClient;
-  before(async () => {
-    fakeD = await startFakeUpstream();
-    fakeD.setDefault((req) =>
-      req.url.pathname.startsWith('/v3/keywords_data/')
-        ? { json: searchVolumeAnswer((JSON.parse(req.body) as { keywords: string[] }[])[0].keywords) }
-        : { json: dataForSeoPage((JSON.parse(req.body) as { keyword: string }[])[0].keyword) },
-    );
-    td = await testApp({
-      env: {
-        QUARRY_SERP_SOURCE: 'dataforseo',
-        QUARRY_KEYWORD_SOURCE: 'dataforseo',
-        QUARRY_DATAFORSEO_LOGIN: 'login@example.test',
-        QUARRY_DATAFORSEO_PASSWORD: 'secret',
-        QUARRY_DATAFORSEO_URL: fakeD.url,
-        QUARRY_SOURCE_BACKOFF_MS: '0',
-        QUARRY_SOURCE_RETRIES: '2',
-        QUARRY_SERP_COST_USD: '0.01',
-      },
-    });
-    cd = await newClient(td);
-  });
-  after(async () => {
-    await td.close();
-    await fakeD.close();
-  });
+  const dfsSerp = (kw: string, locationId: number, platform: 1 | 2 = 1) => dfs.serp.serp({ kw, locationId, platform, page: 0 });
 
   test('sends a task with Basic authentication and maps elements in page order', async () => {
-    const res = await cd.get(`/serp-tool/serps?${qs({ kw: 'laufschuhe', location_id: 2276, platform_id: 2 })}`);
-    assert.equal(res.statusCode, 200, res.body);
+    const serp = await dfsSerp('laufschuhe', 2276, 2);
     const sent = fakeD.requests.at(-1)!;
     assert.equal(sent.method, 'POST');
     assert.equal(sent.url.pathname, '/v3/serp/google/organic/live/advanced');
     assert.equal(sent.headers.authorization, `Basic ${Buffer.from('login@example.test:secret').toString('base64')}`);
     assert.deepEqual(JSON.parse(sent.body), [{ keyword: 'laufschuhe', location_code: 2276, language_code: 'de', device: 'mobile', depth: 100 }]);
-    const serp = res.json();
     assert.deepEqual(
-      serp.items.map((i: { type: string }) => i.type),
+      serp.items.map((i) => i.type),
       ['ADV_TOP', 'LOCAL_PACK', 'ORGANIC', 'SIMILAR_QUESTIONS', 'ORGANIC', 'SIMILAR_QUERIES'],
     );
     assert.equal(serp.items[0].items.length, 2);
     assert.deepEqual(
-      serp.items[1].items.map((m: { type: string; title: string }) => [m.type, m.title]),
+      serp.items[1].items.map((m) => [m.type, m.title]),
       [
         ['PLACE', 'Laufladen Berlin'],
         ['PLACE', 'Sport Shop'],
@@ -366,7 +412,7 @@ describe('DataForSEO as the SERP and keyword source', () => {
     assert.equal(serp.results, 5_000);
     assert.equal(serp.platform_id, 2);
     // The spend is settled at the answer's cost, not the reservation.
-    const spend = await td.ctx.state.db.selectFrom('provider_spend').selectAll().where('provider', '=', 'dataforseo').executeTakeFirstOrThrow();
+    const spend = await t.ctx.state.db.selectFrom('provider_spend').selectAll().where('provider', '=', 'dataforseo').executeTakeFirstOrThrow();
     assert.equal(Math.round(spend.spent * 1e6) / 1e6, 0.002);
     assert.equal(spend.calls, 1);
   });
@@ -374,64 +420,36 @@ describe('DataForSEO as the SERP and keyword source', () => {
   test('its rate-limit status inside a 200 is retried; "no results" is an empty SERP', async () => {
     const before = fakeD.requests.length;
     fakeD.script({ json: { version: '0.1', status_code: 40202, status_message: 'Rate limit per minute exceeded.', cost: 0, tasks: [] } });
-    pace(td);
-    assert.equal((await cd.get(`/serp-tool/serps?${qs({ kw: 'rate limited', location_id: 2276 })}`)).statusCode, 200);
+    await dfsSerp('rate limited', 2276);
     assert.equal(fakeD.requests.length - before, 2);
     fakeD.script({
       json: { status_code: 20000, status_message: 'Ok.', cost: 0.002, tasks: [{ status_code: 40102, status_message: 'No Search Results.', result: null }] },
     });
-    pace(td);
-    const empty = await cd.get(`/serp-tool/serps?${qs({ kw: 'qwxzv nothing', location_id: 2276 })}`);
-    assert.equal(empty.statusCode, 200);
-    assert.equal(empty.json().serp_results, 0);
+    assert.equal((await dfsSerp('qwxzv nothing', 2276)).serp_results, 0);
   });
 
-  test('its error bodies fail the lookup with 424 and charge nothing', async () => {
-    pace(td);
-    const charged = (await cd.pool('serps')).remaining;
+  test('its error bodies fail the lookup, are not retried and spend nothing', async () => {
+    const before = fakeD.requests.length;
     fakeD.script({ status: 401, json: { status_code: 40100, status_message: 'You are not authorized to access this resource.' } });
-    const res = await cd.get(`/serp-tool/serps?${qs({ kw: 'unauthorised', location_id: 2276 })}`);
-    assert.equal(res.statusCode, 424);
+    await assert.rejects(dfsSerp('unauthorised', 2276), (e: unknown) => e instanceof SourceError && /not authorized/.test(e.message));
     fakeD.script({
       json: { status_code: 20000, status_message: 'Ok.', cost: 0, tasks: [{ status_code: 40501, status_message: 'Invalid Field: location_code.' }] },
     });
-    pace(td);
-    assert.equal((await cd.get(`/keyword-tool/serps?${qs({ kw: 'bad task', location_id: 2276 })}`)).statusCode, 424);
-    assert.equal((await cd.pool('serps')).remaining, charged);
-    const spend = await td.ctx.state.db.selectFrom('provider_spend').selectAll().where('provider', '=', 'dataforseo').executeTakeFirstOrThrow();
+    await assert.rejects(dfs.serp.keywordDetail({ kw: 'bad task', locationId: 2276 }), SourceError);
+    assert.equal(fakeD.requests.length - before, 2);
+    const spend = await t.ctx.state.db.selectFrom('provider_spend').selectAll().where('provider', '=', 'dataforseo').executeTakeFirstOrThrow();
     assert.equal(spend.calls, 3, 'failed calls are refunded from the budget');
-  });
-
-  test('rank checks read the provider: today only, one call per SERP and day', async () => {
-    const { checks } = (await import('../../../src/rank/rankService.js')).rankServices(td.ctx);
-    pace(td);
-    const created = await td.app.inject({
-      method: 'POST',
-      url: '/v3/rank-tool/trackings',
-      headers: { 'x-access-token': cd.key },
-      payload: { domain: 'test.example', location_id: 2276, platform_id: 1, keywords: ['laufschuhe'] },
-    });
-    assert.equal(created.statusCode, 201, created.body);
-    await checks.idle();
-    const before = fakeD.requests.length;
-    await checks.runDueChecks(td.clock.now());
-    const rows = await td.ctx.state.db.selectFrom('rank_checks').selectAll().execute();
-    assert.ok(rows.length >= 1);
-    const today = new Date(td.clock.now()).toISOString().slice(0, 10);
-    assert.ok(rows.every((r) => r.day === today));
-    assert.equal(rows[0].position, 1);
-    assert.equal(fakeD.requests.length, before, 'the SERP of today was bought once');
   });
 
   test("keywords the sandbox lacks get the provider's volume, CPC, competition and months, once", async () => {
     const imports = (keywords: string[]) =>
-      td.app.inject({
+      t.app.inject({
         method: 'POST',
         url: '/v3/keyword-tool/keyword-imports',
-        headers: { 'x-access-token': cd.key },
+        headers: { 'x-access-token': c.key },
         payload: { keywords, location_id: 2840, language_id: 1000 },
       });
-    td.clock.advance(31_000);
+    t.clock.advance(31_000);
     const before = fakeD.requests.length;
     const res = await imports(['zzq quarry widget', 'qqz no data keyword']);
     assert.equal(res.statusCode, 200, res.body);
@@ -445,29 +463,29 @@ describe('DataForSEO as the SERP and keyword source', () => {
     assert.equal(item.sv, 1550);
     assert.deepEqual(item.msv.at(-1), [2026, 10, 2100]);
     // Both are known now: the one with data in the catalogue, the other as "none" for the day.
-    td.clock.advance(31_000);
+    t.clock.advance(31_000);
     assert.equal((await imports(['zzq quarry widget', 'qqz no data keyword'])).statusCode, 200);
-    pace(td);
-    const related = await cd.get(`/keyword-tool/related-keywords?${qs({ kw: 'zzq quarry widget', location_id: 2840, language_id: 1000 })}`);
+    pace(t);
+    const related = await c.get(`/keyword-tool/related-keywords?${qs({ kw: 'zzq quarry widget', location_id: 2840, language_id: 1000 })}`);
     assert.equal(related.statusCode, 200, related.body);
     assert.equal(related.json().keywords[0].sv, 1550);
     assert.equal(related.json().source, 'dataforseo');
     assert.equal(fakeD.requests.length, before + 1);
-    const spend = await td.ctx.state.db.selectFrom('provider_spend').selectAll().where('provider', '=', 'dataforseo-keywords').executeTakeFirstOrThrow();
+    const spend = await t.ctx.state.db.selectFrom('provider_spend').selectAll().where('provider', '=', 'dataforseo-keywords').executeTakeFirstOrThrow();
     assert.equal(Math.round(spend.spent * 1e6) / 1e6, 0.05);
   });
 
   test('a keyword provider failure answers 424 and charges nothing', async () => {
-    td.clock.advance(31_000);
-    const charged = (await cd.pool('related-keywords')).remaining;
+    t.clock.advance(31_000);
+    const charged = (await c.pool('related-keywords')).remaining;
     fakeD.script({ status: 402, json: { status_code: 40200, status_message: 'Payment Required.' } });
-    const res = await td.app.inject({
+    const res = await t.app.inject({
       method: 'POST',
       url: '/v3/keyword-tool/keyword-imports',
-      headers: { 'x-access-token': cd.key },
+      headers: { 'x-access-token': c.key },
       payload: { keywords: ['zzz another'], location_id: 2840, language_id: 1000 },
     });
     assert.equal(res.statusCode, 424, res.body);
-    assert.equal((await cd.pool('related-keywords')).remaining, charged);
+    assert.equal((await c.pool('related-keywords')).remaining, charged);
   });
 });
