@@ -18,6 +18,7 @@ import type { JobQueue } from './jobs/jobQueue.js';
 import type { UrlSigner } from './lib/signedUrl.js';
 import type { FairUse } from './policy/fairUse.js';
 import type { RedisHandle } from './lib/redis.js';
+import type { WebSessions } from './sessions/webSessions.js';
 
 export interface QuarryContext {
   config: Config;
@@ -41,4 +42,6 @@ export interface QuarryContext {
   fairUse: FairUse;
   /** The scale mode's Redis (QUARRY_REDIS_URL), shared by every API process; null when embedded. */
   redis: RedisHandle | null;
+  /** Sessions of the web dashboard (/app). */
+  sessions: WebSessions;
 }
