@@ -30,4 +30,20 @@ export default tseslint.config(
     files: ['src/store/migrations/**', 'src/store/database.ts', 'src/engine/researchStore.ts', 'src/engine/search/searchStore.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
+  {
+    // Everything outside the policy states intent through AccessPolicy (forgetAnswer,
+    // hasRecentLookup, poolStates, refund, ...): its counters' store is the policy's alone,
+    // so a backend can change without any route rebuilding cache keys or lookup windows.
+    files: ['src/**'],
+    ignores: ['src/policy/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='store'][object.name='policy'], MemberExpression[property.name='store'][object.property.name='policy']",
+          message: "Use an AccessPolicy method: the policy store is the policy's alone.",
+        },
+      ],
+    },
+  },
 );

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Accounts } from './accounts/accounts.js';
 import type { Config } from './config.js';
-import type { QuarryContext } from './http/context.js';
+import type { QuarryContext } from './context.js';
 import { type Clock, systemClock, unixSeconds } from './lib/clock.js';
 import { loadLocations } from './locations/registry.js';
 import { AccessPolicy } from './policy/accessPolicy.js';

@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.js';
 import { buildApp } from '../../src/http/app.js';
-import type { QuarryContext } from '../../src/http/context.js';
+import type { QuarryContext } from '../../src/context.js';
 import { FakeClock, unixSeconds } from '../../src/lib/clock.js';
 import type { ClientClass } from '../../src/policy/plans.js';
 import { closeContext, createContext } from '../../src/service.js';
