@@ -170,7 +170,6 @@ export function extractWatPage(block: Buffer | string): ExtractedPage | null {
 export async function importWat(file: string, options: WatImportOptions): Promise<WatImportResult> {
   const raw = options.store.raw;
   const now = options.now ?? Date.now;
-  const batchSize = options.batchSize ?? 500;
   const progress = options.onProgress ?? (() => {});
   const run = beginRun(raw, 'wat', file, now(), options.restart);
   const result: WatImportResult = {
