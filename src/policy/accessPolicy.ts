@@ -78,6 +78,12 @@ export interface ExecutionContext {
    * export's job): synchronous, on the state store's connection, run inside the commit.
    */
   onCommit(write: () => void): void;
+  /**
+   * Keeps this answer out of the 24-hour cache: it holds values still being computed (a
+   * market's difficulty while its rank index is built) that a repeat must not be served.
+   * The request is charged as usual.
+   */
+  doNotCache(): void;
 }
 
 export interface ExecutionResult {
@@ -230,6 +236,7 @@ export class AccessPolicy {
     let charged = reservation.reserved;
     const writes: (() => void)[] = [];
     let result: ExecutionResult;
+    let provisional = false;
     try {
       result = await req.execute({
         account,
@@ -240,6 +247,7 @@ export class AccessPolicy {
           charged = Math.max(0, Math.min(units, reservation.reserved));
         },
         onCommit: (write) => writes.push(write),
+        doNotCache: () => (provisional = true),
       });
     } catch (err) {
       this.store.release(reservation);
@@ -257,7 +265,7 @@ export class AccessPolicy {
       this.store.commit(reservation, {
         nowMs: at.nowMs,
         cost: charged,
-        cache: key !== null ? { key, status: result.status, contentType: JSON_TYPE, body } : undefined,
+        cache: key !== null && !provisional ? { key, status: result.status, contentType: JSON_TYPE, body } : undefined,
         history: op.history?.(req.params, result.body, at),
         lookups: op.lookups?.(req.params, result.body, at),
         writes,

@@ -60,7 +60,9 @@ export async function relatedKeywordsRoutes(fastify: FastifyInstance): Promise<v
       requireLocation(locations, location_id);
       requireLanguage(language_id);
       const limit = Math.min(req.paid!.plan.relatedKeywordsRows, MAX_RELATED_KEYWORDS_ROWS);
-      const { keywords, countKeywordsBeforeLimit } = await search.relatedKeywords(kw, location_id, language_id, limit);
+      const { keywords, countKeywordsBeforeLimit, provisional } = await search.relatedKeywords(kw, location_id, language_id, limit);
+      // Rows whose difficulty the market's ranking (under way) will give soon: not for the 24-hour cache.
+      if (provisional) req.paid!.doNotCache();
       return {
         keywords,
         language: search.languageFor(location_id, language_id),
