@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { DEFAULT_FREE_WRITES_PER_MINUTE } from './policy/fairUse.js';
+import { loadSourcesConfig, SourceConfigError, type SourcesConfig } from './engine/sources/sourceConfig.js';
 
 /** Sizes of the sandbox web (see engine/world). */
 export const WORLD_SIZES = ['tiny', 'small', 'large'] as const;
@@ -27,6 +28,8 @@ export interface Config {
   freeWritesPerMinute: number;
   /** Longest time a client may take to send a whole request (headers and body); 408 after. */
   requestTimeoutMs: number;
+  /** Which source serves SERPs, keyword data and links, and the providers' credentials and limits. */
+  sources: SourcesConfig;
 }
 
 export class ConfigError extends Error {}
@@ -84,6 +87,12 @@ export function loadConfig(env: Env = process.env): Config {
   if (smtpUrl !== null && !/^smtps?:\/\//.test(smtpUrl)) {
     throw new ConfigError(`QUARRY_SMTP_URL must start with smtp:// or smtps://`);
   }
+  let sources: SourcesConfig;
+  try {
+    sources = loadSourcesConfig(env);
+  } catch (err) {
+    throw err instanceof SourceConfigError ? new ConfigError(err.message) : err;
+  }
   return {
     port,
     host,
@@ -100,5 +109,6 @@ export function loadConfig(env: Env = process.env): Config {
     signingSecret: str(env, 'QUARRY_SIGNING_SECRET'),
     freeWritesPerMinute: int(env, 'QUARRY_FREE_WRITES_PER_MINUTE', DEFAULT_FREE_WRITES_PER_MINUTE, 0, 1_000_000),
     requestTimeoutMs: int(env, 'QUARRY_REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
+    sources,
   };
 }

@@ -14,7 +14,10 @@ import { workerCommand } from './jobs/workerCommand.js';
 import { jobHandlers } from './workers.js';
 import { importCommand, worldCommand } from './engine/world/commands.js';
 import { DataDirInUseError } from './store/dataDir.js';
+import { addFileImporters } from './engine/import/commands.js';
+import { ImportError } from './engine/import/importError.js';
 import { mcpCommand } from './mcp/stdio.js';
+import { ALL_ROLES, parseRoles, type Role } from './roles.js';
 
 // Everything Quarry writes (databases, exports, keys, reports) is readable by its owner only.
 process.umask(0o077);
@@ -37,16 +40,25 @@ const program = new Command('quarry').description('Quarry: keyword, SERP and bac
 
 program
   .command('serve')
-  .description('start the HTTP API (builds the sandbox web on the first start)')
-  .action(async () => {
+  .description('start the HTTP API (builds the sandbox web on the first start), the embedded worker and the rank scheduler')
+  .option('--roles <roles>', 'run only these roles: a comma-separated list of api, worker, scheduler', parseRoles, ALL_ROLES)
+  .action(async (opts: { roles: ReadonlySet<Role> }) => {
     // Loaded only here: the HTTP stack is most of the startup time of the operator commands.
     const { serve } = await import('./serve.js');
-    await serve(config());
+    await serve(config(), opts.roles);
+  });
+
+program
+  .command('scheduler')
+  .description('run the rank scheduler alone: daily rank checks and e-mail reports (one per data directory)')
+  .action(async () => {
+    const { serve } = await import('./serve.js');
+    await serve(config(), new Set<Role>(['scheduler']));
   });
 
 program.addCommand(workerCommand((ctx) => jobHandlers(ctx)));
 program.addCommand(worldCommand());
-program.addCommand(importCommand());
+program.addCommand(addFileImporters(importCommand()));
 program.addCommand(mcpCommand());
 
 const accounts = program.command('accounts').description('manage accounts');
@@ -145,7 +157,13 @@ program
   );
 
 program.parseAsync(process.argv).catch((err: unknown) => {
-  if (err instanceof ConfigError || err instanceof PlanFileError || err instanceof AccountError || err instanceof DataDirInUseError) {
+  if (
+    err instanceof ConfigError ||
+    err instanceof PlanFileError ||
+    err instanceof AccountError ||
+    err instanceof DataDirInUseError ||
+    err instanceof ImportError
+  ) {
     console.error(`quarry: ${err.message}`);
     process.exit(2);
   }

@@ -1,4 +1,8 @@
-/** `quarry serve`: the long-running service. */
+/**
+ * `quarry serve`: the long-running service, with any of its roles (src/roles.ts). The API
+ * role owns the data directory (one per SQLite data directory), the scheduler role takes
+ * its own lock (one scheduler), the worker role runs beside any number of others.
+ */
 import type { Config } from './config.js';
 import { buildApp } from './http/app.js';
 import { closeContext, createContext, DEMO_KEY_FILE, ensureDemoAccount } from './service.js';
@@ -9,18 +13,32 @@ import { startEmbeddedWorker } from './jobs/workerCommand.js';
 import { jobHandlers } from './workers.js';
 import { startRankScheduler } from './rank/rankService.js';
 import path from 'node:path';
-import { acquireServeLock, securePermissions } from './store/dataDir.js';
+import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import { acquireSchedulerLock, acquireServeLock, securePermissions, type ServeLock } from './store/dataDir.js';
+import { ConfigError } from './config.js';
+import { ALL_ROLES, type Role } from './roles.js';
 
 /** How often expired cache entries, burst events and lookups are swept. */
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
 
-export async function serve(config: Config): Promise<void> {
-  // One server per SQLite data directory (see acquireServeLock); refused before any work.
-  const lock = acquireServeLock(config.dataDir);
+export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES): Promise<void> {
+  const api = roles.has('api');
+  // Refused before any work: a second API process on the data directory (see
+  // acquireServeLock), a second scheduler.
+  const locks: ServeLock[] = [];
+  if (api) locks.push(acquireServeLock(config.dataDir));
+  if (roles.has('scheduler')) locks.push(acquireSchedulerLock(config.dataDir));
   securePermissions(config.dataDir);
-  // The research engine needs a world: on the first start, build the sandbox web before
-  // the service reports ready.
   if (!isWorldReady(researchStoreFile(config.dataDir))) {
+    // Only the API role builds the world: two processes building one file would clash, and
+    // a worker or scheduler alone has nothing to do before the service has been set up.
+    if (!api)
+      throw new ConfigError(
+        `the research store in ${config.dataDir} is not built yet: start \`quarry serve\` (with the api role) once, or run \`quarry world build\``,
+      );
+    // The research engine needs a world: on the first start, build the sandbox web before
+    // the service reports ready.
     process.stderr.write(`Building the sandbox web (size ${config.worldSize}, seed ${config.worldSeed}) — first start only…\n`);
     const started = Date.now();
     const progress = progressBars();
@@ -43,36 +61,50 @@ export async function serve(config: Config): Promise<void> {
     opening.stop();
   }
   process.stderr.write(`Research engine loaded in ${((Date.now() - loading) / 1000).toFixed(1)} s\n`);
-  // Requests admitted by a server that died before answering: their charges, burst slots and
-  // cooldowns are given back (this server holds the data directory's lock: none is live).
-  const abandoned = ctx.policy.store.releaseInFlight();
-  if (abandoned > 0) process.stderr.write(`Released ${abandoned} charge(s) of requests that a previous run never answered\n`);
-  const demoKey = await ensureDemoAccount(ctx);
-  const app = await buildApp(ctx, { logger: { level: config.logLevel } });
-
-  const sweep = setInterval(() => ctx.policy.store.sweep(ctx.clock.now()), SWEEP_EVERY_MS);
-  sweep.unref();
+  const logger = pino({ level: config.logLevel, name: 'quarry' });
+  let app: FastifyInstance | undefined;
+  let demoKey: string | null = null;
+  let sweep: NodeJS.Timeout | undefined;
+  if (api) {
+    // Requests admitted by a server that died before answering: their charges, burst slots and
+    // cooldowns are given back (this server holds the data directory's lock: none is live).
+    const abandoned = ctx.policy.store.releaseInFlight();
+    if (abandoned > 0) process.stderr.write(`Released ${abandoned} charge(s) of requests that a previous run never answered\n`);
+    demoKey = await ensureDemoAccount(ctx);
+    app = await buildApp(ctx, { logger: { level: config.logLevel } });
+    sweep = setInterval(() => ctx.policy.store.sweep(ctx.clock.now()), SWEEP_EVERY_MS);
+    sweep.unref();
+  }
+  const log = app?.log ?? logger;
   // The embedded worker runs backlink exports; `quarry worker` can run more of them elsewhere.
-  const worker = startEmbeddedWorker(ctx, { handlers: jobHandlers(ctx), queue: ctx.jobs, logger: app.log });
+  const worker = roles.has('worker') ? startEmbeddedWorker(ctx, { handlers: jobHandlers(ctx), queue: ctx.jobs, logger: log }) : undefined;
   // Daily rank checks (catching up days missed while down) and due email reports.
-  const rankScheduler = startRankScheduler(ctx, { logger: app.log });
+  const rankScheduler = roles.has('scheduler') ? startRankScheduler(ctx, { logger: log }) : undefined;
 
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
+    log.info({ signal }, 'shutting down');
     clearInterval(sweep);
-    await rankScheduler.stop();
-    await worker.stop();
-    await app.close();
+    await rankScheduler?.stop();
+    await worker?.stop();
+    await app?.close();
     await closeContext(ctx);
-    lock.release();
+    for (const lock of locks) lock.release();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
+  const running = [...roles].join(', ');
+  if (!app) {
+    // The worker's and the scheduler's timers do not hold the process open (they are unref'd
+    // so that tests and `serve` can close); without a listening socket, this does until a signal.
+    setInterval(() => undefined, 2 ** 30);
+    process.stdout.write(`Quarry is running (${running}) on ${config.dataDir}\n`);
+    return;
+  }
   await app.listen({ port: config.port, host: config.host });
   const base = `${config.publicUrl}/v3`;
   const keyFile = path.join(config.dataDir, DEMO_KEY_FILE);
@@ -82,7 +114,7 @@ export async function serve(config: Config): Promise<void> {
     bound !== null && typeof bound === 'object' ? `http://${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}` : String(bound);
   const lines = [
     '',
-    `Quarry is serving the Research API v3 at ${base}`,
+    `Quarry is serving the Research API v3 at ${base} (roles: ${running})`,
     `  listening on ${listening}`,
     `  reference: ${config.publicUrl}/docs   openapi: ${base}/openapi.json`,
     // The key itself goes to the file only: this stream is the log, which others may read.

@@ -14,6 +14,8 @@ import { loadPlans } from './policy/plans.js';
 import { SqlitePolicyStore } from './policy/sqlitePolicyStore.js';
 import { openStateStore } from './store/database.js';
 import { openEngine, researchStoreFile } from './engine/index.js';
+import { reloadSearchKeywords } from './engine/search/index.js';
+import { createSources } from './engine/sources/index.js';
 import { JobQueue } from './jobs/jobQueue.js';
 import { loadSigningSecret, UrlSigner } from './lib/signedUrl.js';
 import { fairUse } from './policy/fairUse.js';
@@ -48,9 +50,21 @@ export async function createContext(config: Config, options: ServiceOptions = {}
   const engine = await openEngine({ file: options.researchFile ?? researchStoreFile(config.dataDir), clock: base.clock, onProgress: options.onProgress });
   // The facade opens the search half once, with the default market's rank index loaded.
   const search = await engine.search();
+  const asOfMs = engine.metadata().asOfMs;
+  const sources = createSources(config.sources, {
+    search,
+    links: engine.links,
+    authority: engine.authority,
+    research: engine.store,
+    reloadKeywords: () => reloadSearchKeywords(search, engine.store),
+    state: base.state.db,
+    locations,
+    clock: base.clock,
+    metricsTs: asOfMs === null ? 0 : Math.floor(asOfMs / 1000),
+  });
   const jobs = new JobQueue(base.state, base.clock);
   const signer = new UrlSigner(loadSigningSecret(config), config.publicUrl);
-  return { ...base, locations, engine, search, jobs, signer, fairUse: fairUse(config.freeWritesPerMinute, base.clock) };
+  return { ...base, locations, engine, search, sources, jobs, signer, fairUse: fairUse(config.freeWritesPerMinute, base.clock) };
 }
 
 /** Closes what createContext opened. */

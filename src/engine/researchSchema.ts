@@ -236,6 +236,37 @@ export interface RootHistoryTable {
   history: string;
 }
 
+/** A resumable import of one file (engine/import/importRuns.ts). `status`: running, done. */
+export interface ImportRunsTable {
+  id: number;
+  kind: string;
+  /** kind, absolute path, size and mtime of the file: the same file resumes, a changed one starts over. */
+  file_key: string;
+  records_done: number;
+  status: string;
+  started_at: number;
+  updated_at: number;
+}
+
+/** Root domains whose links an unfinished import changed (their metrics are not updated yet). */
+export interface ImportTouchedRootsTable {
+  run_id: number;
+  root_domain_id: number;
+}
+
+/**
+ * Public rank lists per registrable domain: Common Crawl web graph (harmonic centrality
+ * and PageRank, position 1 best, and the value) and the Tranco top-sites list position.
+ */
+export interface DomainPriorsTable {
+  domain: string;
+  cc_harmonic_rank: number | null;
+  cc_harmonic_value: number | null;
+  cc_pagerank_rank: number | null;
+  cc_pagerank_value: number | null;
+  tranco_rank: number | null;
+}
+
 export interface ResearchDatabase {
   world_meta: WorldMetaTable;
   niches: NichesTable;
@@ -248,6 +279,9 @@ export interface ResearchDatabase {
   links: LinksTable;
   entity_metrics: EntityMetricsTable;
   root_history: RootHistoryTable;
+  import_runs: ImportRunsTable;
+  import_touched_roots: ImportTouchedRootsTable;
+  domain_priors: DomainPriorsTable;
 }
 
 /** Column order of `entity_metrics` (bulk writers use it). */

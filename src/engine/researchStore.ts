@@ -25,7 +25,7 @@ export type ResearchStore = SqliteHandle<ResearchDatabase>;
  * world generator drops them before its bulk load and recreates them after (building an
  * index once over sorted data is far cheaper than maintaining it row by row).
  */
-export const LINK_INDEXES: readonly { name: string; sql: string }[] = [
+export const LINK_INDEXES: readonly { name: string; sql: string; migration?: string }[] = [
   { name: 'links_target_root', sql: 'CREATE INDEX links_target_root ON links (target_root_id, internal, score DESC, id, best_root, deleted, nofollow)' },
   { name: 'links_target_host', sql: 'CREATE INDEX links_target_host ON links (target_host_id, internal, score DESC, id, best_host, deleted, nofollow)' },
   { name: 'links_target_page', sql: 'CREATE INDEX links_target_page ON links (target_page_id, internal, score DESC, id, best_url, deleted, nofollow)' },
@@ -38,6 +38,9 @@ export const LINK_INDEXES: readonly { name: string; sql: string }[] = [
     sql: 'CREATE INDEX links_target_root_lost ON links (target_root_id, deleted_on, internal, last_seen, score, target_host_id, target_page_id) WHERE deleted = 1',
   },
   { name: 'links_source_root', sql: 'CREATE INDEX links_source_root ON links (source_root_id, target_root_id)' },
+  // Importers find a link by (source page, target page, anchor) before inserting it: through
+  // the target's index alone, a popular target's every link would be read (added by 0015).
+  { name: 'links_source_page', sql: 'CREATE INDEX links_source_page ON links (source_page_id, target_page_id, anchor)', migration: '0015' },
 ];
 
 /** Versioned migrations of the research store; append, never edit a released one. */
@@ -160,7 +163,7 @@ export const researchMigrations: Record<string, Migration> = {
         .addColumn('best_host', 'integer', (c) => c.notNull())
         .addColumn('best_url', 'integer', (c) => c.notNull())
         .execute();
-      for (const index of LINK_INDEXES) await sql.raw(index.sql).execute(db);
+      for (const index of LINK_INDEXES.filter((i) => i.migration === undefined)) await sql.raw(index.sql).execute(db);
       await db.schema
         .createTable('entity_metrics')
         .addColumn('level', 'integer', (c) => c.notNull())
@@ -185,6 +188,42 @@ export const researchMigrations: Record<string, Migration> = {
         .addColumn('root_domain_id', 'integer', (c) => c.primaryKey())
         .addColumn('history', 'text', (c) => c.notNull())
         .execute();
+    },
+  },
+  '0015_import_runs': {
+    async up(db: Kysely<any>) {
+      // Resumable imports: one row per imported file (by kind, path, size and mtime), the
+      // records committed so far, and the root domains whose links changed since the last
+      // metrics update, so a restarted import skips what is done and updates what changed.
+      await db.schema
+        .createTable('import_runs')
+        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('file_key', 'text', (c) => c.notNull().unique())
+        .addColumn('records_done', 'integer', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('started_at', 'integer', (c) => c.notNull())
+        .addColumn('updated_at', 'integer', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('import_touched_roots')
+        .addColumn('run_id', 'integer', (c) => c.notNull())
+        .addColumn('root_domain_id', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('import_touched_roots_pk', ['run_id', 'root_domain_id'])
+        .execute();
+      // Priors from public rank lists (Common Crawl web graph ranks, Tranco), per domain
+      // name, whether or not the index holds the domain yet.
+      await db.schema
+        .createTable('domain_priors')
+        .addColumn('domain', 'text', (c) => c.primaryKey())
+        .addColumn('cc_harmonic_rank', 'integer')
+        .addColumn('cc_harmonic_value', 'real')
+        .addColumn('cc_pagerank_rank', 'integer')
+        .addColumn('cc_pagerank_value', 'real')
+        .addColumn('tranco_rank', 'integer')
+        .execute();
+      for (const index of LINK_INDEXES.filter((i) => i.migration === '0015'))
+        await sql.raw(index.sql.replace('CREATE INDEX', 'CREATE INDEX IF NOT EXISTS')).execute(db);
     },
   },
 };

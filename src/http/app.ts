@@ -16,6 +16,7 @@ import Fastify, {
 import { CLIENT_CLASSES, type ClientClass } from '../policy/plans.js';
 import type { QuarryContext, RouteAuth } from './context.js';
 import { ApiError, errors, GATEWAY_429_HTML } from './errors.js';
+import { SourceError } from '../engine/sources/index.js';
 import { GatewayLimiter } from './gateway.js';
 import { installPaidRoutes } from './paidRoutes.js';
 import { addSharedSchemas, compileValidator, validationError } from './validation.js';
@@ -189,6 +190,8 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
   app.setErrorHandler((err: FastifyError & { validation?: FastifySchemaValidationError[]; validationContext?: string }, req, reply) => {
     let apiError: ApiError;
     if (err instanceof ApiError) apiError = err;
+    // The handler threw, so the access policy has released the charge: nothing was charged.
+    else if (err instanceof SourceError) apiError = errors.upstream(err);
     else if (err.validation) apiError = validationError(err);
     else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') apiError = errors.payloadTooLarge();
     else if (

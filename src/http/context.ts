@@ -11,6 +11,7 @@ import type { ClientClass, Plan } from '../policy/plans.js';
 import type { StateStore } from '../store/database.js';
 import type { Engine } from '../engine/index.js';
 import type { SearchEngine } from '../engine/search/index.js';
+import type { EngineSources } from '../engine/sources/index.js';
 import type { JobQueue } from '../jobs/jobQueue.js';
 import type { UrlSigner } from '../lib/signedUrl.js';
 import type { FairUse } from '../policy/fairUse.js';
@@ -27,6 +28,8 @@ export interface QuarryContext {
   engine: Engine;
   /** The research engine's search half: keywords, SERPs, rank index. */
   search: SearchEngine;
+  /** Where SERPs, keyword data and links come from: the sandbox or a configured provider per capability. */
+  sources: EngineSources;
   /** The durable job queue (backlink exports). */
   jobs: JobQueue;
   /** Signs download URLs that work without an API key. */

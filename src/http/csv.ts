@@ -1,9 +1,8 @@
 /**
  * CSV answers: negotiation (a `.csv` suffix, `?ext=csv` or `Accept: text/csv`) and a real
- * `text/csv` attachment written with csv-stringify.
+ * `text/csv` attachment written with csv-stringify (streamed: see streamed.ts).
  */
-import { stringify } from 'csv-stringify/sync';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 
 export function wantsCsv(req: FastifyRequest, pathSuffix: boolean): boolean {
   if (pathSuffix) return true;
@@ -14,19 +13,10 @@ export function wantsCsv(req: FastifyRequest, pathSuffix: boolean): boolean {
 }
 
 /** A filename safe inside a Content-Disposition header. */
-function safeFilename(name: string): string {
+export function safeFilename(name: string): string {
   const cleaned = name
     .replace(/[^A-Za-z0-9._-]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 80);
   return cleaned === '' ? 'export.csv' : cleaned.endsWith('.csv') ? cleaned : `${cleaned}.csv`;
-}
-
-export function sendCsv(reply: FastifyReply, filename: string, header: readonly string[], rows: (string | number)[][]): FastifyReply {
-  const body = stringify([header as string[], ...rows]);
-  return reply
-    .code(200)
-    .header('content-type', 'text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="${safeFilename(filename)}"`)
-    .send(body);
 }

@@ -33,6 +33,9 @@ export const errors = {
   listLimit: (message: string) => new ApiError(422, 'Error', message),
   badRequest: (message: string) => new ApiError(400, 'BadRequest', message),
   conflict: (message: string) => new ApiError(409, 'Conflict', message),
+  /** A SERP or keyword provider failed, timed out, kept rate limiting or is out of budget (engine/sources). */
+  upstream: (err: { source: string; reason: string; message: string }) =>
+    new ApiError(424, 'UpstreamError', `The ${err.source} data source failed (${err.reason}); nothing was charged: ${err.message}`),
   payloadTooLarge: () => new ApiError(413, 'PayloadTooLarge', 'The request body is too large'),
 };
 

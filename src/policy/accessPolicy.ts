@@ -111,6 +111,15 @@ export interface PaidRequest<P> {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/**
+ * The request-cache key under which an operation with a cooldown keeps the last request it
+ * committed and its answer (see cooldownReplay). Ordinary keys are SHA-256 hex digests
+ * (canonical.ts), which never look like this.
+ */
+function replayKey(cooldown: string): string {
+  return `cooldown-replay:${cooldown}`;
+}
+
 export class AccessPolicy {
   /** Identical cache misses in flight, so that concurrent duplicates execute once. */
   private readonly inFlight = new Map<string, Promise<void>>();
@@ -199,9 +208,28 @@ export class AccessPolicy {
     this.store.recordLookups(account.id, op.lookups(params, JSON.parse(body), at), at.nowMs);
   }
 
+  /**
+   * The answer to an identical retry of the request that started the account's cooldown, or
+   * null. A client whose import was committed but never answered (the server died, the
+   * connection dropped) retries within the cooldown it never knew it started: it gets the
+   * answer it paid for, free, instead of a refusal. The entry is the last committed request
+   * of that cooldown, so only a repeat of the latest one is answered; anything else is
+   * refused as before.
+   */
+  private cooldownReplay<P>(op: PaidOperation<P>, accountId: string, requestKey: string | null): PolicyResponse | null {
+    if (!op.cooldown || requestKey === null) return null;
+    const hit = this.store.cached(accountId, replayKey(op.cooldown), this.clock.now());
+    if (!hit || hit.stale) return null;
+    const last = JSON.parse(hit.body) as { request?: unknown; body?: unknown };
+    if (last.request !== requestKey || typeof last.body !== 'string') return null;
+    return { status: hit.status, contentType: hit.contentType, body: last.body, fromCache: true };
+  }
+
   /** `owed`: the request repeats one answered within 24 hours whose cached answer went stale; it is executed as usual and charged nothing. */
   private async admitAndExecute<P>(op: PaidOperation<P>, req: PaidRequest<P>, key: string | null, owed = false): Promise<PolicyResponse> {
     const { account, clientClass } = req;
+    // Taken before the handler runs: it may normalise its params in place.
+    const requestKey = op.cooldown ? cacheKey(req.operationId, req.params) : null;
     const plan = this.planOf(account);
     const nowMs = this.clock.now();
     const cost = op.cost
@@ -228,6 +256,10 @@ export class AccessPolicy {
     });
     if (!admission.ok) {
       if (admission.type === 'CreditLimit') throw errors.creditLimit(op.pool);
+      if (admission.reason === 'cooldown') {
+        const replay = this.cooldownReplay(op, account.id, requestKey);
+        if (replay) return replay;
+      }
       throw admission.reason === 'cooldown'
         ? errors.rateLimit(admission.retryAfter, 'Only one keyword import per 30 seconds is allowed')
         : errors.rateLimit(admission.retryAfter);
@@ -265,7 +297,14 @@ export class AccessPolicy {
       this.store.commit(reservation, {
         nowMs: at.nowMs,
         cost: charged,
-        cache: key !== null && !provisional ? { key, status: result.status, contentType: JSON_TYPE, body } : undefined,
+        cache:
+          key !== null
+            ? provisional
+              ? undefined
+              : { key, status: result.status, contentType: JSON_TYPE, body }
+            : op.cooldown
+              ? { key: replayKey(op.cooldown), status: result.status, contentType: JSON_TYPE, body: JSON.stringify({ request: requestKey, body }) }
+              : undefined,
         history: op.history?.(req.params, result.body, at),
         lookups: op.lookups?.(req.params, result.body, at),
         writes,

@@ -5,13 +5,13 @@
  * day however many runs overlap, in this process or another.
  *
  * @example
- * const checks = new PositionChecks(ctx.state.db, ctx.search, ctx.policy.store);
+ * const checks = new PositionChecks(ctx.state.db, ctx.sources.serp, ctx.policy.store);
  * await checks.runDueChecks(ctx.clock.now()); // → { keywords, checks }
  */
 import { performance } from 'node:perf_hooks';
 import type { Kysely } from 'kysely';
 import { parse as parseDomain } from 'tldts';
-import type { SearchEngine } from '../engine/search/index.js';
+import { SourceError, type SerpSource } from '../engine/sources/index.js';
 import type { Serp, SerpItem } from '../engine/search/serpTypes.js';
 import { DAY } from '../lib/clock.js';
 import type { PolicyStore } from '../policy/policyStore.js';
@@ -104,7 +104,8 @@ export class PositionChecks {
 
   constructor(
     private readonly db: Kysely<StateDatabase>,
-    private readonly search: SearchEngine,
+    /** Where SERPs come from: the sandbox re-ranks any day; a provider answers for today. */
+    private readonly serps: SerpSource,
     /** Where the tracking's account is granted the snapshots its checks show. */
     private readonly snapshotAccess: Pick<PolicyStore, 'recordLookups'>,
   ) {}
@@ -151,24 +152,36 @@ export class PositionChecks {
     // Keywords sharing (kw, location, platform) share their SERPs: due rows come grouped.
     let groupKey = '';
     let groupSerps = new Map<string, Serp>();
+    let groupFailed = false;
     for (const k of due) {
       const key = `${k.kw}\u0000${k.location_id}\u0000${k.platform_id}`;
       if (key !== groupKey) {
         groupKey = key;
         groupSerps = new Map();
+        groupFailed = false;
       }
+      // A source that failed for this SERP today leaves its keywords due: the next run retries.
+      if (groupFailed) continue;
       const matcher = new DomainMatcher(k.domain);
       const rows: RankChecksTable[] = [];
       let latest: Serp | undefined;
-      for (const day of daysToCheck(k.first_day, k.checked_through, today)) {
-        let serp = groupSerps.get(day);
-        if (!serp) {
-          serp = this.search.serp({ kw: k.kw, locationId: k.location_id, platform: k.platform_id as 1 | 2, page: 0, date: day });
-          groupSerps.set(day, serp);
-          await yieldIfLong();
+      try {
+        for (const day of daysToCheck(k.first_day, k.checked_through, today)) {
+          // A provider cannot fetch a past day's page: a day missed while down stays without a check.
+          if (!this.serps.pastDays && day !== today) continue;
+          let serp = groupSerps.get(day);
+          if (!serp) {
+            serp = await this.serps.serp({ kw: k.kw, locationId: k.location_id, platform: k.platform_id as 1 | 2, page: 0, date: day });
+            groupSerps.set(day, serp);
+            await yieldIfLong();
+          }
+          rows.push({ keyword_id: k.id, day, tracking_id: k.tracking_id, checked_ms: nowMs, ...checkOf(serp, matcher) });
+          latest = serp;
         }
-        rows.push({ keyword_id: k.id, day, tracking_id: k.tracking_id, checked_ms: nowMs, ...checkOf(serp, matcher) });
-        latest = serp;
+      } catch (err) {
+        if (!(err instanceof SourceError)) throw err;
+        groupFailed = true;
+        continue;
       }
       checks += await this.save(k, rows, today, latest, nowMs);
       await yieldIfLong();

@@ -19,7 +19,7 @@ export interface RankServices {
   reports: RankReports;
 }
 
-export type RankContext = Pick<QuarryContext, 'config' | 'clock' | 'state' | 'search' | 'locations' | 'accounts' | 'policy'>;
+export type RankContext = Pick<QuarryContext, 'config' | 'clock' | 'state' | 'search' | 'sources' | 'locations' | 'accounts' | 'policy'>;
 
 const services = new WeakMap<object, RankServices>();
 
@@ -27,7 +27,7 @@ export function rankServices(ctx: RankContext): RankServices {
   let s = services.get(ctx);
   if (!s) {
     const store = new RankTrackingStore(ctx.state.db);
-    s = { store, checks: new PositionChecks(ctx.state.db, ctx.search, ctx.policy.store), reports: new RankReports(ctx) };
+    s = { store, checks: new PositionChecks(ctx.state.db, ctx.sources.serp, ctx.policy.store), reports: new RankReports(ctx) };
     services.set(ctx, s);
   }
   return s;

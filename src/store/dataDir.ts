@@ -8,6 +8,8 @@ import SqliteDatabase from 'better-sqlite3';
 
 /** The file whose SQLite lock marks a data directory as served. */
 export const SERVE_LOCK_FILE = 'serve.lock';
+/** The file whose SQLite lock marks the process that runs the rank scheduler. */
+export const SCHEDULER_LOCK_FILE = 'scheduler.lock';
 
 export class DataDirInUseError extends Error {}
 
@@ -27,8 +29,33 @@ export interface ServeLock {
  * process ends in any way, kill -9 included, so there is never a stale lock to clean up.
  */
 export function acquireServeLock(dataDir: string): ServeLock {
+  return acquireLock(
+    dataDir,
+    SERVE_LOCK_FILE,
+    `another \`quarry serve\` is already running on the data directory ${dataDir}. ` +
+      'One server per SQLite data directory: run more background work with `quarry worker` beside it, ' +
+      'or use the scale mode (QUARRY_DATABASE_URL and QUARRY_REDIS_URL, see DESIGN.md) to run several servers.',
+  );
+}
+
+/**
+ * Claims the rank scheduler's role for this process (`quarry scheduler`, or `quarry serve`
+ * with the scheduler role), or throws DataDirInUseError: two schedulers would both run the
+ * day's rank checks and send every e-mail report twice.
+ */
+export function acquireSchedulerLock(dataDir: string): ServeLock {
+  return acquireLock(
+    dataDir,
+    SCHEDULER_LOCK_FILE,
+    `another process already runs the rank scheduler on the data directory ${dataDir} ` +
+      '(`quarry scheduler`, or `quarry serve` with the scheduler role, the default). Run one scheduler: ' +
+      'start the others with `quarry serve --roles api,worker` or `quarry worker`.',
+  );
+}
+
+function acquireLock(dataDir: string, name: string, busyMessage: string): ServeLock {
   ensurePrivateDir(dataDir);
-  const file = path.join(dataDir, SERVE_LOCK_FILE);
+  const file = path.join(dataDir, name);
   let db: SqliteDatabase.Database | undefined;
   try {
     db = new SqliteDatabase(file);
@@ -43,13 +70,7 @@ export function acquireServeLock(dataDir: string): ServeLock {
     })();
   } catch (err) {
     db?.close();
-    if ((err as { code?: string }).code === 'SQLITE_BUSY') {
-      throw new DataDirInUseError(
-        `another \`quarry serve\` is already running on the data directory ${dataDir}. ` +
-          'One server per SQLite data directory: run more background work with `quarry worker` beside it, ' +
-          'or use the scale mode (QUARRY_DATABASE_URL and QUARRY_REDIS_URL, see DESIGN.md) to run several servers.',
-      );
-    }
+    if ((err as { code?: string }).code === 'SQLITE_BUSY') throw new DataDirInUseError(busyMessage);
     throw err;
   }
   const held = db;

@@ -109,6 +109,25 @@ export interface KvTable {
   value: string;
 }
 
+/** A SERP bought from an upstream provider, kept for its day (engine/sources). */
+export interface ProviderSerpsTable {
+  provider: string;
+  query_key: string;
+  /** YYYY-MM-DD (UTC) the SERP was fetched on. */
+  day: string;
+  /** The provider's answer mapped to our neutral form (JSON). */
+  body: string;
+  created_ms: number;
+}
+
+/** A provider's spend on one UTC day, in US dollars (engine/sources). */
+export interface ProviderSpendTable {
+  provider: string;
+  day: string;
+  spent: number;
+  calls: number;
+}
+
 export interface StateDatabase {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -133,6 +152,8 @@ export interface StateDatabase {
   rank_tags: RankTagsTable;
   rank_keyword_tags: RankKeywordTagsTable;
   rank_annotations: RankAnnotationsTable;
+  provider_serps: ProviderSerpsTable;
+  provider_spend: ProviderSpendTable;
 }
 
 export type Timestamp = ColumnType<number, number, number>;

@@ -53,6 +53,38 @@ describe('charges and answers', () => {
     assert.equal(new SqlitePolicyStore(t.ctx.state.raw).releaseInFlight(), 0, 'a committed request leaves nothing in flight');
   });
 
+  test('an import committed but never answered: its identical retry within the cooldown gets the same answer, free; any other import is refused', async () => {
+    const c = await newClient(t);
+    const pool = async () => (await c.get('/limits')).json().resources['related-keywords'].remaining;
+    const before = await pool();
+    // The server commits the import; the client never reads the answer (killed, dropped).
+    const first = await c.post('/keyword-imports', importBody(['tent', ' hiking boots ']));
+    assert.equal(first.statusCode, 200, first.body);
+    assert.equal(await pool(), before - 1);
+    t.clock.advance(5_000);
+    const retry = await c.post('/keyword-imports', importBody(['tent', ' hiking boots ']));
+    assert.equal(retry.statusCode, 200, retry.body);
+    assert.deepEqual(retry.json(), first.json());
+    assert.equal(await pool(), before - 1, 'the retry is free');
+    // Only a repeat of the import that started the cooldown: another one is refused.
+    const other = await c.post('/keyword-imports', importBody(['tent']));
+    assert.equal(other.statusCode, 429);
+    assert.equal(other.json().error.type, 'RateLimit');
+    // Another account repeating the same body has its own cooldown and pays for its own import.
+    const stranger = await newClient(t);
+    assert.equal((await stranger.post('/keyword-imports', importBody(['tent', ' hiking boots ']))).statusCode, 200);
+    // Past the cooldown an identical import is a new lookup, executed and charged (never cached).
+    t.clock.advance(30_000);
+    const again = await c.post('/keyword-imports', importBody(['tent', ' hiking boots ']));
+    assert.equal(again.statusCode, 200);
+    assert.equal(again.headers['x-cache'], undefined);
+    assert.equal(await pool(), before - 2);
+    // And within its cooldown, a repeat of an older import (not the latest) is refused.
+    t.clock.advance(31_000);
+    assert.equal((await c.post('/keyword-imports', importBody(['gizmo']))).statusCode, 200);
+    assert.equal((await c.post('/keyword-imports', importBody(['tent', ' hiking boots ']))).statusCode, 429);
+  });
+
   test("an export's job commits with its charge, or neither exists", async () => {
     const { id } = await t.account('premium');
     const account = (await t.ctx.accounts.find(id))!;

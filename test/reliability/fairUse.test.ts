@@ -13,6 +13,7 @@ import { BulkSlots, FreeWriteBudget, writeUnits } from '../../src/policy/fairUse
 import { KeywordLists, ListLimitError } from '../../src/store/keywordLists.js';
 import { JobQueue } from '../../src/jobs/jobQueue.js';
 import { newClient } from '../tools/keyword/helpers.js';
+import { rankClient, trackingBody, type Res } from '../tools/rank/helpers.js';
 
 let t: TestApp;
 
@@ -46,6 +47,57 @@ describe('fair use of free operations', () => {
     // 11 of the 12 units went: one small write still fits, the next does not.
     assert.equal((await c.post('/lists', { name: 'right after', keyword_ids: [] })).statusCode, 201);
     assert.equal((await c.post('/lists', { name: 'one too many', keyword_ids: [] })).statusCode, 429);
+  });
+
+  test('rank-tool writes spend the same budget: trackings, tracked keywords, tags, annotations, reports; reads do not', async () => {
+    const r = await rankClient(t);
+    const created = await r.post('/trackings', trackingBody({ keywords: ['hiking boots'] }));
+    assert.equal(created.statusCode, 201, created.body);
+    const trackingId = created.json().tracking._id;
+    const keywordId = created.json().keywords[0].keyword_id;
+    const tag = await r.post(`/trackings/${trackingId}/tags`, { name: 'mine', color: '#123456' });
+    assert.equal(tag.statusCode, 201, tag.body);
+    // 2 units for the tracking (1 keyword) and 1 for the tag: 9 of 12 left; spend them.
+    t.ctx.fairUse.writes.spend(r.id, 9);
+    const base = `/trackings/${trackingId}`;
+    const writes: [string, () => Promise<Res>][] = [
+      ['create tracking', () => r.post('/trackings', trackingBody({ domain: 'example.org' }))],
+      [
+        'multiple trackings',
+        () => r.post('/multiple-trackings', { domain: 'example.net', location_ids: [2840], platform_ids: [1], keywords: [{ keyword: 'tent' }] }),
+      ],
+      ['update tracking', () => r.patch(base, { domain: 'example.com' })],
+      ['delete tracking', () => r.del(base)],
+      ['add keywords', () => r.post(`${base}/tracked-keywords`, { keywords: [{ keyword: 'tent' }] })],
+      ['remove keywords', () => r.del(`${base}/tracked-keywords`, { tracked_keyword_ids: [keywordId] })],
+      ['create tag', () => r.post(`${base}/tags`, { name: 'two', color: '#000000' })],
+      ['change tag', () => r.put(`${base}/tags/${tag.json()._id}`, { name: 'three', color: '#000000' })],
+      ['delete tag', () => r.del(`${base}/tags/${tag.json()._id}`)],
+      ['assign tags', () => r.post(`${base}/tags/assign`, { keyword_ids: [keywordId], tag_ids: [tag.json()._id] })],
+      ['unassign tags', () => r.post(`${base}/tags/unassign`, { keyword_ids: [keywordId], tag_ids: [tag.json()._id] })],
+      ['add annotation', () => r.post(`${base}/annotations`, { date: '2026-11-20', text: 'note' })],
+      ['change annotation', () => r.put(`${base}/annotations/ffffffffffffffffffffffff`, { text: 'note' })],
+      ['delete annotation', () => r.del(`${base}/annotations/ffffffffffffffffffffffff`)],
+      ['add report', () => r.post(`${base}/reports`, { type: 1, emails: ['a@example.test'] })],
+      ['change report', () => r.put(`${base}/reports/ffffffffffffffffffffffff`, { type: 1, emails: ['a@example.test'] })],
+      ['delete report', () => r.del(`${base}/reports/ffffffffffffffffffffffff`)],
+    ];
+    for (const [name, send] of writes) {
+      const res = await send();
+      assert.equal(res.statusCode, 429, `${name}: ${res.body}`);
+      assert.equal(res.json().error.type, 'RateLimit', name);
+    }
+    // Reads and stats are not writes; another account has its own budget.
+    assert.equal((await r.get(`${base}/tracked-keywords`)).statusCode, 200);
+    assert.equal((await r.post(`${base}/stats`, {})).statusCode, 200);
+    const other = await rankClient(t);
+    assert.equal((await other.post('/trackings', trackingBody())).statusCode, 201);
+    // Nothing was written by the refused calls.
+    assert.equal((await r.get(`${base}/tags`)).json().length, 1);
+    assert.equal((await r.get('/trackings')).json().length, 1);
+    // A refilled bucket admits them again.
+    t.clock.advance(60 * SECOND);
+    assert.equal((await r.post(`${base}/annotations`, { date: '2026-11-20', text: 'note' })).statusCode, 201);
   });
 
   test('the budget refills continuously and never beyond its size', () => {

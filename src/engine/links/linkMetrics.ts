@@ -9,7 +9,7 @@
  * links included (they route a site's rank to its pages).
  */
 import type { LinkGraphInput } from './linkGraphInput.js';
-import { buildInEdgeCsr, tileCsr } from './csrGraph.js';
+import { buildInEdgeCsr, tileCsr, type CsrGraph } from './csrGraph.js';
 import { pageRank } from './pageRank.js';
 import { trustRank } from './trustRank.js';
 import { flows } from './flows.js';
@@ -68,12 +68,28 @@ export function acRank(refDomains: number): number {
   return Math.min(15, Math.floor(Math.log2(1 + refDomains)));
 }
 
-export function computeLinkMetrics(g: LinkGraphInput, onStage: (stage: MetricsStage) => void = () => {}): LinkMetrics {
-  const damping = 0.85;
+/** PageRank and TrustRank of the page graph: the graph of the live, followed links with an href. */
+export interface PageRanks {
+  pagerank: Float64Array;
+  trustrank: Float64Array;
+  iterations: number;
+}
+
+export const DAMPING = 0.85;
+
+/**
+ * PageRank and TrustRank over `graph` (the in-edge CSR of the rank-passing links), from
+ * `warm` ranks when given (an earlier run's, see pageRank.ts `initial`).
+ */
+export function rankPages(
+  g: Pick<LinkGraphInput, 'pageCount' | 'pageRoot' | 'pageIsHome' | 'rootCount' | 'rootTrusted'>,
+  graph: CsrGraph,
+  onStage: (stage: MetricsStage) => void = () => {},
+  warm?: { pagerank: Float64Array; trustrank: Float64Array },
+): PageRanks {
   onStage('pagerank');
-  const graph = buildInEdgeCsr(g.pageCount, g.linkSource, g.linkTarget, (i) => g.linkDeleted[i] === 0 && g.linkNofollow[i] === 0 && g.linkType[i] !== 4);
   const tiles = tileCsr(graph);
-  const pr = pageRank(graph, { damping, tolerance: 1e-7 * Math.max(1, g.pageCount / 1e4), maxIterations: 60, tiles });
+  const pr = pageRank(graph, { damping: DAMPING, tolerance: 1e-7 * Math.max(1, g.pageCount / 1e4), maxIterations: 60, tiles, initial: warm?.pagerank });
   onStage('trustrank');
   // Seeds: homepages of trusted root domains; a trusted domain known only by inner pages
   // (imports) seeds with all of them.
@@ -84,19 +100,44 @@ export function computeLinkMetrics(g: LinkGraphInput, onStage: (stage: MetricsSt
     const r = g.pageRoot[p];
     if (g.rootTrusted[r] && (g.pageIsHome[p] || !hasHome[r])) seeds.push(p);
   }
-  const tr = trustRank(graph, seeds, damping, tiles);
+  const tr = trustRank(graph, seeds, DAMPING, tiles, warm?.trustrank);
+  return { pagerank: pr.ranks, trustrank: tr.ranks, iterations: pr.iterations };
+}
 
-  const prFloor = (1 - damping) / Math.max(1, g.pageCount);
-  const pageCf = flows(pr.ranks, prFloor);
-  const pageTf = flows(tr.ranks, 0);
-  const hostPr = aggregate(pr.ranks, prFloor, g.hostCount, g.pageHost);
-  const hostTr = aggregate(tr.ranks, 0, g.hostCount, g.pageHost);
-  const rootPr = aggregate(pr.ranks, prFloor, g.rootCount, g.pageRoot);
-  const rootTr = aggregate(tr.ranks, 0, g.rootCount, g.pageRoot);
-  const hostCf = flows(hostPr, 0);
-  const hostTf = flows(hostTr, 0);
-  const rootCf = flows(rootPr, 0);
-  const rootTf = flows(rootTr, 0);
+/** Whether link i passes rank: live, followed, with an href (mentions have none). */
+export function passesRank(g: Pick<LinkGraphInput, 'linkDeleted' | 'linkNofollow' | 'linkType'>, i: number): boolean {
+  return g.linkDeleted[i] === 0 && g.linkNofollow[i] === 0 && g.linkType[i] !== 4;
+}
+
+/** Ranks rolled up to hosts and root domains, and the flows of the three levels. */
+export interface LevelFlows {
+  pages: { pagerank: Float64Array; trustrank: Float64Array; citationFlow: Uint8Array; trustFlow: Uint8Array };
+  hosts: { pagerank: Float64Array; trustrank: Float64Array; citationFlow: Uint8Array; trustFlow: Uint8Array };
+  roots: { pagerank: Float64Array; trustrank: Float64Array; citationFlow: Uint8Array; trustFlow: Uint8Array };
+}
+
+export function levelFlows(g: Pick<LinkGraphInput, 'pageCount' | 'hostCount' | 'rootCount' | 'pageHost' | 'pageRoot'>, ranks: PageRanks): LevelFlows {
+  const prFloor = (1 - DAMPING) / Math.max(1, g.pageCount);
+  const hostPr = aggregate(ranks.pagerank, prFloor, g.hostCount, g.pageHost);
+  const hostTr = aggregate(ranks.trustrank, 0, g.hostCount, g.pageHost);
+  const rootPr = aggregate(ranks.pagerank, prFloor, g.rootCount, g.pageRoot);
+  const rootTr = aggregate(ranks.trustrank, 0, g.rootCount, g.pageRoot);
+  return {
+    pages: { pagerank: ranks.pagerank, trustrank: ranks.trustrank, citationFlow: flows(ranks.pagerank, prFloor), trustFlow: flows(ranks.trustrank, 0) },
+    hosts: { pagerank: hostPr, trustrank: hostTr, citationFlow: flows(hostPr, 0), trustFlow: flows(hostTr, 0) },
+    roots: { pagerank: rootPr, trustrank: rootTr, citationFlow: flows(rootPr, 0), trustFlow: flows(rootTr, 0) },
+  };
+}
+
+export function computeLinkMetrics(g: LinkGraphInput, onStage: (stage: MetricsStage) => void = () => {}): LinkMetrics {
+  const graph = buildInEdgeCsr(g.pageCount, g.linkSource, g.linkTarget, (i) => passesRank(g, i));
+  const ranks = rankPages(g, graph, onStage);
+  const level = levelFlows(g, ranks);
+  const pr = { ranks: ranks.pagerank, iterations: ranks.iterations };
+  const tr = { ranks: ranks.trustrank };
+  const [pageCf, pageTf] = [level.pages.citationFlow, level.pages.trustFlow];
+  const [hostPr, hostTr, hostCf, hostTf] = [level.hosts.pagerank, level.hosts.trustrank, level.hosts.citationFlow, level.hosts.trustFlow];
+  const [rootPr, rootTr, rootCf, rootTf] = [level.roots.pagerank, level.roots.trustrank, level.roots.citationFlow, level.roots.trustFlow];
 
   onStage('counters');
   const facts = linkFacts(g);

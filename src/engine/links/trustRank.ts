@@ -11,9 +11,15 @@
 import type { CsrGraph, TiledCsr } from './csrGraph.js';
 import { pageRank, type PageRankResult } from './pageRank.js';
 
-export function trustRank(graph: CsrGraph, seedNodes: readonly number[] | Int32Array, damping = 0.85, tiles?: TiledCsr): PageRankResult {
+export function trustRank(
+  graph: CsrGraph,
+  seedNodes: readonly number[] | Int32Array,
+  damping = 0.85,
+  tiles?: TiledCsr,
+  initial?: Float64Array,
+): PageRankResult {
   const teleport = new Float64Array(graph.nodeCount);
   if (seedNodes.length === 0) return { ranks: teleport, iterations: 0, delta: 0 };
   for (const node of seedNodes) teleport[node] += 1 / seedNodes.length;
-  return pageRank(graph, { damping, teleport, tolerance: 1e-10, tiles });
+  return pageRank(graph, { damping, teleport, tolerance: 1e-10, tiles, initial });
 }

@@ -73,10 +73,20 @@ function aliveCounts(g: LinkGraphInput, months: number, groups: Groups, value: I
 }
 
 /**
- * Histories of all root domains. The last month is the build month, counted at the
- * build day (so its values equal today's counters).
+ * What the history of each root domain counts, month by month (index root · months + m):
+ * referring domains, IPs and subnets alive at the month end, social shares. The rest of a
+ * history (flows, TopRank) follows from these and today's metrics (historyDocuments).
  */
-export function computeRootHistories(g: LinkGraphInput, rootCf: Uint8Array, rootTf: Uint8Array, rootPda: Uint8Array): RootHistory[] {
+export interface HistoryCounts {
+  months: number;
+  domains: Int32Array;
+  ips: Int32Array;
+  subnets: Int32Array;
+  social: Float64Array;
+}
+
+/** `onlyRoots` (a mask by root index) limits the social counts to those domains (the others stay 0). */
+export function historyCounts(g: LinkGraphInput, onlyRoots?: Uint8Array): HistoryCounts {
   const months = monthIndexSince2016(g.asOfDay) + 1;
   const facts = linkFacts(g);
   const groups = groupByKey(g.rootCount, g.linkCount, facts.targetRoot, facts.external);
@@ -86,7 +96,7 @@ export function computeRootHistories(g: LinkGraphInput, rootCf: Uint8Array, root
 
   const social = new Float64Array(g.rootCount * months);
   for (let p = 0; p < g.pageCount; p++) {
-    if (g.pageShares[p] <= 0) continue;
+    if (g.pageShares[p] <= 0 || (onlyRoots && !onlyRoots[g.pageRoot[p]])) continue;
     const base = g.pageRoot[p] * months;
     const firstMonth = Math.max(0, monthIndexSince2016(g.pagePublished[p]));
     for (let m = firstMonth; m < months; m++) {
@@ -94,22 +104,36 @@ export function computeRootHistories(g: LinkGraphInput, rootCf: Uint8Array, root
       social[base + m] += pageSharesAt(g.pageShares[p], g.pagePublished[p], g.asOfDay, day);
     }
   }
+  return { months, domains, ips, subnets, social };
+}
+
+/**
+ * Histories of all root domains. The last month is the build month, counted at the
+ * build day (so its values equal today's counters).
+ */
+export function computeRootHistories(g: LinkGraphInput, rootCf: Uint8Array, rootTf: Uint8Array, rootPda: Uint8Array): RootHistory[] {
+  return historyDocuments(historyCounts(g), g.rootCount, rootCf, rootTf, rootPda);
+}
+
+/** History documents from the monthly counts and today's flows and pda of every root domain. */
+export function historyDocuments(counts: HistoryCounts, rootCount: number, rootCf: Uint8Array, rootTf: Uint8Array, rootPda: Uint8Array): RootHistory[] {
+  const { months, domains, ips, subnets, social } = counts;
 
   const scale = (r: number, m: number): number => {
     const now = domains[r * months + months - 1];
     return now > 0 ? Math.log1p(domains[r * months + m]) / Math.log1p(now) : domains[r * months + m] > 0 ? 1 : 0;
   };
-  const topRank = new Int32Array(g.rootCount * months);
-  const order = Array.from({ length: g.rootCount }, (_, i) => i);
-  const strength = new Float64Array(g.rootCount);
+  const topRank = new Int32Array(rootCount * months);
+  const order = Array.from({ length: rootCount }, (_, i) => i);
+  const strength = new Float64Array(rootCount);
   for (let m = 0; m < months; m++) {
-    for (let r = 0; r < g.rootCount; r++) strength[r] = rootPda[r] * scale(r, m) + domains[r * months + m] * 1e-9;
+    for (let r = 0; r < rootCount; r++) strength[r] = rootPda[r] * scale(r, m) + domains[r * months + m] * 1e-9;
     order.sort((a, b) => strength[b] - strength[a] || a - b);
     order.forEach((r, position) => (topRank[r * months + m] = position + 1));
   }
 
   const histories: RootHistory[] = [];
-  for (let r = 0; r < g.rootCount; r++) {
+  for (let r = 0; r < rootCount; r++) {
     const h: RootHistory = { start: monthLabel(0), topRank: [], refDomains: [], refIps: [], refSubnets: [], citationFlow: [], trustFlow: [], social: [] };
     for (let m = 0; m < months; m++) {
       const k = r * months + m;

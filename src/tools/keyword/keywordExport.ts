@@ -4,8 +4,8 @@
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { sendCsv } from '../../http/csv.js';
 import { errors } from '../../http/errors.js';
+import { jsonArray, sendCsvStream, sendJsonStream, slices } from '../../http/streamed.js';
 import { errorResponses } from '../common/schemas.js';
 import { keywordCsvRow, parseCsvFields } from './keywordItems.js';
 import { presentKeyword } from './presenters.js';
@@ -27,7 +27,14 @@ export async function keywordExportRoutes(fastify: FastifyInstance): Promise<voi
         response: { 200: KeywordExportAnswer, ...errorResponses(401, 422) },
       },
     },
-    async (req) => search.keywordsById(req.body.keyword_ids).map((k) => presentKeyword(k, locations)),
+    // Streamed a slice of ids at a time (http/streamed.ts): 10,000 keywords are built and
+    // written over many turns of the event loop, never held as one string.
+    async (req, reply) => {
+      async function* presented(): AsyncGenerator<unknown[]> {
+        for await (const ids of slices(req.body.keyword_ids)) yield search.keywordsById(ids).map((k) => presentKeyword(k, locations));
+      }
+      return sendJsonStream(reply, jsonArray(presented()));
+    },
   );
 
   app.post(
@@ -45,8 +52,10 @@ export async function keywordExportRoutes(fastify: FastifyInstance): Promise<voi
       const { keyword_ids, fields } = req.body;
       const columns = parseCsvFields(fields);
       if (columns === null) throw errors.invalidBody(['body.fields must list columns from kw, sv, lid, cpc, ppc, seo, msv']);
-      const rows = search.keywordsById(keyword_ids).map((k) => keywordCsvRow(k, columns));
-      return sendCsv(reply, 'keywords.csv', columns, rows);
+      async function* rows(): AsyncGenerator<(string | number)[][]> {
+        for await (const ids of slices(keyword_ids)) yield search.keywordsById(ids).map((k) => keywordCsvRow(k, columns!));
+      }
+      return sendCsvStream(reply, 'keywords.csv', columns, rows());
     },
   );
 }

@@ -15,7 +15,7 @@ import { KeywordImportAnswer, KeywordImportBody, keywordTags as tags } from './s
 
 export async function keywordImportRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { search, locations } = app.quarry;
+  const { search, sources, locations } = app.quarry;
   const paid: PaidOperation<Static<typeof KeywordImportBody>> = {
     pool: 'related-keywords',
     cacheable: false,
@@ -38,7 +38,7 @@ export async function keywordImportRoutes(fastify: FastifyInstance): Promise<voi
         description:
           'At most the plan’s related-keywords-rows keywords (more answers 400). Never answered from cache; API-key clients may import once per 30 seconds (429 RateLimit with retry_after).',
         body: KeywordImportBody,
-        response: { 200: KeywordImportAnswer, ...errorResponses(400, 401, 422, 429) },
+        response: { 200: KeywordImportAnswer, ...errorResponses(400, 401, 422, 424, 429) },
       },
     },
     async (req) => {
@@ -49,6 +49,8 @@ export async function keywordImportRoutes(fastify: FastifyInstance): Promise<voi
       body.keywords = body.keywords.map((k) => cleanText(k) ?? '');
       requireLocation(locations, body.location_id);
       requireLanguage(body.language_id);
+      // Keywords the sandbox lacks get the keyword provider's metrics (when one is configured).
+      await sources.fillKeywords(body.keywords, body.location_id, body.language_id);
       const keywords = search.importKeywords(body.keywords, body.location_id, body.language_id);
       return {
         language: search.languageFor(body.location_id, body.language_id),

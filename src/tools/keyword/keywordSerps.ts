@@ -16,7 +16,7 @@ export const DEFAULT_SERP_LOCATION = 2840;
 
 export async function keywordSerpRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { search, locations } = app.quarry;
+  const { sources, locations } = app.quarry;
   app.get(
     '/serps',
     {
@@ -26,7 +26,7 @@ export async function keywordSerpRoutes(fastify: FastifyInstance): Promise<void>
         summary: 'SERP detail of a keyword: difficulty, organic results with metrics, CTRs, intent, features',
         description: 'Location 0 or missing means 2840. `serp` is the same SERP object the serp tool answers.',
         querystring: KeywordSerpQuery,
-        response: { 200: KeywordSerpAnswer, ...errorResponses(401, 422, 429) },
+        response: { 200: KeywordSerpAnswer, ...errorResponses(401, 422, 424, 429) },
       },
     },
     async (req) => {
@@ -35,7 +35,7 @@ export async function keywordSerpRoutes(fastify: FastifyInstance): Promise<void>
       const locationId = location_id ? location_id : DEFAULT_SERP_LOCATION;
       requireLocation(locations, locationId);
       requireLanguage(language_id);
-      const { serp, ...detail } = search.keywordDetail({ kw, locationId, languageId: language_id, platform: platform_id, page });
+      const { serp, ...detail } = await sources.serp.keywordDetail({ kw, locationId, languageId: language_id, platform: platform_id, page });
       // The SERP in the serp tool's shape (integer coverage, browser, wrapper edges, …).
       return { rkID: relatedLookupId(kw, locationId, language_id), serp: presentSerp(serp), ...detail };
     },

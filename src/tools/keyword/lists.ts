@@ -5,14 +5,15 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Readable } from 'node:stream';
-import { sendCsv, wantsCsv } from '../../http/csv.js';
+import type { FastifyInstance } from 'fastify';
+import { wantsCsv } from '../../http/csv.js';
 import { errors } from '../../http/errors.js';
+import { jsonArray, sendCsvStream, sendJsonStream, slices } from '../../http/streamed.js';
 import { unixSeconds } from '../../lib/clock.js';
 import { cleanText } from '../../lib/text.js';
 import { STORED_KEYWORD_IDS_PER_ACCOUNT } from '../../policy/fairUse.js';
 import { KeywordLists, ListLimitError, type StorableIds } from '../../store/keywordLists.js';
+import { itemsSent } from '../common/fairUse.js';
 import { emptyResponse, errorResponses, Ref } from '../common/schemas.js';
 import { keywordCsvRow, parseCsvFields } from './keywordItems.js';
 import { presentKeyword, presentList } from './presenters.js';
@@ -49,11 +50,6 @@ export async function listRoutes(fastify: FastifyInstance): Promise<void> {
   const { clock, locations, state } = app.quarry;
   const { search } = app.quarry;
   const lists = new KeywordLists(state.db, STORED_KEYWORD_IDS_PER_ACCOUNT);
-  /** Keyword ids a write sends (its fair-use units), read before validation. */
-  const idsSent = (req: FastifyRequest) => {
-    const body: unknown = req.body;
-    return body !== null && typeof body === 'object' && 'keyword_ids' in body && Array.isArray(body.keyword_ids) ? body.keyword_ids.length : 0;
-  };
   const now = () => unixSeconds(clock.now());
   /**
    * Keeps only ids the research store knows: a list cannot hold keywords it could never show.
@@ -73,24 +69,17 @@ export async function listRoutes(fastify: FastifyInstance): Promise<void> {
     // The stream bypasses the response schema, so presentList gives every field the schema declares.
     async (req, reply) => {
       const accountId = req.account!.id;
-      async function* json(): AsyncGenerator<string> {
-        yield '[';
-        let first = true;
-        for await (const batch of lists.batches(accountId)) {
-          const text = batch.map((l) => JSON.stringify(presentList(l))).join(',');
-          yield first ? text : `,${text}`;
-          first = false;
-        }
-        yield ']';
+      async function* presented(): AsyncGenerator<unknown[]> {
+        for await (const batch of lists.batches(accountId)) yield batch.map(presentList);
       }
-      return reply.header('content-type', 'application/json; charset=utf-8').send(Readable.from(json()));
+      return sendJsonStream(reply, jsonArray(presented()));
     },
   );
 
   app.post(
     '/lists',
     {
-      config: { fairUse: idsSent },
+      config: { fairUse: itemsSent },
       schema: {
         tags,
         summary: 'Create a keyword list',
@@ -134,16 +123,26 @@ export async function listRoutes(fastify: FastifyInstance): Promise<void> {
       if (csv && columns === null) throw errors.invalidParameter('fields');
       const list = await lists.get(req.account!.id, listId);
       if (!list) throw errors.notFound('List not found');
-      const keywords = search.keywordsById(list.keyword_ids);
-      if (csv)
-        return sendCsv(
-          reply,
-          `${list.name}.csv`,
-          columns!,
-          keywords.map((k) => keywordCsvRow(k, columns!)),
-        );
+      // Streamed a slice of ids at a time (see http/streamed.ts): a full list is 10,000
+      // keywords, built and written over many turns so other requests are answered between.
+      const keywordSlices = slices(list.keyword_ids);
+      if (csv) {
+        const rows = async function* () {
+          for await (const ids of keywordSlices) yield search.keywordsById(ids).map((k) => keywordCsvRow(k, columns!));
+        };
+        return sendCsvStream(reply, `${list.name}.csv`, columns!, rows());
+      }
       const { keyword_ids: _ids, ...meta } = list;
-      return { keywords: keywords.map((k) => presentKeyword(k, locations)), list: meta };
+      const keywords = async function* () {
+        for await (const ids of keywordSlices) yield search.keywordsById(ids).map((k) => presentKeyword(k, locations));
+      };
+      // The same document as {keywords, list}, written with the keywords array streamed.
+      async function* document(): AsyncGenerator<string> {
+        yield '{"keywords":';
+        yield* jsonArray(keywords());
+        yield `,"list":${JSON.stringify(meta)}}`;
+      }
+      return sendJsonStream(reply, document());
     },
   );
 
@@ -188,7 +187,7 @@ export async function listRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/lists/:list_id/keywords',
     {
-      config: { fairUse: idsSent },
+      config: { fairUse: itemsSent },
       schema: {
         tags,
         summary: 'Add keywords to a list (existing ones are kept once)',
@@ -209,7 +208,7 @@ export async function listRoutes(fastify: FastifyInstance): Promise<void> {
   app.delete(
     '/lists/:list_id/keywords',
     {
-      config: { fairUse: idsSent },
+      config: { fairUse: itemsSent },
       schema: {
         tags,
         summary: 'Remove keywords from a list (absent ones are ignored)',

@@ -17,7 +17,7 @@ type RelatedParams = Required<Static<typeof RelatedKeywordsQuery>>;
 
 export async function relatedKeywordsRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { search, locations } = app.quarry;
+  const { search, sources, locations } = app.quarry;
 
   const paid: PaidOperation<RelatedParams, RelatedKeywordsAnswer> = {
     pool: 'related-keywords',
@@ -51,7 +51,7 @@ export async function relatedKeywordsRoutes(fastify: FastifyInstance): Promise<v
         summary: 'Related keywords of a seed, seed first',
         description: 'Up to the plan’s related-keywords-rows (at most 10,000); `language_id` 0 means the location’s main language.',
         querystring: RelatedKeywordsQuery,
-        response: { 200: RelatedKeywordsAnswer, ...errorResponses(401, 422, 429) },
+        response: { 200: RelatedKeywordsAnswer, ...errorResponses(401, 422, 424, 429) },
       },
     },
     async (req) => {
@@ -60,6 +60,8 @@ export async function relatedKeywordsRoutes(fastify: FastifyInstance): Promise<v
       requireLocation(locations, location_id);
       requireLanguage(language_id);
       const limit = Math.min(req.paid!.plan.relatedKeywordsRows, MAX_RELATED_KEYWORDS_ROWS);
+      // A seed the sandbox lacks gets the keyword provider's metrics (when one is configured).
+      await sources.fillKeywords([kw], location_id, language_id);
       const { keywords, countKeywordsBeforeLimit, provisional } = await search.relatedKeywords(kw, location_id, language_id, limit);
       // Rows whose difficulty the market's ranking (under way) will give soon: not for the 24-hour cache.
       if (provisional) req.paid!.doNotCache();
@@ -69,7 +71,8 @@ export async function relatedKeywordsRoutes(fastify: FastifyInstance): Promise<v
         location: search.shortLocation(location_id),
         countKeywordsBeforeLimit,
         _id: relatedLookupId(kw, location_id, language_id),
-        source: null,
+        // Names the keyword provider when the seed's metrics came from one; null for a plain (sandbox) lookup.
+        source: sources.keywordSourceOf(kw, location_id, language_id),
       };
     },
   );

@@ -14,6 +14,7 @@ import { Annotation, AnnotationBody, AnnotationParams, AnnotationTextBody, Track
 import { requireText } from './tags.js';
 import { requireDay } from './trackingInput.js';
 import { requireTracking } from './trackings.js';
+import { itemsSent } from '../common/fairUse.js';
 
 const TAG = ['rank-tool'];
 /** Annotations a tracking holds at most (the recorded changes included). */
@@ -27,6 +28,7 @@ export async function annotationRoutes(plain: FastifyInstance): Promise<void> {
   app.post(
     '/trackings/:tracking_id/annotations',
     {
+      config: { fairUse: itemsSent },
       schema: {
         operationId: 'createTrackingAnnotation',
         tags: TAG,
@@ -53,6 +55,7 @@ export async function annotationRoutes(plain: FastifyInstance): Promise<void> {
   app.put(
     '/trackings/:tracking_id/annotations/:annotation_id',
     {
+      config: { fairUse: itemsSent },
       schema: {
         tags: TAG,
         summary: 'Change an annotation’s text',
@@ -72,6 +75,7 @@ export async function annotationRoutes(plain: FastifyInstance): Promise<void> {
   app.delete(
     '/trackings/:tracking_id/annotations/:annotation_id',
     {
+      config: { fairUse: itemsSent },
       schema: {
         tags: TAG,
         summary: 'Delete an annotation',

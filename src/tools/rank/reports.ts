@@ -13,6 +13,7 @@ import { emptyResponse, errorResponses, Ref } from '../common/schemas.js';
 import { presentReport } from './presenters.js';
 import { Report, ReportBody, ReportParams, TrackingParams } from './schemas.js';
 import { requireTracking } from './trackings.js';
+import { itemsSent } from '../common/fairUse.js';
 
 /** Reports a tracking holds at most. */
 export const MAX_REPORTS_PER_TRACKING = 20;
@@ -64,6 +65,7 @@ export async function reportRoutes(plain: FastifyInstance): Promise<void> {
   app.post(
     '/trackings/:tracking_id/reports',
     {
+      config: { fairUse: itemsSent },
       preValidation: oldTriggers,
       schema: {
         tags: TAG,
@@ -87,6 +89,7 @@ export async function reportRoutes(plain: FastifyInstance): Promise<void> {
   app.put(
     '/trackings/:tracking_id/reports/:report_id',
     {
+      config: { fairUse: itemsSent },
       preValidation: oldTriggers,
       schema: {
         tags: TAG,
@@ -106,6 +109,7 @@ export async function reportRoutes(plain: FastifyInstance): Promise<void> {
   app.delete(
     '/trackings/:tracking_id/reports/:report_id',
     {
+      config: { fairUse: itemsSent },
       schema: { tags: TAG, summary: 'Delete an e-mail report', params: ReportParams, response: { 204: emptyResponse('Deleted'), ...errorResponses(401, 404) } },
     },
     async (req, reply) => {

@@ -13,6 +13,7 @@ import { emptyResponse, errorResponses, Ref } from '../common/schemas.js';
 import { presentTag } from './presenters.js';
 import { Tag, TagAssignBody, TagBody, TagParams, TrackingParams } from './schemas.js';
 import { requireTracking } from './trackings.js';
+import { itemsSent } from '../common/fairUse.js';
 
 /** Tags a tracking holds at most. */
 export const MAX_TAGS_PER_TRACKING = 100;
@@ -43,6 +44,7 @@ export async function tagRoutes(plain: FastifyInstance): Promise<void> {
   app.post(
     '/trackings/:tracking_id/tags',
     {
+      config: { fairUse: itemsSent },
       schema: {
         tags: TAG,
         summary: 'Create a tag of a tracking',
@@ -65,6 +67,7 @@ export async function tagRoutes(plain: FastifyInstance): Promise<void> {
   app.put(
     '/trackings/:tracking_id/tags/:tag_id',
     {
+      config: { fairUse: itemsSent },
       schema: {
         tags: TAG,
         summary: 'Rename and recolour a tag',
@@ -84,6 +87,7 @@ export async function tagRoutes(plain: FastifyInstance): Promise<void> {
   app.delete(
     '/trackings/:tracking_id/tags/:tag_id',
     {
+      config: { fairUse: itemsSent },
       schema: {
         tags: TAG,
         summary: 'Delete a tag (every keyword loses it)',
@@ -101,6 +105,7 @@ export async function tagRoutes(plain: FastifyInstance): Promise<void> {
   app.post(
     '/trackings/:tracking_id/tags/assign',
     {
+      config: { fairUse: itemsSent },
       schema: {
         tags: TAG,
         summary: 'Give keywords tags',
@@ -122,6 +127,7 @@ export async function tagRoutes(plain: FastifyInstance): Promise<void> {
   app.post(
     '/trackings/:tracking_id/tags/unassign',
     {
+      config: { fairUse: itemsSent },
       schema: {
         tags: TAG,
         summary: 'Take tags off keywords',

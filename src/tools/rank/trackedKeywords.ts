@@ -28,6 +28,7 @@ import {
 } from './schemas.js';
 import { processingOf, requireTracking, trackingError, trackingJson } from './trackings.js';
 import { keywordStrings, requireDay, requireKeywords } from './trackingInput.js';
+import { itemsSent } from '../common/fairUse.js';
 
 const TAG = ['rank-tool'];
 
@@ -69,6 +70,7 @@ export async function trackedKeywordRoutes(plain: FastifyInstance): Promise<void
   app.post(
     '/trackings/:tracking_id/tracked-keywords',
     {
+      config: { fairUse: itemsSent },
       preValidation: keywordStrings,
       schema: {
         tags: TAG,
@@ -112,6 +114,7 @@ export async function trackedKeywordRoutes(plain: FastifyInstance): Promise<void
   app.delete(
     '/trackings/:tracking_id/tracked-keywords',
     {
+      config: { fairUse: itemsSent },
       schema: {
         tags: TAG,
         summary: 'Stop tracking keywords',

@@ -34,6 +34,7 @@ import {
   type TrackingJson,
 } from './schemas.js';
 import { keywordStrings, parseDateFilter, requireKeywords, requireTrackedDomain, statsTimeframe } from './trackingInput.js';
+import { itemsSent } from '../common/fairUse.js';
 
 /** Keywords checked right after they are added; more wait for the scheduler's next round (a minute). */
 export const IMMEDIATE_CHECKS = 200;
@@ -131,6 +132,7 @@ export async function trackingRoutes(plain: FastifyInstance): Promise<void> {
   app.post(
     '/trackings',
     {
+      config: { fairUse: itemsSent },
       schema: {
         tags: TAG,
         summary: 'Track a domain’s positions for keywords in a location on a platform',
@@ -148,6 +150,7 @@ export async function trackingRoutes(plain: FastifyInstance): Promise<void> {
   app.post(
     '/multiple-trackings',
     {
+      config: { fairUse: itemsSent },
       preValidation: keywordStrings,
       schema: {
         tags: TAG,
@@ -232,6 +235,7 @@ export async function trackingRoutes(plain: FastifyInstance): Promise<void> {
   app.patch(
     '/trackings/:tracking_id',
     {
+      config: { fairUse: itemsSent },
       schema: {
         tags: TAG,
         summary: 'Change a tracking’s domain or local-SEO settings',
@@ -268,6 +272,7 @@ export async function trackingRoutes(plain: FastifyInstance): Promise<void> {
   app.delete(
     '/trackings/:tracking_id',
     {
+      config: { fairUse: itemsSent },
       schema: {
         tags: TAG,
         summary: 'Delete a tracking',

@@ -8,6 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Serp } from '../../engine/search/index.js';
 import { DEFAULT_SERP_LOCATION } from '../../engine/search/searchEngine.js';
 import { normaliseKeyword } from '../../engine/search/text.js';
+import { SourceError } from '../../engine/sources/index.js';
+import { errors } from '../../http/errors.js';
 import { unixSeconds } from '../../lib/clock.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';
 import { cacheKey } from '../../policy/canonical.js';
@@ -34,7 +36,7 @@ const keywordIdentity = async (req: { query: { kw: string } }) => {
 
 export async function serpRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { search, locations, policy, clock } = app.quarry;
+  const { sources, locations, policy, clock } = app.quarry;
   // Location 0 (or none) means 2840 (serp-tool rule 1).
   const locationOf = (id: number) => (id === 0 ? DEFAULT_SERP_LOCATION : id);
 
@@ -68,14 +70,14 @@ export async function serpRoutes(fastify: FastifyInstance): Promise<void> {
         tags: ['serp-tool'],
         summary: 'A SERP with features and per-result metrics (location 0 means 2840)',
         querystring: SerpQuery,
-        response: { 200: Ref(SerpSchema), ...errorResponses(401, 422, 429) },
+        response: { 200: Ref(SerpSchema), ...errorResponses(401, 422, 424, 429) },
       },
     },
     async (req) => {
       const { kw, location_id = 0, platform_id = 1 } = req.query;
       const locationId = locationOf(location_id);
       requireLocation(locations, locationId);
-      return presentSerp(search.serp({ kw, locationId, platform: platform_id, page: 0 }));
+      return presentSerp(await sources.serp.serp({ kw, locationId, platform: platform_id, page: 0 }));
     },
   );
 
@@ -96,7 +98,7 @@ export async function serpRoutes(fastify: FastifyInstance): Promise<void> {
         tags: ['serp-tool'],
         summary: 'Re-fetch a SERP (serp_count pages, one SERP credit each); never served from cache',
         querystring: SerpResetQuery,
-        response: { 200: Ref(SerpResetResponse), ...errorResponses(401, 422, 429) },
+        response: { 200: Ref(SerpResetResponse), ...errorResponses(401, 422, 424, 429) },
       },
     },
     async (req) => {
@@ -105,7 +107,7 @@ export async function serpRoutes(fastify: FastifyInstance): Promise<void> {
       requireLocation(locations, locationId);
       const pages: Serp[] = [];
       for (let page = 0; page < q.serp_count; page++) {
-        const serp = search.serp({ kw: q.kw, locationId, platform: q.platform_id, page });
+        const serp = await sources.serp.serp({ kw: q.kw, locationId, platform: q.platform_id, page });
         // A page past the last result does not parse: it is left out, and still charged.
         if (serp.serp_results > 0 || page === 0) pages.push(serp);
       }
@@ -130,7 +132,14 @@ export async function serpRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (req) => {
       const stored = openableSnapshot(policy.store, req.account!.id, req.params.serp_id, clock.now());
-      const serp = search.serp({ kw: stored.kw, locationId: stored.location_id, platform: stored.platform_id, page: stored.page, date: stored.date });
+      let serp: Serp;
+      try {
+        serp = await sources.serp.serp({ kw: stored.kw, locationId: stored.location_id, platform: stored.platform_id, page: stored.page, date: stored.date });
+      } catch (err) {
+        // A provider's SERP of a day it no longer holds cannot be drawn again.
+        if (err instanceof SourceError && err.reason === 'unavailable') throw errors.notFound('The SERP of this snapshot is no longer held');
+        throw err;
+      }
       const location = locations.get(serp.location_id);
       const png = renderSerpSnapshot({ ...serp, engine_domain: location?.engineDomain ?? null });
       return { image: png.toString('base64') };

@@ -311,7 +311,7 @@ test('a city counts as its country for keyword volume', () => {
 
 test('a built world has its default market ranked: the engine opens with it loaded, and no difficulty is missing', async () => {
   const stored = t.store.raw.prepare('SELECT location_id FROM search_rank_index').pluck().all();
-  assert.deepEqual(stored, [2840]);
+  assert.ok(stored.includes(2840), `stored: ${stored.join(', ')}`);
   const related = await t.search.relatedKeywords('hiking boots', 2840, 1000, 700);
   assert.equal(related.provisional, false);
   assert.deepEqual(

@@ -12,7 +12,7 @@ import { parse } from 'csv-parse/sync';
 import { testApp, type TestApp } from '../../support/app.js';
 import { unixSeconds } from '../../../src/lib/clock.js';
 import { KeywordLists } from '../../../src/store/keywordLists.js';
-import { newClient, pace, q, type KeywordClient } from './helpers.js';
+import { newClient, pace, q, type KeywordClient, type Res } from './helpers.js';
 import { importPlannerKeywords } from './plannerKeywords.js';
 
 let t: TestApp;
@@ -61,6 +61,48 @@ describe('10,000 limits with real keyword ids', () => {
       const over = await c.post(path, { keyword_ids: [...ids, extra] });
       assert.equal(over.statusCode, 422, path);
     }
+  });
+
+  test('10,000-keyword answers stream (list detail, its CSV, the export and its CSV): no length up front, the event loop turns while they are built, the same documents', async () => {
+    const list = (await c.post('/lists', { name: 'streamed', keyword_ids: ids })).json();
+    const exported = (await c.post('/keywords', { keyword_ids: ids })).json();
+    const requests: [string, () => Promise<Res>][] = [
+      ['detail', () => c.get(`/lists/${list._id}`)],
+      ['detail csv', () => c.get(`/lists/${list._id}.csv?fields=kw,sv`)],
+      ['export', () => c.post('/keywords', { keyword_ids: ids })],
+      ['export csv', () => c.post('/keywords.csv', { keyword_ids: ids, fields: 'kw,sv' })],
+    ];
+    for (const [name, send] of requests) {
+      // Counts turns of the event loop while the answer is built: one answer built in a
+      // single turn (as before) leaves other requests waiting for all of it.
+      let turns = 0;
+      let ticking = true;
+      const tick = () => {
+        turns++;
+        if (ticking) setImmediate(tick);
+      };
+      setImmediate(tick);
+      const res = await send();
+      ticking = false;
+      assert.equal(res.statusCode, 200, name);
+      assert.equal(res.headers['content-length'], undefined, `${name}: streamed, no length up front`);
+      assert.ok(turns >= 30, `${name}: ${turns} turns of the event loop while it was built`);
+      if (name === 'detail') {
+        const body = res.json();
+        assert.deepEqual(body.keywords, exported);
+        const { keyword_ids: _ids, __v: _v, ...meta } = list;
+        assert.deepEqual(body.list, meta);
+      } else if (name === 'export') assert.deepEqual(res.json(), exported);
+      else {
+        const rows: string[][] = parse(res.body);
+        assert.deepEqual(rows[0], ['kw', 'sv']);
+        assert.deepEqual(
+          rows.slice(1),
+          exported.map((k: { kw: string; sv: number }) => [k.kw, String(k.sv)]),
+        );
+      }
+    }
+    assert.equal((await c.del(`/lists/${list._id}`)).statusCode, 204);
   });
 
   test('a list holds 10,000 keywords; the 10,001st → 422 OutOfLimitException, on create and on add', async () => {

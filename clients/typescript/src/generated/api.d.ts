@@ -2429,6 +2429,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An upstream data source failed; nothing was charged */
+            424: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A quota pool, burst window or cooldown refused the request; or, as text/html, the gateway's per-address limit */
             429: {
                 headers: {
@@ -2708,6 +2717,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An upstream data source failed; nothing was charged */
+            424: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A quota pool, burst window or cooldown refused the request; or, as text/html, the gateway's per-address limit */
             429: {
                 headers: {
@@ -2772,6 +2790,15 @@ export interface operations {
             };
             /** @description A parameter or the body is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream data source failed; nothing was charged */
+            424: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3456,6 +3483,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An upstream data source failed; nothing was charged */
+            424: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A quota pool, burst window or cooldown refused the request; or, as text/html, the gateway's per-address limit */
             429: {
                 headers: {
@@ -3504,6 +3540,15 @@ export interface operations {
             };
             /** @description A parameter or the body is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream data source failed; nothing was charged */
+            424: {
                 headers: {
                     [name: string]: unknown;
                 };

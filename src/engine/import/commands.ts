@@ -1,0 +1,54 @@
+/**
+ * The streaming file importers as `quarry import` subcommands, next to `keywords` and
+ * `links` (world/commands.ts): `wat`, `cc-ranks`, `tranco`. Each shows progress on stderr
+ * and prints one summary line per file on stdout; an interrupted import resumes when run
+ * again on the same file.
+ */
+import { Command } from 'commander';
+import { loadConfig } from '../../config.js';
+import { systemClock } from '../../lib/clock.js';
+import { progressBars } from '../../lib/progress.js';
+import { openEngine, researchStoreFile } from '../index.js';
+import { importWat } from './watImport.js';
+
+async function withStore<T>(dataDir: string | undefined, fn: (engine: Awaited<ReturnType<typeof openEngine>>) => Promise<T>): Promise<T> {
+  const config = loadConfig(dataDir ? { ...process.env, QUARRY_DATA_DIR: dataDir } : process.env);
+  const engine = await openEngine({ file: researchStoreFile(config.dataDir), clock: systemClock });
+  try {
+    return await fn(engine);
+  } finally {
+    await engine.close();
+  }
+}
+
+export function addFileImporters(command: Command): Command {
+  command
+    .command('wat <files...>')
+    .description('import links from Common Crawl WAT files (*.warc.wat.gz) and update link metrics; resumes an interrupted file')
+    .option('--data-dir <dir>', 'data directory')
+    .option('--restart', 'import files already imported again, from their start')
+    .action(async (files: string[], options: { dataDir?: string; restart?: boolean }) => {
+      await withStore(options.dataDir, async (engine) => {
+        for (const file of files) {
+          const bar = progressBars();
+          try {
+            const r = await importWat(file, { store: engine.store, asOf: systemClock.now(), restart: options.restart, onProgress: bar.listener });
+            bar.stop();
+            if (r.alreadyImported) {
+              console.log(`${file}: already imported (use --restart to import it again)`);
+              continue;
+            }
+            console.log(
+              `${file}: ${r.records} records${r.resumedFrom ? ` (resumed after ${r.resumedFrom})` : ''}, ${r.pages} pages, ${r.links} links ` +
+                `(${r.created} new, ${r.updated} seen before, ${r.skippedLinks} skipped); ${r.newRootDomains} new root domains, ${r.newPages} new pages; ` +
+                `metrics: ${r.metrics?.mode}${r.metrics?.reason ? ` (${r.metrics.reason})` : ''}, ${r.metrics?.linksRead} links read`,
+            );
+          } catch (error) {
+            bar.stop();
+            throw error;
+          }
+        }
+      });
+    });
+  return command;
+}

@@ -1,0 +1,193 @@
+/**
+ * A SERP fetched from a provider, in our neutral form (what adapters map their JSON to and
+ * what the provider cache stores), and its assembly into the engine's `Serp`: the pixel
+ * layout, CTRs, SERP-features impact, keyword difficulty and per-result link metrics are
+ * computed here, locally, by the same models as the sandbox's SERPs (serpLayout.ts,
+ * clickThroughCurve.ts, keywordDifficulty.ts) over our own link index — providers give the
+ * page, never our metrics.
+ */
+import { clickThroughRate } from '../search/clickThroughCurve.js';
+import { keywordDifficulty } from '../search/keywordDifficulty.js';
+import type { Platform } from '../search/serpFeatures.js';
+import { serpId, serpSnapshotId } from '../search/serpIdentity.js';
+import { layoutSerp, serpFeaturesImpact, type LayoutBlock } from '../search/serpLayout.js';
+import type { Serp, SerpItem, SerpItemMetrics, SerpPackMember, ShortLocation } from '../search/serpTypes.js';
+
+/** A member of a feature block (an ad, a place, a story, a question, a related search). */
+export interface FetchedMember {
+  /** Our member type: ADV, SHOP, PLACE, STORY, VIDEO, IMAGE, QUESTION, QUERY, LINK. */
+  type: string;
+  url: string | null;
+  title: string;
+  desc: string | null;
+}
+
+/** One block of the page, in page order. */
+export type FetchedBlock =
+  | { kind: 'organic'; url: string; title: string; desc: string | null; /** YYYY-MM-DD when the provider shows a date. */ date: string | null }
+  | {
+      kind: 'feature';
+      /** Our SERP item type: ADV_TOP, ADV_BOTTOM, FEATURED_SNIPPET, KNO_GRAPH, LOCAL_PACK, TOP_STORIES, ... */
+      type: string;
+      /** The desktop knowledge panel sits in the right-hand column. */
+      column: 'main' | 'side';
+      url: string | null;
+      title: string | null;
+      desc: string | null;
+      members: FetchedMember[];
+    };
+
+export interface FetchedSerp {
+  /** The search-engine page the provider fetched (its check URL), when it says. */
+  sourceUrl: string | null;
+  /** "About N results", when the provider reports it. */
+  totalResults: number | null;
+  blocks: FetchedBlock[];
+}
+
+/** Our view of a result's URL: link metrics, authority and TopRank from the local link index. */
+export interface ResultMetrics {
+  /** Registrable domain of a URL (tldts), null for text that is not a URL. */
+  domainOf(url: string): string | null;
+  /** Link metrics of a URL the index knows; null for one it does not. */
+  metricsOf(url: string): SerpItemMetrics | null;
+  /** TopRank of the URL's root domain, null when unknown. */
+  topRankOf(url: string): number | null;
+  /** Page and domain authority for difficulty (an unknown domain gets the engine's low prior). */
+  authorityOf(url: string): { upa: number; pda: number };
+}
+
+export interface AssembleRequest {
+  keyword: string;
+  keywordId: string;
+  location: ShortLocation;
+  platform: Platform;
+  page: number;
+  /** YYYY-MM-DD */
+  date: string;
+  createdAt: number;
+  /** Where the SERP came from when the provider gives no check URL. */
+  fallbackSourceUrl: string;
+  /** Keyword ids of query members (related questions and searches) in the lookup's location and language. */
+  queryId(text: string): string;
+  /** Organic positions already above this page (page × results per page). */
+  firstPosition: number;
+}
+
+/** Builds the engine's Serp from a fetched page. */
+export function assembleSerp(fetched: FetchedSerp, req: AssembleRequest, metrics: ResultMetrics): Serp {
+  const blocks: LayoutBlock[] = fetched.blocks.map((b) =>
+    b.kind === 'organic' ? { type: 'ORGANIC', column: 'main', members: 0 } : { type: b.type, column: b.column, members: b.members.length },
+  );
+  const layouts = layoutSerp(blocks, req.platform);
+  const featuresAbove: string[] = [];
+  const ctrs: number[] = [];
+  const topTen: { upa: number; pda: number }[] = [];
+  let position = req.firstPosition;
+  const items: SerpItem[] = fetched.blocks.map((b, i) => {
+    const layout = layouts[i];
+    if (b.kind === 'organic') {
+      position++;
+      const ctr = clickThroughRate(position, featuresAbove);
+      ctrs.push(ctr);
+      if (position <= 10) topTen.push(metrics.authorityOf(b.url));
+      return {
+        type: 'ORGANIC',
+        url: b.url,
+        title: b.title,
+        desc: b.desc,
+        domain: metrics.domainOf(b.url),
+        topRank: metrics.topRankOf(b.url),
+        position,
+        ...layout,
+        ctr,
+        m: metrics.metricsOf(b.url),
+        items: [],
+      };
+    }
+    // Features take clicks from the organic results below them (clickThroughCurve.ts).
+    if (b.column === 'main' || req.platform === 2) featuresAbove.push(b.type);
+    return {
+      type: b.type,
+      url: b.url,
+      title: b.title,
+      desc: b.desc,
+      domain: b.url === null ? null : metrics.domainOf(b.url),
+      topRank: b.url === null ? null : metrics.topRankOf(b.url),
+      ...layout,
+      ctr: null,
+      m: b.url === null ? null : metrics.metricsOf(b.url),
+      items: b.members.map((m) => member(m, req, metrics)),
+    };
+  });
+  // Top to bottom, then left to right (the desktop side panel), as the sandbox lists them.
+  const order = items.map((_, i) => i).sort((a, b) => items[a].size.t - items[b].size.t || items[a].size.l - items[b].size.l);
+  const id = serpId(req.keyword, req.location._id, req.platform, req.page);
+  const organicCount = ctrs.length;
+  return {
+    _id: id,
+    kw: req.keyword,
+    mId: req.keywordId,
+    page: req.page,
+    location_id: req.location._id,
+    location: req.location,
+    platform_id: req.platform,
+    items: order.map((i) => items[i]),
+    rank: keywordDifficulty(topTen),
+    rank_updated_at: req.createdAt,
+    created_at: req.createdAt,
+    ctr: ctrs,
+    results: fetched.totalResults ?? organicCount,
+    serp_results: organicCount,
+    serp_snapshot_id: organicCount > 0 ? serpSnapshotId(id, req.date, organicCount) : null,
+    serp_source_url: fetched.sourceUrl ?? req.fallbackSourceUrl,
+    serpFeaturesImpact: serpFeaturesImpact(blocks, layouts, req.platform),
+  };
+}
+
+function member(m: FetchedMember, req: AssembleRequest, metrics: ResultMetrics): SerpPackMember {
+  const isQuery = m.type === 'QUESTION' || m.type === 'QUERY';
+  return {
+    type: m.type,
+    url: m.url,
+    title: m.title,
+    desc: m.desc,
+    domain: m.url === null ? null : metrics.domainOf(m.url),
+    ...(isQuery ? { mId: req.queryId(m.title) } : {}),
+  };
+}
+
+/** A JSON value as a non-empty trimmed string, or null. */
+export function text(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const t = value.trim();
+  return t === '' ? null : t;
+}
+
+/** An absolute http(s) URL, or null: provider fields sometimes hold relative or tracking links. */
+export function httpUrl(value: unknown): string | null {
+  const t = text(value);
+  if (t === null) return null;
+  try {
+    const u = new URL(t);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.toString() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A JSON array, or an empty one. */
+export function list(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** A JSON object's members, or an empty record. */
+export function record(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** Checks the stored neutral form (the provider cache is trusted, but a damaged row must not reach a handler). */
+export function isFetchedSerp(value: unknown): value is FetchedSerp {
+  const v = record(value);
+  return Array.isArray(v.blocks) && v.blocks.every((b) => typeof record(b).kind === 'string');
+}

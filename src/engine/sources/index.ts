@@ -1,0 +1,134 @@
+/**
+ * Builds the configured sources over an opened engine (sourceConfig.ts picks them).
+ *
+ * @example
+ * const sources = createSources(config.sources, { engine, search, state: state.db, locations, clock });
+ * const serp = await sources.serp.serp({ kw: 'laufschuhe', locationId: 2276 });
+ * await sources.fillKeywords(['a keyword the sandbox lacks'], 2840, 1000);
+ */
+import type { Kysely } from 'kysely';
+import { parse as parseDomain } from 'tldts';
+import type { Clock } from '../../lib/clock.js';
+import type { LocationRegistry } from '../../locations/registry.js';
+import type { StateDatabase } from '../../store/schema.js';
+import type { AuthorityService } from '../authority/authorityService.js';
+import type { LinksService } from '../links/linksService.js';
+import type { ResearchStore } from '../researchStore.js';
+import type { SearchEngine } from '../search/searchEngine.js';
+import type { SerpItemMetrics } from '../search/serpTypes.js';
+import { DataForSeoKeywordSource, dataForSeoSerpFetcher } from './dataForSeo.js';
+import type { ResultMetrics } from './fetchedSerp.js';
+import { budgetedSpend, KeywordFill, providerOf } from './keywordFill.js';
+import type { ProviderHttpOptions } from './providerHttp.js';
+import { ProviderLedger } from './providerLedger.js';
+import { ProviderSerpSource } from './providerSerp.js';
+import { SandboxKeywordSource, SandboxLinkSource, SandboxSerpSource } from './sandbox.js';
+import { serpApiFetcher } from './serpApi.js';
+import type { SourcesConfig } from './sourceConfig.js';
+import type { KeywordSource, Sources } from './types.js';
+
+export type { SerpSource, KeywordSource, LinkSource, Sources, KeywordData, SourceLink, MonthSearches } from './types.js';
+export { SourceError } from './types.js';
+export type { SourcesConfig } from './sourceConfig.js';
+
+/** The configured sources, and the keyword fill that puts a keyword provider's data into the catalogue. */
+export interface EngineSources extends Sources {
+  /**
+   * Asks the keyword provider for the given keywords the sandbox lacks and stores what it
+   * knows, so keyword lookups serve real volumes; nothing to do with the sandbox alone.
+   */
+  fillKeywords(texts: readonly string[], locationId: number, languageId: number): Promise<number>;
+  /** The provider a keyword's metrics came from (`dataforseo`), or null for sandbox and imported keywords. */
+  keywordSourceOf(kw: string, locationId: number, languageId: number): string | null;
+}
+
+export interface SourceDependencies {
+  search: SearchEngine;
+  links: LinksService;
+  authority: AuthorityService;
+  research: ResearchStore;
+  /** Makes keywords written to the research store visible to `search`. */
+  reloadKeywords: () => void;
+  state: Kysely<StateDatabase>;
+  locations: LocationRegistry;
+  clock: Clock;
+  /** When the link index's metrics were computed (Unix seconds): the `ts` of result metrics. */
+  metricsTs: number;
+  /** Waits between retries (tests pass one that does not wait). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export function createSources(config: SourcesConfig, deps: SourceDependencies): EngineSources {
+  const http: ProviderHttpOptions = { ...config.limits, sleep: deps.sleep };
+  const ledger = new ProviderLedger(deps.state);
+  const sandboxKeywords = new SandboxKeywordSource(deps.search);
+  const serpFetcher =
+    config.serp === 'serpapi'
+      ? serpApiFetcher({ apiKey: config.serpapi!.apiKey, baseUrl: config.serpapi!.baseUrl, http, costPerSearch: config.serpCost })
+      : config.serp === 'dataforseo'
+        ? dataForSeoSerpFetcher({ ...config.dataforseo!, http, estimate: config.serpCost })
+        : null;
+  const serp = serpFetcher
+    ? new ProviderSerpSource({
+        fetcher: serpFetcher,
+        ledger,
+        dailyBudget: config.serpDailyBudget,
+        search: deps.search,
+        locations: deps.locations,
+        metrics: resultMetrics(deps.links, deps.authority, deps.metricsTs),
+        clock: deps.clock,
+      })
+    : new SandboxSerpSource(deps.search);
+  let keywords: KeywordSource = sandboxKeywords;
+  let fill: KeywordFill | null = null;
+  if (config.keywords === 'dataforseo') {
+    const provider = new DataForSeoKeywordSource(
+      { ...config.dataforseo!, http, estimate: config.keywordCost },
+      // Keyword calls have a budget of their own, apart from SERP calls to the same account.
+      budgetedSpend(ledger, 'dataforseo-keywords', config.keywordDailyBudget, deps.clock),
+      (locationId, languageId) => deps.search.languageFor(locationId, languageId).code,
+    );
+    keywords = provider;
+    fill = new KeywordFill({ sandbox: sandboxKeywords, provider, store: deps.research, search: deps.search, reload: deps.reloadKeywords, clock: deps.clock });
+  }
+  return {
+    serp,
+    keywords,
+    links: new SandboxLinkSource(deps.links),
+    fillKeywords: (texts, locationId, languageId) => (fill ? fill.fill(texts, locationId, languageId) : Promise.resolve(0)),
+    keywordSourceOf: (kw, locationId, languageId) => providerOf(deps.search.keyword(kw, deps.search.languageFor(locationId, languageId)._id).origin),
+  };
+}
+
+/** Link metrics, authority and TopRank of real result URLs from the local link index. */
+export function resultMetrics(links: LinksService, authority: AuthorityService, metricsTs: number): ResultMetrics {
+  return {
+    domainOf: (url) => {
+      try {
+        return parseDomain(new URL(url).hostname).domain;
+      } catch {
+        return null;
+      }
+    },
+    metricsOf: (url): SerpItemMetrics | null => {
+      const a = authority.forUrl(url);
+      if (!a?.known) return null;
+      const found = links.urlMetrics(url);
+      if (!found) return null;
+      const ts = metricsTs;
+      return {
+        linkindex: {
+          v: { CitationFlow: found.v.CitationFlow, TrustFlow: found.v.TrustFlow, RefDomains: found.v.RefDomains, ExtBackLinks: found.v.ExtBackLinks },
+          ts,
+        },
+        authority: { v: { pda: a.pda, upa: a.upa }, ts },
+        social: { v: { l: found.social ?? 0 }, ts },
+      };
+    },
+    topRankOf: (url) => authority.forUrl(url)?.topRank ?? null,
+    authorityOf: (url) => {
+      const a = authority.forUrl(url);
+      return { upa: a?.upa ?? 0, pda: a?.pda ?? 0 };
+    },
+  };
+}

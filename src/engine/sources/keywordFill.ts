@@ -1,0 +1,141 @@
+/**
+ * Fills the keyword catalogue from a keyword provider: before a keyword lookup, the
+ * keywords the sandbox does not hold for the lookup's language are asked of the provider
+ * once, and what it knows (volume, CPC, competition, monthly searches) is stored in the
+ * research store like a Keyword Planner import (origin `provider:<source>`), so every keyword tool
+ * serves it from then on without asking again. Keywords the provider has no data for are
+ * remembered for the day, so a repeated lookup does not pay for the same empty answer.
+ *
+ * New keywords are not added to stored rank indexes (re-ranking a market takes minutes);
+ * they rank from the next rank-index build. Keyword Planner CSV imports stay as they were.
+ */
+import type { Clock } from '../../lib/clock.js';
+import { intentHints } from '../import/keywordsImport.js';
+import type { ResearchStore } from '../researchStore.js';
+import type { SearchEngine } from '../search/searchEngine.js';
+import { normaliseKeyword } from '../search/text.js';
+import { hash32 } from '../world/random.js';
+import type { ProviderLedger } from './providerLedger.js';
+import type { SandboxKeywordSource } from './sandbox.js';
+import { SourceError, type KeywordData, type KeywordSource } from './types.js';
+
+export interface KeywordFillOptions {
+  sandbox: SandboxKeywordSource;
+  provider: KeywordSource;
+  store: ResearchStore;
+  search: SearchEngine;
+  /** Makes keywords written to the store visible to the engine (search/index.ts reloadSearchKeywords). */
+  reload: () => void;
+  clock: Clock;
+}
+
+/** Most distinct unknown keywords remembered as "the provider has none" per day. */
+const MAX_REMEMBERED_MISSES = 100_000;
+
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+export class KeywordFill {
+  private missDay = '';
+  private readonly misses = new Set<string>();
+
+  constructor(private readonly options: KeywordFillOptions) {}
+
+  /**
+   * Asks the provider for the keywords the sandbox lacks and stores its answers; resolves
+   * with the number of keywords stored. Rejects with a SourceError when the provider fails
+   * (the route's charge is then released).
+   */
+  async fill(texts: readonly string[], locationId: number, languageId: number): Promise<number> {
+    const { sandbox, provider, search, clock } = this.options;
+    const today = day(clock.now());
+    if (today !== this.missDay) {
+      this.misses.clear();
+      this.missDay = today;
+    }
+    const lang = search.languageFor(locationId, languageId);
+    const missing = [...new Set(texts.map(normaliseKeyword))].filter(
+      (kw) => kw !== '' && !sandbox.holds(kw, locationId, languageId) && !this.misses.has(missKey(kw, locationId, lang._id)),
+    );
+    if (missing.length === 0) return 0;
+    const found = await provider.keywordData(missing, locationId, languageId);
+    const foundKws = new Set(found.map((k) => k.kw));
+    for (const kw of missing) {
+      if (foundKws.has(kw)) continue;
+      if (this.misses.size >= MAX_REMEMBERED_MISSES) this.misses.clear();
+      this.misses.add(missKey(kw, locationId, lang._id));
+    }
+    if (found.length === 0) return 0;
+    const stored = storeKeywordData(this.options.store, found, search.marketOf(locationId), lang._id, `${PROVIDER_ORIGIN}${provider.name}`);
+    this.options.reload();
+    return stored;
+  }
+}
+
+/** Origin of keywords a provider filled in (`provider:dataforseo`): answers name their source from it. */
+export const PROVIDER_ORIGIN = 'provider:';
+
+/** The source of a keyword's data when a provider filled it in, else null (sandbox or planner import). */
+export function providerOf(origin: string): string | null {
+  return origin.startsWith(PROVIDER_ORIGIN) ? origin.slice(PROVIDER_ORIGIN.length) : null;
+}
+
+const missKey = (kw: string, locationId: number, languageId: number) => `${kw}\u0000${locationId}\u0000${languageId}`;
+
+/**
+ * Writes provider keyword data into the research store's keyword tables, as the planner
+ * import does (engine/import/keywordsImport.ts): a new keyword with its volume, CPC,
+ * competition and a market share of 1 in its market; an existing one gets CPC and
+ * competition and its share in the market; the months go to `keyword_history`.
+ */
+export function storeKeywordData(store: ResearchStore, rows: readonly KeywordData[], market: number, languageId: number, origin: string): number {
+  const raw = store.raw;
+  const find = raw.prepare('SELECT id, volume FROM keywords WHERE kw = ? AND language_id = ?');
+  const nextId = raw.prepare('SELECT COALESCE(MAX(id), 0) + 1 FROM keywords').pluck();
+  const insert = raw.prepare(`INSERT INTO keywords (id, kw, language_id, niche_id, head, kind, intent, volume, trend, noise_seed, cpc, ppc, origin)
+    VALUES (?, ?, ?, NULL, ?, 'import', ?, ?, 1, ?, ?, ?, ?)`);
+  const update = raw.prepare('UPDATE keywords SET cpc = COALESCE(?, cpc), ppc = COALESCE(?, ppc) WHERE id = ?');
+  const share = raw.prepare('INSERT OR REPLACE INTO keyword_markets (keyword_id, location_id, share) VALUES (?, ?, ?)');
+  const history = raw.prepare('INSERT OR REPLACE INTO keyword_history (keyword_id, location_id, year, month, searches) VALUES (?, ?, ?, ?, ?)');
+  let stored = 0;
+  raw.transaction(() => {
+    for (const k of rows) {
+      const existing = find.get(k.kw, languageId) as { id: number; volume: number } | undefined;
+      let id: number;
+      if (existing) {
+        id = existing.id;
+        update.run(k.cpc, k.competition, id);
+        if (market !== 0) share.run(id, market, Math.min(1, k.volume / Math.max(1, existing.volume)));
+      } else {
+        id = nextId.get() as number;
+        insert.run(id, k.kw, languageId, k.kw, intentHints(k.kw), k.volume, hash32(`${languageId}:${k.kw}`), k.cpc ?? 0, k.competition ?? 0, origin);
+        if (market !== 0) share.run(id, market, 1);
+      }
+      for (const m of k.history) history.run(id, market, m.year, m.month, m.searches);
+      stored++;
+    }
+    raw.prepare("DELETE FROM world_meta WHERE key = 'content_hash'").run();
+  })();
+  return stored;
+}
+
+/**
+ * Runs a paid provider call inside a daily budget: reserves the estimate, then settles at
+ * the reported cost, or refunds it when the call failed.
+ */
+export function budgetedSpend(ledger: ProviderLedger, account: string, dailyBudget: number, clock: Clock) {
+  return async <T>(estimate: number, call: () => Promise<{ value: T; cost: number }>): Promise<T> => {
+    const today = day(clock.now());
+    if (!(await ledger.reserve(account, today, estimate, dailyBudget))) {
+      throw new SourceError(account, 'budget', `${account}: the daily budget of $${dailyBudget} is spent`);
+    }
+    let result: { value: T; cost: number };
+    try {
+      result = await call();
+    } catch (err) {
+      await ledger.refund(account, today, estimate);
+      throw err;
+    }
+    await ledger.settle(account, today, estimate, result.cost);
+    return result.value;
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * The sandbox web as a source of each kind: SERPs ranked over the generated corpus (any
+ * date, since the ranking is a function of the date), keyword metrics and ideas from the
+ * keyword catalogue, and links from the generated link index. The default of every
+ * capability; a provider is chosen per capability in the configuration.
+ */
+import type { LinksService } from '../links/linksService.js';
+import type { SearchEngine } from '../search/searchEngine.js';
+import { normaliseKeyword } from '../search/text.js';
+import type { KeywordData, KeywordSource, LinkSource, SerpQuery, SerpSource, SourceLink } from './types.js';
+
+export class SandboxSerpSource implements SerpSource {
+  readonly name = 'sandbox' as const;
+  readonly pastDays = true;
+
+  constructor(private readonly search: SearchEngine) {}
+
+  serp(query: SerpQuery) {
+    return Promise.resolve(this.search.serp(query));
+  }
+
+  keywordDetail(query: SerpQuery) {
+    return Promise.resolve(this.search.keywordDetail(query));
+  }
+}
+
+export class SandboxKeywordSource implements KeywordSource {
+  readonly name = 'sandbox' as const;
+
+  constructor(private readonly search: SearchEngine) {}
+
+  /** Keywords the sandbox holds (the catalogue, imports included); metrics it derives for other text are left out. */
+  keywordData(keywords: readonly string[], locationId: number, languageId: number): Promise<KeywordData[]> {
+    const out: KeywordData[] = [];
+    const seen = new Set<string>();
+    for (const text of keywords) {
+      const kw = normaliseKeyword(text);
+      if (kw === '' || seen.has(kw) || !this.holds(kw, locationId, languageId)) continue;
+      seen.add(kw);
+      const item = this.search.keywordItem(kw, locationId, languageId);
+      out.push({
+        kw: item.kw,
+        volume: item.sv,
+        cpc: item.cpc,
+        competition: item.ppc,
+        history: item.msv.map(([year, month, searches]) => ({ year, month, searches })),
+      });
+    }
+    return Promise.resolve(out);
+  }
+
+  async ideas(seed: string, locationId: number, languageId: number, limit: number): Promise<string[]> {
+    const { keywords } = await this.search.relatedKeywords(seed, locationId, languageId, limit + 1);
+    const kw = normaliseKeyword(seed);
+    return keywords
+      .map((k) => k.kw)
+      .filter((k) => k !== kw)
+      .slice(0, limit);
+  }
+
+  /** Whether the catalogue holds a keyword in the lookup's language. */
+  holds(kw: string, locationId: number, languageId: number): boolean {
+    const lang = this.search.languageFor(locationId, languageId);
+    return this.search.catalog.find(kw, lang._id) !== undefined;
+  }
+}
+
+export class SandboxLinkSource implements LinkSource {
+  readonly name = 'sandbox' as const;
+
+  constructor(private readonly index: LinksService) {}
+
+  links(target: string, page: { offset: number; limit: number }): Promise<SourceLink[]> {
+    const resolved = this.index.resolve(target);
+    if (!resolved) return Promise.resolve([]);
+    const found = this.index.backlinksOf(resolved, {}, page).links;
+    return Promise.resolve(
+      found.map((l) => ({
+        sourceUrl: l.source,
+        targetUrl: l.target,
+        anchor: l.anchor,
+        nofollow: l.no_follow,
+        firstSeen: l.first_seen,
+        lastSeen: l.last_seen,
+        lostOn: l.deleted ? l.last_seen : null,
+      })),
+    );
+  }
+}

@@ -1,0 +1,186 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { openResearchStore } from '../../../src/engine/researchStore.js';
+import { extractWatPage, importWat } from '../../../src/engine/import/watImport.js';
+import { WarcFormatError } from '../../../src/engine/import/warcReader.js';
+import { copyTinyWorld, TINY_WORLD_AS_OF } from '../../support/world.js';
+import { assertSameMetrics } from '../../support/linkMetricsCompare.js';
+import { warcRecord, writeWat, type WatPage } from '../../support/watFiles.js';
+
+const PAGES: WatPage[] = [
+  {
+    url: 'https://www.crawled-blog.com/posts/one',
+    date: '2026-10-05T10:00:00Z',
+    links: [
+      { path: 'A@/href', url: '/posts/two', text: '  Second   post ' },
+      { path: 'A@/href', url: 'https://www.partner-shop.com/', text: 'Partner shop', rel: 'nofollow noopener' },
+      { path: 'A@/href', url: 'https://forum.partner-shop.com/t/1', text: 'user comment', rel: 'ugc' },
+      { path: 'IMG@/src', url: '/img/banner.png', alt: 'Banner of the shop' },
+      { path: 'A@/href', url: 'https://www.partner-shop.com/sale', text: '' },
+      { path: 'IMG@/src', url: '/img/alone.png', alt: 'not a link' },
+      { path: 'IFRAME@/src', url: '//video.example-tube.com/embed/1' },
+      { path: 'A@/href', url: 'mailto:me@crawled-blog.com', text: 'mail' },
+      { path: 'A@/href', url: '#top', text: 'top' },
+      { path: 'FORM@/action', url: '/search' },
+      { path: 'A@/href', url: 'javascript:void(0)', text: 'js' },
+    ],
+  },
+  {
+    url: 'https://www.crawled-blog.com/posts/two',
+    date: '2026-10-06T10:00:00Z',
+    base: 'https://cdn.crawled-blog.com/base/',
+    links: [{ path: 'A@/href', url: 'relative/page', text: 'via base' }],
+  },
+  { url: 'http://old.crawled-blog.com/', date: '2026-10-07T10:00:00Z', status: 301, location: 'https://www.crawled-blog.com/', links: [] },
+  // The same page crawled again later: last seen moves, first seen stays.
+  {
+    url: 'https://www.crawled-blog.com/posts/one',
+    date: '2026-11-20T10:00:00Z',
+    links: [{ path: 'A@/href', url: '/posts/two', text: 'Second post' }],
+  },
+];
+
+test('WAT links: relative and base URLs resolved, nofollow/ugc, image, frame and redirect types, crawl dates', () => {
+  const page = extractWatPage(
+    JSON.stringify({
+      Envelope: {
+        'WARC-Header-Metadata': { 'WARC-Type': 'response', 'WARC-Target-URI': PAGES[0].url, 'WARC-Date': PAGES[0].date },
+        'Payload-Metadata': { 'HTTP-Response-Metadata': { 'HTML-Metadata': { Links: PAGES[0].links } } },
+      },
+    }),
+  )!;
+  assert.equal(page.date, '2026-10-05');
+  assert.deepEqual(page.links, [
+    { url: 'https://www.crawled-blog.com/posts/two', anchor: 'Second post', alt: '', type: 'text', nofollow: false },
+    { url: 'https://www.partner-shop.com/', anchor: 'Partner shop', alt: '', type: 'text', nofollow: true },
+    { url: 'https://forum.partner-shop.com/t/1', anchor: 'user comment', alt: '', type: 'text', nofollow: true },
+    { url: 'https://www.partner-shop.com/sale', anchor: 'Banner of the shop', alt: 'Banner of the shop', type: 'image', nofollow: false },
+    { url: 'https://video.example-tube.com/embed/1', anchor: '', alt: '', type: 'frame', nofollow: false },
+  ]);
+  for (const hostile of [
+    '',
+    'not json',
+    '[]',
+    '{"Envelope": 5}',
+    '{"Envelope":{"WARC-Header-Metadata":{"WARC-Type":"response","WARC-Target-URI":"ftp://x/","WARC-Date":"2026-01-01"}}}',
+  ]) {
+    assert.equal(extractWatPage(hostile), null, hostile);
+  }
+  const weird = extractWatPage(
+    JSON.stringify({
+      Envelope: {
+        'WARC-Header-Metadata': { 'WARC-Type': 'response', 'WARC-Target-URI': 'https://a-site.com/', 'WARC-Date': '2026-01-01T00:00:00Z' },
+        'Payload-Metadata': {
+          'HTTP-Response-Metadata': { 'HTML-Metadata': { Links: [null, 5, { path: 'A@/href', url: 42 }, { path: 'A@/href', url: 'http://[bad' }] } },
+        },
+      },
+    }),
+  )!;
+  assert.deepEqual(weird.links, []);
+});
+
+test('a WAT import stores the links with crawl dates and types, and serves them with metrics', async () => {
+  const file = await copyTinyWorld(1);
+  const dir = path.dirname(file);
+  const wat = path.join(dir, 'CC-MAIN-test.warc.wat.gz');
+  writeWat(wat, PAGES, [warcRecord('metadata', 'https://x.com/', 'application/json', '{broken json')]);
+  const store = await openResearchStore(file);
+  try {
+    const stages = new Set<string>();
+    const result = await importWat(wat, { store, asOf: TINY_WORLD_AS_OF, onProgress: (stage) => stages.add(stage) });
+    assert.deepEqual([...stages], ['read WAT (bytes)', 'update metrics']);
+    assert.equal(result.pages, 4);
+    assert.equal(result.metrics?.mode, 'incremental');
+    const link = (source: string, target: string) =>
+      store.raw
+        .prepare(
+          `SELECT l.anchor, l.alt, l.type, l.nofollow, l.first_seen, l.last_seen, l.internal FROM links l JOIN pages s ON s.id = l.source_page_id
+            JOIN pages t ON t.id = l.target_page_id WHERE s.url = ? AND t.url = ?`,
+        )
+        .all(source, target) as { anchor: string; alt: string; type: string; nofollow: number; first_seen: string; last_seen: string; internal: number }[];
+    assert.deepEqual(link(PAGES[0].url, 'https://www.crawled-blog.com/posts/two'), [
+      { anchor: 'Second post', alt: '', type: 'text', nofollow: 0, first_seen: '2026-10-05', last_seen: '2026-11-20', internal: 1 },
+    ]);
+    assert.equal(link(PAGES[0].url, 'https://www.partner-shop.com/')[0].nofollow, 1);
+    assert.equal(link(PAGES[0].url, 'https://www.partner-shop.com/sale')[0].type, 'image');
+    assert.equal(link(PAGES[0].url, 'https://video.example-tube.com/embed/1')[0].type, 'frame');
+    assert.equal(link(PAGES[1].url, 'https://cdn.crawled-blog.com/base/relative/page').length, 1);
+    assert.equal(link('http://old.crawled-blog.com/', 'https://www.crawled-blog.com/')[0].type, 'redirect');
+    const shop = store.raw.prepare('SELECT id FROM root_domains WHERE domain = ?').pluck().get('partner-shop.com') as number;
+    const metrics = store.raw
+      .prepare('SELECT ext_backlinks, nu_nofollow, nu_image, ref_domains FROM entity_metrics WHERE level = 2 AND entity_id = ?')
+      .get(shop);
+    assert.deepEqual(metrics, { ext_backlinks: 3, nu_nofollow: 2, nu_image: 1, ref_domains: 1 });
+
+    // Importing the finished file again does nothing.
+    const again = await importWat(wat, { store, asOf: TINY_WORLD_AS_OF });
+    assert.equal(again.alreadyImported, true);
+    assert.equal(again.records, 0);
+  } finally {
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('an import stopped after a batch resumes where it stopped and ends with the metrics of an uninterrupted one', async () => {
+  const fileA = await copyTinyWorld(1);
+  const dir = path.dirname(fileA);
+  const fileB = path.join(dir, 'b.db');
+  fs.copyFileSync(fileA, fileB);
+  const wat = path.join(dir, 'resume.warc.wat.gz');
+  writeWat(wat, PAGES);
+  const a = await openResearchStore(fileA);
+  const b = await openResearchStore(fileB);
+  try {
+    await importWat(wat, { store: a, asOf: TINY_WORLD_AS_OF, batchSize: 2 });
+    const controller = new AbortController();
+    await assert.rejects(
+      importWat(wat, { store: b, asOf: TINY_WORLD_AS_OF, batchSize: 2, signal: controller.signal, onProgress: () => controller.abort(new Error('crash')) }),
+      /crash/,
+    );
+    const resumed = await importWat(wat, { store: b, asOf: TINY_WORLD_AS_OF, batchSize: 2 });
+    assert.equal(resumed.resumedFrom, 2);
+    assert.equal(resumed.records, 7);
+    assertSameMetrics(a.raw, b.raw);
+  } finally {
+    await a.close();
+    await b.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('files that are not WARC, truncated or oversized records fail with a clear error and change nothing', async () => {
+  const file = await copyTinyWorld(1);
+  const dir = path.dirname(file);
+  const store = await openResearchStore(file);
+  try {
+    const links = store.raw.prepare('SELECT COUNT(*) FROM links').pluck();
+    const before = links.get();
+    const cases: [string, Buffer][] = [
+      ['html.gz', zlib.gzipSync('<html>not a warc</html>\r\n\r\n')],
+      ['truncated.gz', zlib.gzipSync(warcRecord('metadata', 'https://a.com/', 'application/json', '{"a":1}').subarray(0, 150))],
+      ['no-length.warc', Buffer.from('WARC/1.0\r\nWARC-Type: metadata\r\n\r\n{}\r\n\r\n')],
+      ['huge.warc', Buffer.from('WARC/1.0\r\nWARC-Type: metadata\r\nContent-Length: 99999999999\r\n\r\n')],
+      ['empty.warc', Buffer.alloc(0)],
+      ['cut-gzip.gz', zlib.gzipSync(warcRecord('metadata', 'https://a.com/', 'application/json', '{"a":1}')).subarray(0, 60)],
+    ];
+    for (const [name, bytes] of cases) {
+      const p = path.join(dir, name);
+      fs.writeFileSync(p, bytes);
+      if (name === 'empty.warc') {
+        const result = await importWat(p, { store, asOf: TINY_WORLD_AS_OF });
+        assert.equal(result.records, 0);
+      } else {
+        await assert.rejects(importWat(p, { store, asOf: TINY_WORLD_AS_OF }), WarcFormatError, name);
+      }
+    }
+    assert.equal(links.get(), before);
+    await assert.rejects(importWat(path.join(dir, 'missing.gz'), { store, asOf: TINY_WORLD_AS_OF }), /no such file/);
+  } finally {
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
