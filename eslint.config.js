@@ -20,6 +20,11 @@ export default tseslint.config(
     },
   },
   {
+    // The dashboard runs in the browser.
+    files: ['web/src/**'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     // Off in tests and benchmarks: they read arbitrary JSON answers and poke at internals.
     files: ['test/**', 'bench/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
@@ -29,5 +34,21 @@ export default tseslint.config(
     // migration must not depend on today's schema type.
     files: ['src/store/migrations/**', 'src/store/database.ts', 'src/engine/researchStore.ts', 'src/engine/search/searchStore.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // Everything outside the policy states intent through AccessPolicy (forgetAnswer,
+    // hasRecentLookup, poolStates, refund, ...): its counters' store is the policy's alone,
+    // so a backend can change without any route rebuilding cache keys or lookup windows.
+    files: ['src/**'],
+    ignores: ['src/policy/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='store'][object.name='policy'], MemberExpression[property.name='store'][object.property.name='policy']",
+          message: "Use an AccessPolicy method: the policy store is the policy's alone.",
+        },
+      ],
+    },
   },
 );

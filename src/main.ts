@@ -14,6 +14,7 @@ import { workerCommand } from './jobs/workerCommand.js';
 import { jobHandlers } from './workers.js';
 import { importCommand, worldCommand } from './engine/world/commands.js';
 import { DataDirInUseError } from './store/dataDir.js';
+import { backupDataDir, BackupError } from './store/backup.js';
 import { addFileImporters } from './engine/import/commands.js';
 import { ImportError } from './engine/import/importError.js';
 import { mcpCommand } from './mcp/stdio.js';
@@ -54,6 +55,19 @@ program
   .action(async () => {
     const { serve } = await import('./serve.js');
     await serve(config(), new Set<Role>(['scheduler']));
+  });
+
+program
+  .command('backup')
+  .argument('<dir>', 'a new or empty directory for the copy')
+  .option('--without-exports', 'leave out the export files (their downloads then answer 404 after a restore)')
+  .description('copy the data directory consistently while the service runs (SQLite online backup); restore by serving the copy')
+  .action(async (dir: string, opts: { withoutExports?: boolean }) => {
+    const { dataDir } = config();
+    const started = Date.now();
+    const report = await backupDataDir(dataDir, dir, { withoutExports: opts.withoutExports });
+    const dbs = report.databases.map((d) => `${d.name} (${d.pages} pages)`).join(', ');
+    console.log(`backed up ${dataDir} to ${dir} in ${((Date.now() - started) / 1000).toFixed(1)} s: ${dbs}; ${report.files} files, ${report.bytes} bytes`);
   });
 
 program.addCommand(workerCommand((ctx) => jobHandlers(ctx)));
@@ -162,6 +176,7 @@ program.parseAsync(process.argv).catch((err: unknown) => {
     err instanceof PlanFileError ||
     err instanceof AccountError ||
     err instanceof DataDirInUseError ||
+    err instanceof BackupError ||
     err instanceof ImportError
   ) {
     console.error(`quarry: ${err.message}`);

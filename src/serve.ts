@@ -68,11 +68,14 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
   if (api) {
     // Requests admitted by a server that died before answering: their charges, burst slots and
     // cooldowns are given back (this server holds the data directory's lock: none is live).
-    const abandoned = ctx.policy.store.releaseInFlight();
+    const abandoned = await ctx.policy.releaseInFlight();
     if (abandoned > 0) process.stderr.write(`Released ${abandoned} charge(s) of requests that a previous run never answered\n`);
     demoKey = await ensureDemoAccount(ctx);
     app = await buildApp(ctx, { logger: { level: config.logLevel } });
-    sweep = setInterval(() => ctx.policy.store.sweep(ctx.clock.now()), SWEEP_EVERY_MS);
+    sweep = setInterval(() => {
+      ctx.policy.sweep().catch((err: unknown) => log.error({ err }, 'policy sweep failed'));
+      ctx.sessions.sweep().catch((err: unknown) => log.error({ err }, 'session sweep failed'));
+    }, SWEEP_EVERY_MS);
     sweep.unref();
   }
   const log = app?.log ?? logger;

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Accounts } from './accounts/accounts.js';
 import type { Config } from './config.js';
-import type { QuarryContext } from './http/context.js';
+import type { QuarryContext } from './context.js';
 import { type Clock, systemClock, unixSeconds } from './lib/clock.js';
 import { loadLocations } from './locations/registry.js';
 import { AccessPolicy } from './policy/accessPolicy.js';
@@ -20,6 +20,8 @@ import { JobQueue } from './jobs/jobQueue.js';
 import { loadSigningSecret, UrlSigner } from './lib/signedUrl.js';
 import { fairUse } from './policy/fairUse.js';
 import type { ProgressListener } from './lib/progress.js';
+import { SqlSessionStore } from './sessions/sqlSessionStore.js';
+import { WebSessions } from './sessions/webSessions.js';
 
 export interface ServiceOptions {
   clock?: Clock;
@@ -64,7 +66,8 @@ export async function createContext(config: Config, options: ServiceOptions = {}
   });
   const jobs = new JobQueue(base.state, base.clock);
   const signer = new UrlSigner(loadSigningSecret(config), config.publicUrl);
-  return { ...base, locations, engine, search, sources, jobs, signer, fairUse: fairUse(config.freeWritesPerMinute, base.clock) };
+  const sessions = new WebSessions(new SqlSessionStore(base.state.db), base.accounts, base.clock, config.sessionTtlHours * 3600);
+  return { ...base, locations, engine, search, sources, jobs, signer, fairUse: fairUse(config.freeWritesPerMinute, base.clock), sessions };
 }
 
 /** Closes what createContext opened. */

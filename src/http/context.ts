@@ -1,42 +1,13 @@
 /**
- * What every route can reach: decorated onto the Fastify instance once (`app.quarry`),
- * never imported as globals, so tests build an app around their own stores and clock.
+ * The edge's view of the service: the context (context.ts) decorated onto the Fastify
+ * instance as `app.quarry`, and what a request carries through the hooks.
  */
-import type { Account, Accounts } from '../accounts/accounts.js';
-import type { Config } from '../config.js';
-import type { Clock } from '../lib/clock.js';
-import type { LocationRegistry } from '../locations/registry.js';
-import type { AccessPolicy, ExecutionContext, PaidOperation } from '../policy/accessPolicy.js';
-import type { ClientClass, Plan } from '../policy/plans.js';
-import type { StateStore } from '../store/database.js';
-import type { Engine } from '../engine/index.js';
-import type { SearchEngine } from '../engine/search/index.js';
-import type { EngineSources } from '../engine/sources/index.js';
-import type { JobQueue } from '../jobs/jobQueue.js';
-import type { UrlSigner } from '../lib/signedUrl.js';
-import type { FairUse } from '../policy/fairUse.js';
+import type { Account } from '../accounts/accounts.js';
+import type { QuarryContext } from '../context.js';
+import type { ExecutionContext, PaidOperation } from '../policy/accessPolicy.js';
+import type { ClientClass } from '../policy/plans.js';
 
-export interface QuarryContext {
-  config: Config;
-  clock: Clock;
-  state: StateStore;
-  accounts: Accounts;
-  policy: AccessPolicy;
-  plans: Record<string, Plan>;
-  locations: LocationRegistry;
-  /** The research engine: link index, authority, site history over the research store. */
-  engine: Engine;
-  /** The research engine's search half: keywords, SERPs, rank index. */
-  search: SearchEngine;
-  /** Where SERPs, keyword data and links come from: the sandbox or a configured provider per capability. */
-  sources: EngineSources;
-  /** The durable job queue (backlink exports). */
-  jobs: JobQueue;
-  /** Signs download URLs that work without an API key. */
-  signer: UrlSigner;
-  /** Per-account limits of free operations (free-write budget, concurrent bulk reads). */
-  fairUse: FairUse;
-}
+export type { QuarryContext } from '../context.js';
 
 export type RouteAuth = 'required' | 'optional' | 'none';
 

@@ -38,7 +38,7 @@ export function installPaidRoutes(app: FastifyInstance, policy: AccessPolicy): v
      * Without a body (or on a route that takes none), a request's validated parameters follow
      * from its URL alone (path and query, coerced and defaulted by the same schema every time),
      * so the cache key does too: a repeated request finds its key here and, on a hit, is
-     * answered without a promise.
+     * answered without computing it again.
      */
     const keysByUrl = new Map<string, string>();
     const cacheKeyOf = (req: FastifyRequest): string | null => {
@@ -60,19 +60,15 @@ export function installPaidRoutes(app: FastifyInstance, policy: AccessPolicy): v
       if (result.fromCache) reply.header('x-cache', 'HIT');
       return reply.send(result.body);
     };
-    route.handler = function paidHandler(this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
-      // The policy's order holds on this synchronous path too: an answer without charge comes before the cache.
+    route.handler = async function paidHandler(this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
+      // The policy's order holds on this path too: an answer without charge comes before the cache.
       const early = paid.answerWithoutCharge === undefined ? null : policy.answerWithoutCharge(paid, req.account!, paramsOf(req));
-      if (early) {
-        answer(reply, early);
-        return;
-      }
+      if (early) return answer(reply, early);
       const key = cacheKeyOf(req);
-      const hit = key === null ? null : policy.cachedResponse(paid, req.account!.id, key);
+      const hit = key === null ? null : await policy.cachedResponse(paid, req.account!.id, key);
       if (hit) {
-        policy.refreshLookups(paid, req.account!, paramsOf(req), hit.body!);
-        answer(reply, hit);
-        return;
+        await policy.refreshLookups(paid, req.account!, paramsOf(req), hit.body!);
+        return answer(reply, hit);
       }
       return policy
         .run(paid, {
@@ -89,9 +85,7 @@ export function installPaidRoutes(app: FastifyInstance, policy: AccessPolicy): v
             return { status: reply.statusCode, body, json: String(reply.serialize(body)) };
           },
         })
-        .then((result) => {
-          answer(reply, result);
-        });
+        .then((result) => answer(reply, result));
     };
   });
 }

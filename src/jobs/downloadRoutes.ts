@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import type { Clock } from '../lib/clock.js';
 import type { UrlSigner } from '../lib/signedUrl.js';
 import { downloadPath, EXPORT_JOB_KIND, exportExpiresMs, exportFileName } from './exportJobs.js';

@@ -146,10 +146,9 @@ export interface ExportJobHandlerOptions<P> {
   collect(payload: P, ctx: JobContext<P>): Promise<ExportRows> | ExportRows;
   /**
    * Returns the export's charge. Runs inside the transaction that fails the job for good,
-   * on the state store's connection: it must be synchronous and write through that
-   * connection (the policy store), so it commits with the failure, exactly once.
+   * on the state store's connection (see FailureHook), so it commits with the failure, exactly once.
    */
-  refund(job: Job<P>): void;
+  refund(job: Job<P>): unknown;
   /** Rows between progress updates. Default 10,000. */
   progressEvery?: number;
 }

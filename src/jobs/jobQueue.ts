@@ -64,10 +64,11 @@ export interface EnqueueOptions {
 /**
  * Called inside the transaction that moves a job to `failed`, on the state store's own
  * connection: whatever it writes (a refund) commits together with the failure or not at
- * all, and since a job reaches `failed` once, it runs exactly once per job. It must be
- * synchronous and write through the same connection (e.g. the policy store).
+ * all, and since a job reaches `failed` once, it runs exactly once per job. It must write
+ * through the same connection (e.g. the embedded policy store, whose statements run before
+ * its promise is returned); a promise it returns is not awaited inside the transaction.
  */
-export type FailureHook = (job: Job) => void;
+export type FailureHook = (job: Job) => unknown;
 
 export type FailOutcome = 'retrying' | 'failed' | 'lost';
 
@@ -392,7 +393,8 @@ export class JobQueue {
          WHERE id = ?`,
       )
       .run(error, now, job.id);
-    this.failureHooks.get(job.kind)?.({ ...job, state: 'failed', error, completedMs: now });
+    const hooked = this.failureHooks.get(job.kind)?.({ ...job, state: 'failed', error, completedMs: now });
+    if (hooked instanceof Promise) hooked.catch((err: unknown) => process.emitWarning(`failure hook of job ${job.id} failed: ${String(err)}`));
   }
 
   private immediate<T>(fn: () => T): T {

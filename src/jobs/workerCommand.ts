@@ -7,7 +7,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { pino } from 'pino';
 import { loadConfig } from '../config.js';
-import type { QuarryContext } from '../http/context.js';
+import type { QuarryContext } from '../context.js';
 import { HOUR } from '../lib/clock.js';
 import { createContext } from '../service.js';
 import { exportsDir, sweepExports } from './exportJobs.js';

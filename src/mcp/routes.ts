@@ -9,7 +9,7 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { KEY_HEADER } from '../http/app.js';
-import { errors } from '../http/errors.js';
+import { errors } from '../lib/errors.js';
 import { appTools, createMcpServer } from './server.js';
 
 export const MCP_PATH = '/mcp';

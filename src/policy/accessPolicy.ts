@@ -6,21 +6,22 @@
  * charged. It knows nothing of HTTP: http/paidRoutes.ts adapts it to Fastify.
  */
 import type { Account } from '../accounts/accounts.js';
-import { ApiError, errors } from '../http/errors.js';
+import { ApiError, errors } from '../lib/errors.js';
 import type { Clock } from '../lib/clock.js';
 import { cacheKey } from './canonical.js';
-import type { HistoryWrite } from './history.js';
+import type { HistoryTool, HistoryWrite } from './history.js';
 import type { ClientClass, Plan } from './plans.js';
-import { CACHE_TTL_MS, type CachedResponse, type LookupWrite, type PolicyStore, type Reservation } from './policyStore.js';
-import { POOL_PERIODS, type PoolName } from './pools.js';
+import { CACHE_TTL_MS, type CachedResponse, type LookupWrite, type PolicyStore, type PoolState, type Reservation } from './policyStore.js';
+import { POOL_PERIODS, POOLS, type PoolName } from './pools.js';
+import { LocalFlights, type SingleFlight } from './singleFlight.js';
 
 export interface CostContext {
   account: Account;
   plan: Plan;
   /** Whether this account made a lookup of this kind and key in the last 24 hours. */
-  hasRecentLookup(kind: string, key: string): boolean;
+  hasRecentLookup(kind: string, key: string): Promise<boolean>;
   /** The data of this account's unexpired lookup of this kind and key, if any. */
-  lookupData(kind: string, key: string): unknown | undefined;
+  lookupData(kind: string, key: string): Promise<unknown | undefined>;
 }
 
 // Routes keep their operations in typed form; the policy and the adapter handle any of them.
@@ -45,9 +46,9 @@ export interface PaidOperation<P = any, B = any> {
    * creation whose job failed for good and was refunded. It is judged when the answer is
    * read, from the shared state store, so it holds whichever process failed the job.
    */
-  cachedAnswerHolds?: (body: unknown) => boolean;
+  cachedAnswerHolds?: (body: unknown) => boolean | Promise<boolean>;
   /** Units to reserve before execution (default 1). */
-  cost?: (params: P, ctx: CostContext) => number;
+  cost?: (params: P, ctx: CostContext) => number | Promise<number>;
   /** Cut the reservation to what remains in the pool instead of refusing (backlink pages). */
   allowPartial?: boolean;
   /** One keyword import per cooldown for API-key clients. */
@@ -121,13 +122,13 @@ function replayKey(cooldown: string): string {
 }
 
 export class AccessPolicy {
-  /** Identical cache misses in flight, so that concurrent duplicates execute once. */
-  private readonly inFlight = new Map<string, Promise<void>>();
-
   constructor(
+    /** Its counters; read by tests only (lint forbids it outside src/policy). */
     readonly store: PolicyStore,
     private readonly plans: Record<string, Plan>,
     private readonly clock: Clock,
+    /** Identical cache misses in flight, so that concurrent duplicates execute once. */
+    private readonly flights: SingleFlight = new LocalFlights(),
   ) {}
 
   planOf(account: Account): Plan {
@@ -147,19 +148,71 @@ export class AccessPolicy {
 
   /**
    * The cached answer for a cacheable request, by its cache key (see cacheKey), or null:
-   * the whole cache-hit path of run(), synchronous, for callers that already know the key.
+   * the whole cache-hit path of run(), for callers that already know the key.
    */
-  cachedResponse<P>(op: PaidOperation<P>, accountId: string, key: string): PolicyResponse | null {
-    const hit = this.cachedAnswer(op, accountId, key);
+  async cachedResponse<P>(op: PaidOperation<P>, accountId: string, key: string): Promise<PolicyResponse | null> {
+    const hit = await this.cachedAnswer(op, accountId, key);
     return hit && !hit.stale ? { status: hit.status, contentType: hit.contentType, body: hit.body, fromCache: true } : null;
   }
 
   /** The cached answer of a request, unless the operation no longer stands by it (then it is forgotten). */
-  private cachedAnswer<P>(op: PaidOperation<P>, accountId: string, key: string): CachedResponse | null {
-    const hit = this.store.cached(accountId, key, this.clock.now());
-    if (hit === null || hit.stale || op.cachedAnswerHolds === undefined || op.cachedAnswerHolds(JSON.parse(hit.body))) return hit;
-    this.store.forget(accountId, key);
+  private async cachedAnswer<P>(op: PaidOperation<P>, accountId: string, key: string): Promise<CachedResponse | null> {
+    const hit = await this.store.cached(accountId, key, this.clock.now());
+    if (hit === null || hit.stale || op.cachedAnswerHolds === undefined || (await op.cachedAnswerHolds(JSON.parse(hit.body)))) return hit;
+    await this.store.forget(accountId, key);
     return null;
+  }
+
+  /**
+   * Forgets the cached answer of an operation's request with these parameters (as its
+   * route's cache key sees them), so that the next identical request executes again, in
+   * every process: a SERP reset.
+   */
+  async forgetAnswer(accountId: string, operationId: string, params: unknown): Promise<void> {
+    await this.store.forget(accountId, cacheKey(operationId, params));
+  }
+
+  /** Whether the account made a lookup of this kind and key in the last 24 hours (exactly 24 h ago no longer counts, like the cache). */
+  hasRecentLookup(accountId: string, kind: string, key: string): Promise<boolean> {
+    return this.store.hasLookup(accountId, kind, key, this.clock.now() - CACHE_TTL_MS + 1);
+  }
+
+  /** The data of the account's unexpired lookup of this kind and key, if any. */
+  lookupData(accountId: string, kind: string, key: string): Promise<unknown | undefined> {
+    return this.store.lookupData(accountId, kind, key, 0, this.clock.now());
+  }
+
+  /** Records lookups made without a charge (a free suggestion, a scheduled rank check). */
+  recordLookups(accountId: string, lookups: LookupWrite[], nowMs = this.clock.now()): Promise<void> {
+    return this.store.recordLookups(accountId, lookups, nowMs);
+  }
+
+  /** The account's request history of one tool, as the policy recorded it. */
+  history(accountId: string, tool: HistoryTool): Promise<unknown[]> {
+    return this.store.history(accountId, tool);
+  }
+
+  /** Every pool of the account's plan: its limit, what remains and when it is full again. */
+  async poolStates(account: Account): Promise<Record<PoolName, PoolState>> {
+    const plan = this.planOf(account);
+    const now = this.clock.now();
+    const states = await Promise.all(POOLS.map((pool) => this.store.poolState(account.id, pool, POOL_PERIODS[pool], plan.pools[pool], now)));
+    return Object.fromEntries(POOLS.map((pool, i) => [pool, states[i]])) as Record<PoolName, PoolState>;
+  }
+
+  /** Gives back units charged at `chargedAtMs` for work that failed for good (see PolicyStore.refund). */
+  refund(accountId: string, pool: PoolName, units: number, chargedAtMs: number): Promise<void> {
+    return this.store.refund(accountId, pool, units, chargedAtMs, this.clock.now());
+  }
+
+  /** At a server start: gives back what requests that never answered reserved (see PolicyStore.releaseInFlight). */
+  releaseInFlight(): Promise<number> {
+    return this.store.releaseInFlight();
+  }
+
+  /** Removes expired cache entries, burst slots and lookups. */
+  sweep(): Promise<void> {
+    return this.store.sweep(this.clock.now());
   }
 
   async run<P>(op: PaidOperation<P>, req: PaidRequest<P>): Promise<PolicyResponse> {
@@ -167,34 +220,34 @@ export class AccessPolicy {
     if (early) return early;
     const cacheable = op.cacheable !== false;
     const key = cacheable ? cacheKey(req.operationId, req.params) : null;
-    let done: (() => void) | undefined;
-    // A stale entry (an earlier release's shape) is not served, but the repeat it stands for is answered free.
-    let owed = false;
-    if (key !== null) {
-      const flightKey = `${req.account.id}\u0000${key}`;
-      for (;;) {
-        const hit = this.cachedAnswer(op, req.account.id, key);
-        if (hit && !hit.stale) {
-          this.refreshLookups(op, req.account, req.params, hit.body);
-          return { status: hit.status, contentType: hit.contentType, body: hit.body, fromCache: true };
-        }
-        owed = hit?.stale === true;
-        const pending = this.inFlight.get(flightKey);
-        if (!pending) break;
-        await pending;
+    if (key === null) return this.admitAndExecute(op, req, null);
+    const flightKey = `${req.account.id}\u0000${key}`;
+    for (;;) {
+      const hit = await this.fromCache(op, req, key);
+      if (hit) return hit;
+      // Claimed only after a miss, so that cache hits never wait for one another; a duplicate
+      // that held the claim meanwhile has committed its answer, which the next read finds.
+      const release = await this.flights.claim(flightKey);
+      if (release === null) continue;
+      try {
+        const again = await this.cachedAnswer(op, req.account.id, key);
+        if (again && !again.stale) return await this.answerFromCache(op, req, again);
+        // A stale entry (an earlier release's shape) is not served, but the repeat it stands for is answered free.
+        return await this.admitAndExecute(op, req, key, again?.stale === true);
+      } finally {
+        await release();
       }
-      this.inFlight.set(flightKey, new Promise<void>((resolve) => (done = resolve)));
-      const finish = done!;
-      done = () => {
-        this.inFlight.delete(flightKey);
-        finish();
-      };
     }
-    try {
-      return await this.admitAndExecute(op, req, key, owed);
-    } finally {
-      done?.();
-    }
+  }
+
+  private async fromCache<P>(op: PaidOperation<P>, req: PaidRequest<P>, key: string): Promise<PolicyResponse | null> {
+    const hit = await this.cachedAnswer(op, req.account.id, key);
+    return hit && !hit.stale ? this.answerFromCache(op, req, hit) : null;
+  }
+
+  private async answerFromCache<P>(op: PaidOperation<P>, req: PaidRequest<P>, hit: CachedResponse): Promise<PolicyResponse> {
+    await this.refreshLookups(op, req.account, req.params, hit.body);
+    return { status: hit.status, contentType: hit.contentType, body: hit.body, fromCache: true };
   }
 
   /**
@@ -202,10 +255,10 @@ export class AccessPolicy {
    * profiles, competitor domains, snapshots) counts from now. Only operations that record
    * lookups pay for this; the plain cache-hit path writes nothing.
    */
-  refreshLookups<P>(op: PaidOperation<P>, account: Account, params: P, body: string): void {
+  async refreshLookups<P>(op: PaidOperation<P>, account: Account, params: P, body: string): Promise<void> {
     if (!op.lookups) return;
     const at: CommitContext = { account, nowMs: this.clock.now() };
-    this.store.recordLookups(account.id, op.lookups(params, JSON.parse(body), at), at.nowMs);
+    await this.store.recordLookups(account.id, op.lookups(params, JSON.parse(body), at), at.nowMs);
   }
 
   /**
@@ -216,9 +269,9 @@ export class AccessPolicy {
    * of that cooldown, so only a repeat of the latest one is answered; anything else is
    * refused as before.
    */
-  private cooldownReplay<P>(op: PaidOperation<P>, accountId: string, requestKey: string | null): PolicyResponse | null {
+  private async cooldownReplay<P>(op: PaidOperation<P>, accountId: string, requestKey: string | null): Promise<PolicyResponse | null> {
     if (!op.cooldown || requestKey === null) return null;
-    const hit = this.store.cached(accountId, replayKey(op.cooldown), this.clock.now());
+    const hit = await this.store.cached(accountId, replayKey(op.cooldown), this.clock.now());
     if (!hit || hit.stale) return null;
     const last = JSON.parse(hit.body) as { request?: unknown; body?: unknown };
     if (last.request !== requestKey || typeof last.body !== 'string') return null;
@@ -233,7 +286,7 @@ export class AccessPolicy {
     const plan = this.planOf(account);
     const nowMs = this.clock.now();
     const cost = op.cost
-      ? op.cost(req.params, {
+      ? await op.cost(req.params, {
           account,
           plan,
           // The last 24 hours, like the cache: a lookup exactly 24 h old no longer counts.
@@ -241,7 +294,7 @@ export class AccessPolicy {
           lookupData: (kind, k) => this.store.lookupData(account.id, kind, k, 0, nowMs),
         })
       : 1;
-    const admission = this.store.admit({
+    const admission = await this.store.admit({
       accountId: account.id,
       clientClass,
       pool: op.pool,
@@ -257,7 +310,7 @@ export class AccessPolicy {
     if (!admission.ok) {
       if (admission.type === 'CreditLimit') throw errors.creditLimit(op.pool);
       if (admission.reason === 'cooldown') {
-        const replay = this.cooldownReplay(op, account.id, requestKey);
+        const replay = await this.cooldownReplay(op, account.id, requestKey);
         if (replay) return replay;
       }
       throw admission.reason === 'cooldown'
@@ -282,19 +335,19 @@ export class AccessPolicy {
         doNotCache: () => (provisional = true),
       });
     } catch (err) {
-      this.store.release(reservation);
+      await this.store.release(reservation);
       throw err;
     }
     if (result.body === undefined || result.status < 200 || result.status >= 300) {
       // An empty answer (unsupported location) or a refusal by the handler charges nothing.
-      this.store.release(reservation);
+      await this.store.release(reservation);
       return { status: result.status, contentType: JSON_TYPE, body: null, fromCache: false };
     }
     if (owed) charged = 0;
     const body = result.json ?? JSON.stringify(result.body);
     const at: CommitContext = { account, nowMs: this.clock.now() };
     try {
-      this.store.commit(reservation, {
+      await this.store.commit(reservation, {
         nowMs: at.nowMs,
         cost: charged,
         cache:
@@ -310,7 +363,7 @@ export class AccessPolicy {
         writes,
       });
     } catch (err) {
-      this.store.release(reservation);
+      await this.store.release(reservation);
       throw err instanceof ApiError ? err : new Error(`could not commit the charge: ${(err as Error).message}`);
     }
     return { status: result.status, contentType: JSON_TYPE, body, fromCache: false };

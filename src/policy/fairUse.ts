@@ -7,7 +7,7 @@
  * State is per process: one `quarry serve` owns a SQLite data directory (acquireServeLock);
  * the scale mode keeps these counters in Redis with the burst windows.
  */
-import { errors } from '../http/errors.js';
+import { errors } from '../lib/errors.js';
 import type { Clock } from '../lib/clock.js';
 
 /** Free-write units an account may spend per minute (bucket size and refill rate). */

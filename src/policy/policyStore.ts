@@ -88,36 +88,37 @@ export interface PoolState {
 /**
  * The counters of the access policy. Every method is atomic on its own: `admit` checks
  * cooldown, burst window and pool and records the admission in one step, so concurrent
- * requests can never be over-admitted. The embedded implementation is SQLite
- * (sqlitePolicyStore.ts); a Redis implementation fits the same shape for the scale mode.
+ * requests can never be over-admitted, whichever process sends them. Asynchronous, so that
+ * the embedded implementation (SQLite, sqlitePolicyStore.ts) and the scale mode's (Redis
+ * and PostgreSQL) share one shape; the access policy is its only caller.
  */
 export interface PolicyStore {
-  cached(accountId: string, key: string, nowMs: number): CachedResponse | null;
-  /** Drops a cache entry, so that the next identical request executes again. */
-  forget(accountId: string, key: string): void;
-  admit(req: AdmissionRequest): Admission;
-  commit(reservation: Reservation, commit: Commit): void;
-  release(reservation: Reservation): void;
+  cached(accountId: string, key: string, nowMs: number): Promise<CachedResponse | null>;
+  /** Drops a cache entry, so that the next identical request executes again (in every process). */
+  forget(accountId: string, key: string): Promise<void>;
+  admit(req: AdmissionRequest): Promise<Admission>;
+  commit(reservation: Reservation, commit: Commit): Promise<void>;
+  release(reservation: Reservation): Promise<void>;
   /**
    * Releases the reservations of requests that never answered (their server died between
    * admission and commit): their charge, burst slot and cooldown. Only for a server start,
    * when no other server can hold a reservation (see acquireServeLock). Returns how many.
    */
-  releaseInFlight(): number;
+  releaseInFlight(): Promise<number>;
   /**
    * Gives back units charged at `chargedAtMs` (a failed export), when the pool's period
    * that held the charge is still running; a later period is already full again.
    */
-  refund(accountId: string, pool: PoolName, units: number, chargedAtMs: number, nowMs: number): void;
-  poolState(accountId: string, pool: PoolName, period: PoolPeriod, limit: number, nowMs: number): PoolState;
+  refund(accountId: string, pool: PoolName, units: number, chargedAtMs: number, nowMs: number): Promise<void>;
+  poolState(accountId: string, pool: PoolName, period: PoolPeriod, limit: number, nowMs: number): Promise<PoolState>;
   /** Whether the account made a lookup of this kind and key at or after `sinceMs`. */
-  hasLookup(accountId: string, kind: string, key: string, sinceMs: number): boolean;
-  recordLookups(accountId: string, lookups: LookupWrite[], nowMs: number): void;
+  hasLookup(accountId: string, kind: string, key: string, sinceMs: number): Promise<boolean>;
+  recordLookups(accountId: string, lookups: LookupWrite[], nowMs: number): Promise<void>;
   /** The data of the account's lookup of this kind and key, made at or after `sinceMs` and not expired. */
-  lookupData(accountId: string, kind: string, key: string, sinceMs: number, nowMs: number): unknown | undefined;
-  history(accountId: string, tool: HistoryWrite['tool']): unknown[];
+  lookupData(accountId: string, kind: string, key: string, sinceMs: number, nowMs: number): Promise<unknown | undefined>;
+  history(accountId: string, tool: HistoryWrite['tool']): Promise<unknown[]>;
   /** Removes what can no longer matter: expired cache entries, old burst events and lookups. */
-  sweep(nowMs: number): void;
+  sweep(nowMs: number): Promise<void>;
 }
 
 /** Start of the UTC calendar month holding `ms`, and the start of the next one. */

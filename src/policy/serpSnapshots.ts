@@ -5,9 +5,10 @@
  */
 import type { Serp } from '../engine/search/index.js';
 import { parseSnapshotId } from '../engine/search/index.js';
-import { errors } from '../http/errors.js';
+import { errors } from '../lib/errors.js';
 import { DAY } from '../lib/clock.js';
-import type { LookupWrite, PolicyStore } from './policyStore.js';
+import type { AccessPolicy } from './accessPolicy.js';
+import type { LookupWrite } from './policyStore.js';
 
 /** How long a SERP an account was shown can be opened as a snapshot. */
 export const SNAPSHOT_LIFETIME_MS = 90 * DAY;
@@ -41,11 +42,11 @@ export function snapshotLookups(serp: Pick<Serp, '_id' | 'kw' | 'location_id' | 
  * snapshot not found` for a malformed or bare id, `Serp not found` for a SERP the account
  * was never shown (or was shown more than 90 days ago).
  */
-export function openableSnapshot(store: PolicyStore, accountId: string, serpSnapshotId: string, nowMs: number): SnapshotQuery {
+export async function openableSnapshot(policy: Pick<AccessPolicy, 'lookupData'>, accountId: string, serpSnapshotId: string): Promise<SnapshotQuery> {
   const parsed = parseSnapshotId(serpSnapshotId);
   if (!parsed) throw errors.notFound('SERP snapshot not found');
-  if (store.lookupData(accountId, SERP_LOOKUP, parsed.id, 0, nowMs) === undefined) throw errors.notFound('Serp not found');
-  const stored = store.lookupData(accountId, SNAPSHOT_LOOKUP, serpSnapshotId, 0, nowMs) as SnapshotQuery | undefined;
+  if ((await policy.lookupData(accountId, SERP_LOOKUP, parsed.id)) === undefined) throw errors.notFound('Serp not found');
+  const stored = (await policy.lookupData(accountId, SNAPSHOT_LOOKUP, serpSnapshotId)) as SnapshotQuery | undefined;
   if (!stored?.date) throw errors.notFound('SERP snapshot not found');
   return stored;
 }

@@ -5,7 +5,7 @@
  * day however many runs overlap, in this process or another.
  *
  * @example
- * const checks = new PositionChecks(ctx.state.db, ctx.sources.serp, ctx.policy.store);
+ * const checks = new PositionChecks(ctx.state.db, ctx.sources.serp, ctx.policy);
  * await checks.runDueChecks(ctx.clock.now()); // → { keywords, checks }
  */
 import { performance } from 'node:perf_hooks';
@@ -14,7 +14,7 @@ import { parse as parseDomain } from 'tldts';
 import { SourceError, type SerpSource } from '../engine/sources/index.js';
 import type { Serp, SerpItem } from '../engine/search/serpTypes.js';
 import { DAY } from '../lib/clock.js';
-import type { PolicyStore } from '../policy/policyStore.js';
+import type { AccessPolicy } from '../policy/accessPolicy.js';
 import { snapshotLookups } from '../policy/serpSnapshots.js';
 import { utcDay } from '../store/rankTracking.js';
 import type { RankChecksTable, StateDatabase } from '../store/schema.js';
@@ -107,7 +107,7 @@ export class PositionChecks {
     /** Where SERPs come from: the sandbox re-ranks any day; a provider answers for today. */
     private readonly serps: SerpSource,
     /** Where the tracking's account is granted the snapshots its checks show. */
-    private readonly snapshotAccess: Pick<PolicyStore, 'recordLookups'>,
+    private readonly snapshotAccess: Pick<AccessPolicy, 'recordLookups'>,
   ) {}
 
   /**
@@ -216,8 +216,8 @@ export class PositionChecks {
       // Removed while its SERPs were being built: nothing to record.
       const live = await trx.selectFrom('rank_tracked_keywords').select('id').where('id', '=', k.id).executeTakeFirst();
       if (!live) return 0;
-      // The policy store writes through the same SQLite connection, so inside this transaction.
-      if (latest) this.snapshotAccess.recordLookups(k.account_id, snapshotLookups(latest), nowMs);
+      // The embedded policy store writes through the same SQLite connection, so inside this transaction.
+      if (latest) await this.snapshotAccess.recordLookups(k.account_id, snapshotLookups(latest), nowMs);
       let written = 0;
       for (let i = 0; i < rows.length; i += 200) {
         const res = await trx

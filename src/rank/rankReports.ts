@@ -20,7 +20,7 @@ import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import { sql } from 'kysely';
-import type { QuarryContext } from '../http/context.js';
+import type { QuarryContext } from '../context.js';
 import { DAY, MINUTE } from '../lib/clock.js';
 import { renderRankReport, type RankReportKeyword } from '../render/rankReportEmail.js';
 import { REPORT_TYPES, utcDay, type ReportRow, type TrackingRow } from '../store/rankTracking.js';

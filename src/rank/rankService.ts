@@ -8,7 +8,7 @@
  * // ... on shutdown
  * await scheduler.stop();
  */
-import type { QuarryContext } from '../http/context.js';
+import type { QuarryContext } from '../context.js';
 import { RankTrackingStore } from '../store/rankTracking.js';
 import { PositionChecks } from './positionChecks.js';
 import { RankReports } from './rankReports.js';
@@ -27,7 +27,7 @@ export function rankServices(ctx: RankContext): RankServices {
   let s = services.get(ctx);
   if (!s) {
     const store = new RankTrackingStore(ctx.state.db);
-    s = { store, checks: new PositionChecks(ctx.state.db, ctx.sources.serp, ctx.policy.store), reports: new RankReports(ctx) };
+    s = { store, checks: new PositionChecks(ctx.state.db, ctx.sources.serp, ctx.policy), reports: new RankReports(ctx) };
     services.set(ctx, s);
   }
   return s;

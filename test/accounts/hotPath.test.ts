@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { loadConfig } from '../../src/config.js';
-import type { QuarryContext } from '../../src/http/context.js';
+import type { QuarryContext } from '../../src/context.js';
 import { DAY, FakeClock } from '../../src/lib/clock.js';
 import { CACHE_TTL_MS } from '../../src/policy/policyStore.js';
 import { SqlitePolicyStore } from '../../src/policy/sqlitePolicyStore.js';
@@ -81,7 +81,7 @@ describe('hot-path memory stays coherent with the state store', () => {
   test('cache entries: remembered after commit, expired after 24 h, readable by a fresh store', async () => {
     const store = ctx.policy.store as SqlitePolicyStore;
     const now = clock.now();
-    const admission = store.admit({
+    const admission = await store.admit({
       accountId: 'acct',
       clientClass: 'api',
       pool: 'trends',
@@ -93,23 +93,23 @@ describe('hot-path memory stays coherent with the state store', () => {
       cost: 1,
     });
     assert.ok(admission.ok);
-    store.commit(admission.reservation, {
+    await store.commit(admission.reservation, {
       nowMs: now,
       cost: 1,
       cache: { key: 'k1', status: 200, contentType: 'application/json; charset=utf-8', body: '{"a":1}' },
     });
-    assert.equal(store.cached('acct', 'k1', now + 1000)?.body, '{"a":1}');
-    assert.equal(store.cached('other-account', 'k1', now + 1000), null);
-    assert.equal(store.cached('acct', 'k1', now + CACHE_TTL_MS - 1)?.body, '{"a":1}');
-    assert.equal(store.cached('acct', 'k1', now + CACHE_TTL_MS), null);
+    assert.equal((await store.cached('acct', 'k1', now + 1000))?.body, '{"a":1}');
+    assert.equal(await store.cached('other-account', 'k1', now + 1000), null);
+    assert.equal((await store.cached('acct', 'k1', now + CACHE_TTL_MS - 1))?.body, '{"a":1}');
+    assert.equal(await store.cached('acct', 'k1', now + CACHE_TTL_MS), null);
 
     // A store that did not write the entry (another process, or after a restart) finds it in the table.
     const fresh = new SqlitePolicyStore(ctx.state.raw);
-    assert.equal(fresh.cached('acct', 'k1', now + 1000)?.body, '{"a":1}');
+    assert.equal((await fresh.cached('acct', 'k1', now + 1000))?.body, '{"a":1}');
     // Once swept, neither the table nor memory answers it.
-    store.sweep(now + DAY + 1);
-    fresh.sweep(now + DAY + 1);
-    assert.equal(store.cached('acct', 'k1', now + 1000), null);
-    assert.equal(fresh.cached('acct', 'k1', now + 1000), null);
+    await store.sweep(now + DAY + 1);
+    await fresh.sweep(now + DAY + 1);
+    assert.equal(await store.cached('acct', 'k1', now + 1000), null);
+    assert.equal(await fresh.cached('acct', 'k1', now + 1000), null);
   });
 });

@@ -16,7 +16,7 @@ import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config.js';
-import type { QuarryContext } from '../../src/http/context.js';
+import type { QuarryContext } from '../../src/context.js';
 import { buildApp } from '../../src/http/app.js';
 import { systemClock, unixSeconds } from '../../src/lib/clock.js';
 import { EXPORT_JOB_KIND, ExportState, exportFileName, exportsDir, exportState } from '../../src/jobs/exportJobs.js';

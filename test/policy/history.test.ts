@@ -10,7 +10,7 @@ async function storeWithHistory(tool: 'keyword' | 'site', accountId: string, cou
   const store = new SqlitePolicyStore(state.raw);
   let now = Date.UTC(2026, 0, 1);
   for (let i = 0; i < count; i++) {
-    const admission = store.admit({
+    const admission = await store.admit({
       accountId,
       clientClass: 'web',
       pool: 'serps',
@@ -22,26 +22,26 @@ async function storeWithHistory(tool: 'keyword' | 'site', accountId: string, cou
       cost: 1,
     });
     assert.ok(admission.ok);
-    store.commit(admission.reservation, { nowMs: now, cost: 1, history: [{ tool, entry: { n: i } }] });
+    await store.commit(admission.reservation, { nowMs: now, cost: 1, history: [{ tool, entry: { n: i } }] });
   }
   return { state, store };
 }
 
 test('keyword-tool history keeps the last 100 lookups, oldest first', async () => {
   const { state, store } = await storeWithHistory('keyword', 'a', 130);
-  const entries = store.history('a', 'keyword') as { n: number }[];
+  const entries = (await store.history('a', 'keyword')) as { n: number }[];
   assert.equal(entries.length, HISTORY_TOOLS.keyword.cap);
   assert.deepEqual(
     entries.map((e) => e.n),
     Array.from({ length: 100 }, (_, i) => 30 + i),
   );
-  assert.deepEqual(store.history('b', 'keyword'), []);
+  assert.deepEqual(await store.history('b', 'keyword'), []);
   await state.close();
 });
 
 test('site-tool history keeps the 50 most recent, newest first', async () => {
   const { state, store } = await storeWithHistory('site', 'a', 60);
-  const entries = store.history('a', 'site') as { n: number }[];
+  const entries = (await store.history('a', 'site')) as { n: number }[];
   assert.equal(entries.length, 50);
   assert.deepEqual(
     entries.map((e) => e.n),

@@ -313,10 +313,10 @@ describe('paid operations', () => {
     assert.equal(theirs.json().n, executions, 'executed for them, not served from my cache');
     assert.equal((await remaining('serps', other.key)).remaining, 499);
     assert.equal((await remaining('sp-overview', other.key)).remaining, 70);
-    assert.deepEqual(t.ctx.policy.store.history(other.id, 'site'), []);
-    assert.deepEqual(t.ctx.policy.store.history(accountId, 'site'), ['mine']);
-    assert.equal(t.ctx.policy.store.hasLookup(other.id, 'overview', 'mine', 0), false);
-    assert.equal(t.ctx.policy.store.hasLookup(accountId, 'overview', 'mine', 0), true);
+    assert.deepEqual(await t.ctx.policy.store.history(other.id, 'site'), []);
+    assert.deepEqual(await t.ctx.policy.store.history(accountId, 'site'), ['mine']);
+    assert.equal(await t.ctx.policy.store.hasLookup(other.id, 'overview', 'mine', 0), false);
+    assert.equal(await t.ctx.policy.store.hasLookup(accountId, 'overview', 'mine', 0), true);
   });
 });
 

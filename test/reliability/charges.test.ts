@@ -28,7 +28,7 @@ describe('charges and answers', () => {
     const before = await pool();
     const plan = t.ctx.plans.premium;
     // What a server admitting an import does before it dies mid-import.
-    const admission = t.ctx.policy.store.admit({
+    const admission = await t.ctx.policy.store.admit({
       accountId: c.id,
       clientClass: 'api',
       pool: 'related-keywords',
@@ -45,12 +45,12 @@ describe('charges and answers', () => {
     assert.equal((await c.post('/keyword-imports', importBody(['tent']))).statusCode, 429, 'the cooldown holds while the request is in flight');
 
     // The next start, on the same state store.
-    assert.equal(new SqlitePolicyStore(t.ctx.state.raw).releaseInFlight(), 1);
+    assert.equal(await new SqlitePolicyStore(t.ctx.state.raw).releaseInFlight(), 1);
     assert.equal(await pool(), before);
     const retry = await c.post('/keyword-imports', importBody(['tent']));
     assert.equal(retry.statusCode, 200, retry.body);
     assert.equal(await pool(), before - 1);
-    assert.equal(new SqlitePolicyStore(t.ctx.state.raw).releaseInFlight(), 0, 'a committed request leaves nothing in flight');
+    assert.equal(await new SqlitePolicyStore(t.ctx.state.raw).releaseInFlight(), 0, 'a committed request leaves nothing in flight');
   });
 
   test('an import committed but never answered: its identical retry within the cooldown gets the same answer, free; any other import is refused', async () => {
@@ -89,8 +89,8 @@ describe('charges and answers', () => {
     const { id } = await t.account('premium');
     const account = (await t.ctx.accounts.find(id))!;
     const op: PaidOperation = { pool: 'links', cost: () => 100 };
-    const used = () => t.ctx.policy.store.poolState(id, 'links', 'monthly', 500_000, t.clock.now()).remaining;
-    const before = used();
+    const used = async () => (await t.ctx.policy.store.poolState(id, 'links', 'monthly', 500_000, t.clock.now())).remaining;
+    const before = await used();
     const jobsOf = async () => (await t.ctx.jobs.list(id, { kind: EXPORT_JOB_KIND })).length;
     await assert.rejects(
       t.ctx.policy.run(op, {
@@ -106,7 +106,7 @@ describe('charges and answers', () => {
       }),
     );
     assert.equal(await jobsOf(), 0);
-    assert.equal(used(), before);
+    assert.equal(await used(), before);
     await assert.rejects(
       t.ctx.policy.run(op, {
         account,
@@ -125,8 +125,8 @@ describe('charges and answers', () => {
       }),
     );
     assert.equal(await jobsOf(), 0);
-    assert.equal(used(), before);
-    assert.equal(t.ctx.policy.cachedResponse(op, id, 'x'), null);
+    assert.equal(await used(), before);
+    assert.equal(await t.ctx.policy.cachedResponse(op, id, 'x'), null);
     const ok = await t.ctx.policy.run(op, {
       account,
       clientClass: 'web',
@@ -140,6 +140,6 @@ describe('charges and answers', () => {
     });
     assert.equal(ok.status, 200);
     assert.equal(await jobsOf(), 1);
-    assert.equal(used(), before - 100);
+    assert.equal(await used(), before - 100);
   });
 });

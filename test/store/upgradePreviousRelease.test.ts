@@ -14,7 +14,7 @@ import SqliteDatabase from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config.js';
 import { buildApp } from '../../src/http/app.js';
-import type { QuarryContext } from '../../src/http/context.js';
+import type { QuarryContext } from '../../src/context.js';
 import { FakeClock } from '../../src/lib/clock.js';
 import { rankServices } from '../../src/rank/rankService.js';
 import { closeContext, createContext } from '../../src/service.js';

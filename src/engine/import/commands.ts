@@ -10,6 +10,7 @@ import { systemClock } from '../../lib/clock.js';
 import { progressBars } from '../../lib/progress.js';
 import { openEngine, researchStoreFile } from '../index.js';
 import { importWat } from './watImport.js';
+import { importCcRanks, importTranco, type PriorsImportOptions, type PriorsImportResult } from './priorsImport.js';
 
 async function withStore<T>(dataDir: string | undefined, fn: (engine: Awaited<ReturnType<typeof openEngine>>) => Promise<T>): Promise<T> {
   const config = loadConfig(dataDir ? { ...process.env, QUARRY_DATA_DIR: dataDir } : process.env);
@@ -50,5 +51,32 @@ export function addFileImporters(command: Command): Command {
         }
       });
     });
+  const priors = (name: string, description: string, run: (file: string, options: PriorsImportOptions) => Promise<PriorsImportResult>) =>
+    command
+      .command(`${name} <files...>`)
+      .description(description)
+      .option('--data-dir <dir>', 'data directory')
+      .option('--restart', 'import files already imported again, from their start')
+      .action(async (files: string[], options: { dataDir?: string; restart?: boolean }) => {
+        await withStore(options.dataDir, async (engine) => {
+          for (const file of files) {
+            const bar = progressBars();
+            try {
+              const r = await run(file, { store: engine.store, restart: options.restart, onProgress: bar.listener });
+              bar.stop();
+              console.log(
+                r.alreadyImported
+                  ? `${file}: already imported (use --restart to import it again)`
+                  : `${file}: ${r.lines} lines${r.resumedFrom ? ` (resumed after ${r.resumedFrom})` : ''}, ${r.domains} domain priors, ${r.skipped} lines skipped`,
+              );
+            } catch (error) {
+              bar.stop();
+              throw error;
+            }
+          }
+        });
+      });
+  priors('cc-ranks', 'import Common Crawl web graph ranks (*-domain-ranks.txt.gz, *-host-ranks.txt.gz) as authority and TopRank priors', importCcRanks);
+  priors('tranco', 'import a Tranco top-sites list (rank,domain CSV) as a popularity prior', importTranco);
   return command;
 }

@@ -209,14 +209,14 @@ export class DataForSeoKeywordSource implements KeywordSource {
     return out;
   }
 
-  async ideas(seed: string, locationId: number, languageId: number, limit: number): Promise<string[]> {
+  /** Ideas from Google Ads' keyword planner (`keywords_for_keywords`), with their metrics, by volume. */
+  async ideas(seed: string, locationId: number, languageId: number, limit: number): Promise<KeywordData[]> {
     const rows = await this.task('keywords_for_keywords', { keywords: [seed] }, locationId, languageId);
     return rows
       .map((r) => keywordDataOf(r))
       .filter((k): k is KeywordData => k !== null && k.kw !== seed)
-      .sort((a, b) => b.volume - a.volume)
-      .slice(0, limit)
-      .map((k) => k.kw);
+      .sort((a, b) => b.volume - a.volume || a.kw.localeCompare(b.kw))
+      .slice(0, limit);
   }
 
   private task(endpoint: string, fields: Record<string, unknown>, locationId: number, languageId: number): Promise<unknown[]> {

@@ -38,6 +38,8 @@ export interface EngineSources extends Sources {
    * knows, so keyword lookups serve real volumes; nothing to do with the sandbox alone.
    */
   fillKeywords(texts: readonly string[], locationId: number, languageId: number): Promise<number>;
+  /** Stores a keyword provider's ideas for a seed the sandbox lacks (once per seed); nothing with the sandbox alone. */
+  fillKeywordIdeas(seed: string, locationId: number, languageId: number): Promise<number>;
   /** The provider a keyword's metrics came from (`dataforseo`), or null for sandbox and imported keywords. */
   keywordSourceOf(kw: string, locationId: number, languageId: number): string | null;
 }
@@ -96,6 +98,7 @@ export function createSources(config: SourcesConfig, deps: SourceDependencies): 
     keywords,
     links: new SandboxLinkSource(deps.links),
     fillKeywords: (texts, locationId, languageId) => (fill ? fill.fill(texts, locationId, languageId) : Promise.resolve(0)),
+    fillKeywordIdeas: (seed, locationId, languageId) => (fill ? fill.fillIdeas(seed, locationId, languageId) : Promise.resolve(0)),
     keywordSourceOf: (kw, locationId, languageId) => providerOf(deps.search.keyword(kw, deps.search.languageFor(locationId, languageId)._id).origin),
   };
 }

@@ -37,6 +37,8 @@ const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export class KeywordFill {
   private missDay = '';
   private readonly misses = new Set<string>();
+  /** Seeds whose ideas were asked for this process's lifetime (stored ideas stay in the catalogue). */
+  private readonly asked = new Set<string>();
 
   constructor(private readonly options: KeywordFillOptions) {}
 
@@ -69,6 +71,30 @@ export class KeywordFill {
     this.options.reload();
     return stored;
   }
+
+  /**
+   * For a seed the sandbox lacks, asks the provider for keyword ideas once (with their
+   * metrics) and stores those the catalogue lacks, so a related-keywords lookup of a real
+   * seed finds real neighbours; resolves with the number stored.
+   */
+  async fillIdeas(seed: string, locationId: number, languageId: number): Promise<number> {
+    const { sandbox, provider, search } = this.options;
+    const kw = normaliseKeyword(seed);
+    const lang = search.languageFor(locationId, languageId);
+    const key = `ideas\u0000${missKey(kw, locationId, lang._id)}`;
+    if (kw === '' || this.asked.has(key)) return 0;
+    const seedWasHeld = sandbox.holds(kw, locationId, languageId);
+    // A sandbox seed keeps its sandbox neighbours; a provider's seed gets the provider's.
+    if (seedWasHeld && providerOf(search.keyword(kw, lang._id).origin) === null) return 0;
+    const ideas = await provider.ideas(kw, locationId, languageId, MAX_STORED_IDEAS);
+    if (this.asked.size >= MAX_REMEMBERED_MISSES) this.asked.clear();
+    this.asked.add(key);
+    const fresh = ideas.filter((k) => !sandbox.holds(k.kw, locationId, languageId));
+    if (fresh.length === 0) return 0;
+    const stored = storeKeywordData(this.options.store, fresh, search.marketOf(locationId), lang._id, `${PROVIDER_ORIGIN}${provider.name}`);
+    this.options.reload();
+    return stored;
+  }
 }
 
 /** Origin of keywords a provider filled in (`provider:dataforseo`): answers name their source from it. */
@@ -78,6 +104,9 @@ export const PROVIDER_ORIGIN = 'provider:';
 export function providerOf(origin: string): string | null {
   return origin.startsWith(PROVIDER_ORIGIN) ? origin.slice(PROVIDER_ORIGIN.length) : null;
 }
+
+/** Most ideas of one seed stored in the catalogue. */
+export const MAX_STORED_IDEAS = 1_000;
 
 const missKey = (kw: string, locationId: number, languageId: number) => `${kw}\u0000${locationId}\u0000${languageId}`;
 

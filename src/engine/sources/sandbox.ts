@@ -5,6 +5,7 @@
  * capability; a provider is chosen per capability in the configuration.
  */
 import type { LinksService } from '../links/linksService.js';
+import type { KeywordItem } from '../search/keywordMetrics.js';
 import type { SearchEngine } from '../search/searchEngine.js';
 import { normaliseKeyword } from '../search/text.js';
 import type { KeywordData, KeywordSource, LinkSource, SerpQuery, SerpSource, SourceLink } from './types.js';
@@ -37,25 +38,18 @@ export class SandboxKeywordSource implements KeywordSource {
       const kw = normaliseKeyword(text);
       if (kw === '' || seen.has(kw) || !this.holds(kw, locationId, languageId)) continue;
       seen.add(kw);
-      const item = this.search.keywordItem(kw, locationId, languageId);
-      out.push({
-        kw: item.kw,
-        volume: item.sv,
-        cpc: item.cpc,
-        competition: item.ppc,
-        history: item.msv.map(([year, month, searches]) => ({ year, month, searches })),
-      });
+      out.push(dataOf(this.search.keywordItem(kw, locationId, languageId)));
     }
     return Promise.resolve(out);
   }
 
-  async ideas(seed: string, locationId: number, languageId: number, limit: number): Promise<string[]> {
+  async ideas(seed: string, locationId: number, languageId: number, limit: number): Promise<KeywordData[]> {
     const { keywords } = await this.search.relatedKeywords(seed, locationId, languageId, limit + 1);
     const kw = normaliseKeyword(seed);
     return keywords
-      .map((k) => k.kw)
-      .filter((k) => k !== kw)
-      .slice(0, limit);
+      .filter((k) => k.kw !== kw)
+      .slice(0, limit)
+      .map(dataOf);
   }
 
   /** Whether the catalogue holds a keyword in the lookup's language. */
@@ -63,6 +57,16 @@ export class SandboxKeywordSource implements KeywordSource {
     const lang = this.search.languageFor(locationId, languageId);
     return this.search.catalog.find(kw, lang._id) !== undefined;
   }
+}
+
+function dataOf(item: KeywordItem): KeywordData {
+  return {
+    kw: item.kw,
+    volume: item.sv,
+    cpc: item.cpc,
+    competition: item.ppc,
+    history: item.msv.map(([year, month, searches]) => ({ year, month, searches })),
+  };
 }
 
 export class SandboxLinkSource implements LinkSource {

@@ -59,8 +59,8 @@ export interface KeywordSource {
   readonly name: KeywordSourceName;
   /** Metrics of the given keywords; keywords the source has no data for are left out. */
   keywordData(keywords: readonly string[], locationId: number, languageId: number): Promise<KeywordData[]>;
-  /** Keyword ideas for a seed, best first, at most `limit`. */
-  ideas(seed: string, locationId: number, languageId: number, limit: number): Promise<string[]>;
+  /** Keyword ideas for a seed with their metrics, best first, at most `limit` (the seed itself left out). */
+  ideas(seed: string, locationId: number, languageId: number, limit: number): Promise<KeywordData[]>;
 }
 
 /** A link with its crawl dates. */

@@ -16,6 +16,6 @@ export function historyRoute(app: FastifyInstance, path: string, tool: HistoryTo
         response: { 200: Type.Array(item), ...errorResponses(401) },
       },
     },
-    async (req) => app.quarry.policy.store.history(req.account!.id, tool),
+    async (req) => app.quarry.policy.history(req.account!.id, tool),
   );
 }

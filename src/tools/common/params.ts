@@ -4,7 +4,7 @@
  * `Parameter <name> is invalid`.
  */
 import { parse as parseDomain } from 'tldts';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../lib/errors.js';
 import { languageById } from '../../locations/languages.js';
 import type { Location, LocationRegistry } from '../../locations/registry.js';
 

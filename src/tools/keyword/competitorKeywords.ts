@@ -7,10 +7,9 @@ import type { Static } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { classifyTarget } from '../../engine/search/index.js';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../lib/errors.js';
 import { unixSeconds } from '../../lib/clock.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';
-import { CACHE_TTL_MS } from '../../policy/policyStore.js';
 import { MAX_COMPETITOR_KEYWORDS_ROWS } from '../../policy/plans.js';
 import { emptyResponse, errorResponses, Ref } from '../common/schemas.js';
 import { requireLocation, requireTargetUrl } from '../common/params.js';
@@ -32,7 +31,7 @@ const lookupKey = (p: UrlLocation) => `${requireTargetUrl(p.url).key}\u0000${p.l
 
 export async function competitorKeywordsRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { search, locations, policy, clock } = app.quarry;
+  const { search, locations, policy } = app.quarry;
 
   /** The location a lookup is computed for; null for an unsupported one; 422 for a bad url or unknown location. */
   const lookupLocation = (q: UrlLocation): number | null => {
@@ -107,9 +106,7 @@ export async function competitorKeywordsRoutes(fastify: FastifyInstance): Promis
       const q = req.query;
       const target = requireTargetUrl(q.url);
       requireLocation(locations, q.location_id);
-      // Within the last 24 hours, like the request cache: exactly 24 h later is too late.
-      const since = clock.now() - CACHE_TTL_MS + 1;
-      if (!policy.store.hasLookup(req.account!.id, COMPETITOR_LOOKUP, lookupKey(q), since)) throw errors.noResult();
+      if (!(await policy.hasRecentLookup(req.account!.id, COMPETITOR_LOOKUP, lookupKey(q)))) throw errors.noResult();
       const location = competitorLocation(q.location_id, locations) ?? 0;
       const domains = await search.competitorDomains(target.input, location);
       return domains.map((d) => d.domain);

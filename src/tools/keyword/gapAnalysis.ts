@@ -32,9 +32,10 @@ export async function gapAnalysisRoutes(fastify: FastifyInstance): Promise<void>
 
   const paid: PaidOperation<GapBody> = {
     pool: 'related-keywords',
-    cost: (b, ctx) => {
+    cost: async (b, ctx) => {
       const page = effectivePage(ctx.plan, b.page);
-      return distinctCompetitors(b).filter((c) => !ctx.hasRecentLookup(GAP_LOOKUP, gapKey(b, c, page))).length;
+      const recent = await Promise.all(distinctCompetitors(b).map((c) => ctx.hasRecentLookup(GAP_LOOKUP, gapKey(b, c, page))));
+      return recent.filter((made) => !made).length;
     },
     lookups: (b, body) => distinctCompetitors(b).map((c) => ({ kind: GAP_LOOKUP, key: gapKey(b, c, body.page) })),
     history: (b, body, at) => [

@@ -4,7 +4,7 @@
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../lib/errors.js';
 import { jsonArray, sendCsvStream, sendJsonStream, slices } from '../../http/streamed.js';
 import { errorResponses } from '../common/schemas.js';
 import { keywordCsvRow, parseCsvFields } from './keywordItems.js';

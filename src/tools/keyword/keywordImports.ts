@@ -6,7 +6,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../lib/errors.js';
 import { cleanText, hasForbiddenChars } from '../../lib/text.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';
 import { errorResponses } from '../common/schemas.js';

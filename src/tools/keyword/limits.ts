@@ -5,7 +5,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { rankServices } from '../../rank/rankService.js';
-import { POOL_PERIODS, POOLS, type PoolName } from '../../policy/pools.js';
+import { POOLS, type PoolName } from '../../policy/pools.js';
 import { Ref } from '../common/schemas.js';
 import { limitOptions } from './presenters.js';
 import { keywordTags as tags, Limit, type PoolState } from './schemas.js';
@@ -22,7 +22,7 @@ const NOT_OFFERED = { limit: 0, remaining: 0, reset: null };
 
 export async function limitsRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { policy, clock, plans, state } = app.quarry;
+  const { policy, plans, state } = app.quarry;
   const options = limitOptions(Object.values(plans));
 
   app.get(
@@ -40,7 +40,7 @@ export async function limitsRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (req): Promise<Limit> => {
       const account = req.account;
-      const pools = {} as Record<PoolName, PoolState>;
+      let pools = {} as Record<PoolName, PoolState>;
       let tracked = { limit: 0, remaining: 0 };
       let trackings = 0;
       const plan = account ? policy.planOf(account) : null;
@@ -48,8 +48,7 @@ export async function limitsRoutes(fastify: FastifyInstance): Promise<void> {
         // Never a way to validate a key: an unknown key looks exactly like no key.
         for (const pool of POOLS) pools[pool] = { limit: 0, remaining: 0, reset: null };
       } else {
-        const now = clock.now();
-        for (const pool of POOLS) pools[pool] = policy.store.poolState(account.id, pool, POOL_PERIODS[pool], plan.pools[pool], now);
+        pools = await policy.poolStates(account);
         const { store } = rankServices(app.quarry);
         const used = await store.trackedKeywordCount(state.db, account.id);
         tracked = { limit: plan.trackedKeywords, remaining: Math.max(0, plan.trackedKeywords - used) };

@@ -7,7 +7,7 @@ import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { wantsCsv } from '../../http/csv.js';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../lib/errors.js';
 import { jsonArray, sendCsvStream, sendJsonStream, slices } from '../../http/streamed.js';
 import { unixSeconds } from '../../lib/clock.js';
 import { cleanText } from '../../lib/text.js';

@@ -62,6 +62,8 @@ export async function relatedKeywordsRoutes(fastify: FastifyInstance): Promise<v
       const limit = Math.min(req.paid!.plan.relatedKeywordsRows, MAX_RELATED_KEYWORDS_ROWS);
       // A seed the sandbox lacks gets the keyword provider's metrics (when one is configured).
       await sources.fillKeywords([kw], location_id, language_id);
+      // ...and its neighbours are the provider's keyword ideas, stored once.
+      await sources.fillKeywordIdeas(kw, location_id, language_id);
       const { keywords, countKeywordsBeforeLimit, provisional } = await search.relatedKeywords(kw, location_id, language_id, limit);
       // Rows whose difficulty the market's ranking (under way) will give soon: not for the 24-hour cache.
       if (provisional) req.paid!.doNotCache();

@@ -21,7 +21,7 @@ export async function requestHistoryRoutes(fastify: FastifyInstance): Promise<vo
         response: { 200: KeywordToolRequests, ...errorResponses(401) },
       },
     },
-    async (req) => policy.store.history(req.account!.id, 'keyword').map((entry) => presentKeywordRequest(entry, search)),
+    async (req) => (await policy.history(req.account!.id, 'keyword')).map((entry) => presentKeywordRequest(entry, search)),
   );
 
   app.get(
@@ -34,6 +34,6 @@ export async function requestHistoryRoutes(fastify: FastifyInstance): Promise<vo
       },
     },
     // Stored as answered: { _id, t, url, lps, created } (see kdUrlMetrics.ts).
-    async (req) => policy.store.history(req.account!.id, 'kd') as typeof KdRequests.static,
+    async (req) => (await policy.history(req.account!.id, 'kd')) as typeof KdRequests.static,
   );
 }

@@ -5,7 +5,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../lib/errors.js';
 import { unixSeconds } from '../../lib/clock.js';
 import { md5Hex } from '../../lib/ids.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';

@@ -8,8 +8,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { BACKLINK_FIELDS, type Engine, type ResolvedTarget, type TargetType } from '../../engine/index.js';
-import { errors } from '../../http/errors.js';
-import type { QuarryContext } from '../../http/context.js';
+import { errors } from '../../lib/errors.js';
+import type { QuarryContext } from '../../context.js';
 import type { UrlSigner } from '../../lib/signedUrl.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';
 import { EXPORT_JOB_KIND, exportJobHandler, exportJobStatus, exportsDir, type ExportResult } from '../../jobs/exportJobs.js';
@@ -115,7 +115,7 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
       const found = engine.links.exportSuggestions(url.trim());
       if (!found) throw errors.invalidParameter('url');
       const suggestions = found.suggestions.map((s) => ({ ...s, cost: s.backLinks, state: 'available' as const }));
-      app.quarry.policy.store.recordLookups(
+      await app.quarry.policy.recordLookups(
         req.account!.id,
         suggestions.map((s) => ({
           kind: SUGGESTION_LOOKUP,
@@ -128,16 +128,16 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
     },
   );
 
-  const suggestionFor = (lookup: (kind: string, key: string) => unknown, url: string): Suggestion => {
-    const s = lookup(SUGGESTION_LOOKUP, suggestionKey(url)) as Suggestion | undefined;
+  const suggestionFor = async (lookup: (kind: string, key: string) => Promise<unknown>, url: string): Promise<Suggestion> => {
+    const s = (await lookup(SUGGESTION_LOOKUP, suggestionKey(url))) as Suggestion | undefined;
     // Exports need a suggestion for the same url within 24 hours (link-tool rule 3).
     if (!s) throw errors.invalidParameter('url');
     return s;
   };
   const create: PaidOperation<Static<typeof CreateExportBody>> = {
     pool: 'links',
-    cost: (b, ctx) => {
-      const s = suggestionFor(ctx.lookupData, b.url);
+    cost: async (b, ctx) => {
+      const s = await suggestionFor(ctx.lookupData, b.url);
       return b.limit === undefined ? s.cost : Math.min(s.cost, b.limit);
     },
     // A repeat answers the job it created then, unless that job failed for good: its charge
@@ -164,7 +164,7 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
       if (jobs.liveCount(accountId, EXPORT_JOB_KIND) >= LIVE_EXPORTS_PER_ACCOUNT) {
         throw errors.rateLimit(60, `At most ${LIVE_EXPORTS_PER_ACCOUNT} backlink exports per account may be queued or running at once`);
       }
-      const suggestion = suggestionFor((kind, key) => app.quarry.policy.store.lookupData(accountId, kind, key, 0, clock.now()), b.url);
+      const suggestion = await suggestionFor((kind, key) => app.quarry.policy.lookupData(accountId, kind, key), b.url);
       const target = resolveExport(engine, suggestion.url, suggestion.type);
       const filter: ExportFilter = { ...(b.filter ?? {}) };
       const cost = req.paid!.reserved;
@@ -239,8 +239,8 @@ export function exportHandler(ctx: Pick<QuarryContext, 'engine' | 'config' | 'po
         throw err;
       }
     },
-    refund(job) {
-      ctx.policy.store.refund(job.accountId, 'links', job.payload.cost, job.payload.chargedAtMs, ctx.clock.now());
+    async refund(job) {
+      await ctx.policy.refund(job.accountId, 'links', job.payload.cost, job.payload.chargedAtMs);
     },
   });
 }

@@ -5,7 +5,7 @@
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../lib/errors.js';
 import { unixSeconds } from '../../lib/clock.js';
 import { rankServices } from '../../rank/rankService.js';
 import { emptyResponse, errorResponses, Ref } from '../common/schemas.js';

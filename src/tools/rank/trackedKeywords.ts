@@ -6,7 +6,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { baseClickThroughRate } from '../../engine/search/clickThroughCurve.js';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../lib/errors.js';
 import { unixSeconds } from '../../lib/clock.js';
 import { UNRANKED, type StoredVisual } from '../../rank/rankStats.js';
 import { rankServices } from '../../rank/rankService.js';

@@ -4,7 +4,7 @@
  * Unix seconds, a stats timeframe is a valid date range. Failures are 422 InvalidInput.
  */
 import type { preValidationHookHandler } from 'fastify';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../lib/errors.js';
 import { DAY } from '../../lib/clock.js';
 import { normaliseKeyword } from '../../engine/search/text.js';
 import { utcDay } from '../../store/rankTracking.js';

@@ -9,10 +9,9 @@ import type { Serp } from '../../engine/search/index.js';
 import { DEFAULT_SERP_LOCATION } from '../../engine/search/searchEngine.js';
 import { normaliseKeyword } from '../../engine/search/text.js';
 import { SourceError } from '../../engine/sources/index.js';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../lib/errors.js';
 import { unixSeconds } from '../../lib/clock.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';
-import { cacheKey } from '../../policy/canonical.js';
 import { openableSnapshot, snapshotLookups } from '../../policy/serpSnapshots.js';
 import { renderSerpSnapshot } from '../../render/serpSnapshot.js';
 import { errorResponses, Ref } from '../common/schemas.js';
@@ -36,7 +35,7 @@ const keywordIdentity = async (req: { query: { kw: string } }) => {
 
 export async function serpRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { sources, locations, policy, clock } = app.quarry;
+  const { sources, locations, policy } = app.quarry;
   // Location 0 (or none) means 2840 (serp-tool rule 1).
   const locationOf = (id: number) => (id === 0 ? DEFAULT_SERP_LOCATION : id);
 
@@ -114,7 +113,7 @@ export async function serpRoutes(fastify: FastifyInstance): Promise<void> {
       // The next GET /serp-tool/serps answers the fresh SERP, not the cached one.
       const accountId = req.account!.id;
       for (const location_id of new Set([q.location_id, locationId, 0].filter((l) => locationOf(l) === locationId))) {
-        policy.store.forget(accountId, cacheKey(SERPS_OPERATION, { kw: q.kw, location_id, platform_id: q.platform_id }));
+        await policy.forgetAnswer(accountId, SERPS_OPERATION, { kw: q.kw, location_id, platform_id: q.platform_id });
       }
       return pages.map(presentSerp);
     },
@@ -131,7 +130,7 @@ export async function serpRoutes(fastify: FastifyInstance): Promise<void> {
       },
     },
     async (req) => {
-      const stored = openableSnapshot(policy.store, req.account!.id, req.params.serp_id, clock.now());
+      const stored = await openableSnapshot(policy, req.account!.id, req.params.serp_id);
       let serp: Serp;
       try {
         serp = await sources.serp.serp({ kw: stored.kw, locationId: stored.location_id, platform: stored.platform_id, page: stored.page, date: stored.date });

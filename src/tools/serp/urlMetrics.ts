@@ -1,7 +1,7 @@
 /** GET /serp-tool/url-metrics (pool `sch-url-metrics`): link index, authority and social metrics of a URL, and its TopRank. */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../lib/errors.js';
 import { unixSeconds } from '../../lib/clock.js';
 import { md5Hex } from '../../lib/ids.js';
 import { errorResponses, Ref } from '../common/schemas.js';

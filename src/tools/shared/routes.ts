@@ -1,7 +1,7 @@
 /** /shared: geotargeting locations used by every tool family. */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../lib/errors.js';
 import { errorResponses } from '../common/schemas.js';
 import { fullLocation } from '../common/presenters.js';
 import { LocationAnswer, LocationParams, LocationSearchAnswer, LocationSearchQuery } from './schemas.js';

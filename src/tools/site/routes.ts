@@ -6,9 +6,8 @@
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../lib/errors.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';
-import { CACHE_TTL_MS } from '../../policy/policyStore.js';
 import { historyRoute } from '../common/history.js';
 import { requireTargetUrl } from '../common/params.js';
 import { presentBacklinkProfile, presentCompetitors, presentOverview, presentTopContent } from './presenters.js';
@@ -18,7 +17,7 @@ const OVERVIEW_LOOKUP = 'site-overview';
 
 export async function siteToolRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { engine, policy, clock } = app.quarry;
+  const { engine, policy } = app.quarry;
 
   const overview: PaidOperation<{ url: string }> = {
     pool: 'sp-overview',
@@ -36,20 +35,19 @@ export async function siteToolRoutes(fastify: FastifyInstance): Promise<void> {
   });
 
   /** The url of a dependent profile, once checked against the account's recent overviews. */
-  const profiledUrl = (accountId: string, raw: string): string => {
+  const profiledUrl = async (accountId: string, raw: string): Promise<string> => {
     const target = requireTargetUrl(raw);
-    // Within the last 24 hours, like the request cache: an overview exactly 24 h ago no longer counts.
-    if (!policy.store.hasLookup(accountId, OVERVIEW_LOOKUP, target.key, clock.now() - CACHE_TTL_MS + 1)) throw errors.notInHistory();
+    if (!(await policy.hasRecentLookup(accountId, OVERVIEW_LOOKUP, target.key))) throw errors.notInHistory();
     return target.input;
   };
 
   app.get('/audience', { schema: audienceSchema }, async (req, reply) => {
-    profiledUrl(req.account!.id, req.query.url);
+    await profiledUrl(req.account!.id, req.query.url);
     return reply.code(204).send();
   });
 
   app.get('/backlink-profile', { schema: backlinkProfileSchema }, async (req) => {
-    const url = profiledUrl(req.account!.id, req.query.url);
+    const url = await profiledUrl(req.account!.id, req.query.url);
     const profile = engine.links.backlinkProfile(url);
     const target = engine.links.resolve(url);
     if (!profile || !target) throw errors.invalidParameter('url');
@@ -57,13 +55,13 @@ export async function siteToolRoutes(fastify: FastifyInstance): Promise<void> {
   });
 
   app.get('/top-content', { schema: topContentSchema }, async (req) => {
-    const top = engine.links.topContent(profiledUrl(req.account!.id, req.query.url));
+    const top = engine.links.topContent(await profiledUrl(req.account!.id, req.query.url));
     if (!top) throw errors.invalidParameter('url');
     return presentTopContent(top);
   });
 
   app.get('/competitors', { schema: competitorsSchema }, async (req) => {
-    const url = profiledUrl(req.account!.id, req.query.url);
+    const url = await profiledUrl(req.account!.id, req.query.url);
     const competitors = engine.sites.competitors(url);
     const target = engine.links.resolve(url);
     if (!competitors || !target) throw errors.invalidParameter('url');

@@ -64,7 +64,7 @@ before(async () => {
   fakeD = await startFakeUpstream();
   fakeD.setDefault((req) =>
     req.url.pathname.startsWith('/v3/keywords_data/')
-      ? { json: searchVolumeAnswer((JSON.parse(req.body) as { keywords: string[] }[])[0].keywords) }
+      ? { json: searchVolumeAnswer(keywordsAsked(req.url.pathname, (JSON.parse(req.body) as { keywords: string[] }[])[0].keywords)) }
       : { json: dataForSeoPage((JSON.parse(req.body) as { keyword: string }[])[0].keyword) },
   );
   const env = {
@@ -348,6 +348,11 @@ function dataForSeoPage(keyword: string, cost = 0.002) {
   };
 }
 
+/** The keywords a Keywords Data answer is about: the ones sent, or a seed's ideas (keywords_for_keywords: the seed and two ideas). */
+function keywordsAsked(path: string, sent: string[]): string[] {
+  return path.endsWith('/keywords_for_keywords/live') ? [sent[0], `${sent[0]} review`, `${sent[0]} pro`, 'zzunrelated idea'] : sent;
+}
+
 /**
  * A DataForSEO Keywords Data search-volume answer
  * (https://docs.dataforseo.com/v3/keywords_data/google_ads/search_volume/live/): the fake
@@ -470,9 +475,18 @@ describe('DataForSEO as the SERP and keyword source', () => {
     assert.equal(related.statusCode, 200, related.body);
     assert.equal(related.json().keywords[0].sv, 1550);
     assert.equal(related.json().source, 'dataforseo');
-    assert.equal(fakeD.requests.length, before + 1);
+    // The seed's neighbours are the provider's ideas, asked once and stored.
+    assert.equal(fakeD.requests.length, before + 2);
+    const ideas = fakeD.requests.at(-1)!;
+    assert.equal(ideas.url.pathname, '/v3/keywords_data/google_ads/keywords_for_keywords/live');
+    assert.deepEqual(JSON.parse(ideas.body), [{ keywords: ['zzq quarry widget'], location_code: 2840, language_code: 'en' }]);
+    const related_ = related.json().keywords.map((k: { kw: string }) => k.kw);
+    assert.ok(related_.includes('zzq quarry widget review') && related_.includes('zzq quarry widget pro'), JSON.stringify(related_.slice(0, 20)));
+    pace(t);
+    assert.equal((await c.get(`/keyword-tool/related-keywords?${qs({ kw: 'zzq quarry widget', location_id: 2840, language_id: 1000 })}`)).statusCode, 200);
+    assert.equal(fakeD.requests.length, before + 2);
     const spend = await t.ctx.state.db.selectFrom('provider_spend').selectAll().where('provider', '=', 'dataforseo-keywords').executeTakeFirstOrThrow();
-    assert.equal(Math.round(spend.spent * 1e6) / 1e6, 0.05);
+    assert.equal(Math.round(spend.spent * 1e6) / 1e6, 0.1);
   });
 
   test('a keyword provider failure answers 424 and charges nothing', async () => {

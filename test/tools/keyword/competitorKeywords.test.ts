@@ -178,7 +178,7 @@ describe('competitor keywords, competitor domains, suggested keywords', () => {
     assert.equal(refused.statusCode, 429, 'the window is full indeed');
     assert.deepEqual(await c.pool(), counters);
     t.clock.advance(31 * SECOND);
-    spend(t, c.id, counters.remaining, 'related-keywords');
+    await spend(t, c.id, counters.remaining, 'related-keywords');
     const spent = await c.pool();
     assert.equal((await competitor(c, DOMAIN, 2004)).statusCode, 204, 'with the pool spent');
     assert.equal((await competitor(c, 'd.fabriclife.io', 2840)).json().error.type, 'CreditLimit');

@@ -104,7 +104,7 @@ describe('POST /keyword-tool/keyword-imports', () => {
     assert.deepEqual(await c.pool(), counters);
     // With the pool spent as well.
     t.clock.advance(31 * SECOND);
-    spend(t, c.id, counters.remaining, 'related-keywords', 'entry');
+    await spend(t, c.id, counters.remaining, 'related-keywords', 'entry');
     assert.equal((await importKw(c, texts)).statusCode, 400, 'with the pool spent');
     assert.equal((await importKw(c, texts.slice(0, 200))).json().error.type, 'CreditLimit');
   });

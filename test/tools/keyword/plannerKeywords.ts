@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { importKeywordsCsv } from '../../../src/engine/import/keywordsImport.js';
 import { reloadSearchKeywords } from '../../../src/engine/search/index.js';
-import type { QuarryContext } from '../../../src/http/context.js';
+import type { QuarryContext } from '../../../src/context.js';
 
 export const PLANNER_WORDS = ['quartz', 'widget', 'gadget', 'gizmo'] as const;
 

@@ -264,7 +264,7 @@ describe('link tool: url-metrics and links', () => {
     const c = await newLinkClient(t, 'entry');
     const pool = await c.pool();
     assert.equal(pool.limit, 100_000);
-    spend(t, c.id, pool.remaining - 120, 'links', 'entry');
+    await spend(t, c.id, pool.remaining - 120, 'links', 'entry');
     assert.equal((await c.pool()).remaining, 120);
     const cut = await links(c, { url: ROOT, page: 3 });
     assert.equal(cut.statusCode, 200, cut.body);

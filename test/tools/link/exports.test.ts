@@ -200,7 +200,7 @@ describe('link tool: exports', () => {
 
   test('a pool smaller than the cost answers 429 CreditLimit and creates no job; a limit that fits is accepted', async () => {
     const c = await newLinkClient(t, 'entry');
-    spend(t, c.id, (await c.pool()).remaining - 500, 'links', 'entry');
+    await spend(t, c.id, (await c.pool()).remaining - 500, 'links', 'entry');
     await suggest(c, TARGET);
     pace(t);
     const refused = await c.post('/exports', { url: TARGET });

@@ -62,10 +62,10 @@ export const q = (params: Record<string, string | number>) =>
  * Spends `units` of an account's pool directly in the policy store (as a web-class
  * client, so the API key's burst window is untouched).
  */
-export function spend(t: TestApp, accountId: string, units: number, pool: PoolName = 'links', plan = 'premium'): void {
+export async function spend(t: TestApp, accountId: string, units: number, pool: PoolName = 'links', plan = 'premium'): Promise<void> {
   const store = t.ctx.policy.store;
   const nowMs = t.clock.now();
-  const admission = store.admit({
+  const admission = await store.admit({
     accountId,
     clientClass: 'web',
     pool,
@@ -77,7 +77,7 @@ export function spend(t: TestApp, accountId: string, units: number, pool: PoolNa
     cost: units,
   });
   if (!admission.ok) throw new Error(`could not spend ${units} of ${pool}: ${admission.type}`);
-  store.commit(admission.reservation, { nowMs, cost: units });
+  await store.commit(admission.reservation, { nowMs, cost: units });
 }
 
 export const SECONDS = SECOND;
