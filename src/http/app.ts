@@ -28,6 +28,7 @@ import { exportsDir } from '../jobs/exportJobs.js';
 import { writeUnits } from '../policy/fairUse.js';
 import { STATUS_CODES } from 'node:http';
 import { mcpRoutes } from '../mcp/routes.js';
+import { registerMetrics } from './metrics.js';
 
 export interface AppOptions {
   /** Pino logger options, or false for none (tests). */
@@ -221,6 +222,7 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
   app.addHook('onReady', async () => {
     ready = true;
   });
+  await registerMetrics(app, ctx);
   app.get('/healthz', { schema: { hide: true } }, async (_req, reply) => {
     if (!ready) return reply.code(503).send({ status: 'starting' });
     return { status: 'ok' };
