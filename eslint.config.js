@@ -20,6 +20,11 @@ export default tseslint.config(
     },
   },
   {
+    // The dashboard runs in the browser.
+    files: ['web/src/**'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     // Off in tests and benchmarks: they read arbitrary JSON answers and poke at internals.
     files: ['test/**', 'bench/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -14,11 +14,16 @@ function find(dir) {
 
 // `--slow` runs the slow suites alone (`*.slow.test.ts`: real processes killed in a loop, …);
 // without it they are left out, so that `npm test` stays well under ten minutes on 2 cores.
+// `--browser` runs the browser suites alone (`*.browser.test.ts`: the dashboard in Chromium,
+// `npm run test:browser`, which builds the dashboard first).
 const args = process.argv.slice(2);
 const slow = args.includes('--slow');
-const only = args.filter((a) => a !== '--slow');
+const browser = args.includes('--browser');
+const only = args.filter((a) => a !== '--slow' && a !== '--browser');
 const found = (only.length ? only.flatMap((p) => (fs.statSync(p).isDirectory() ? find(p) : [p])) : find('test')).sort();
-const files = only.length && !slow ? found : found.filter((f) => f.endsWith('.slow.test.ts') === slow);
+const kind = (f) => (f.endsWith('.slow.test.ts') ? 'slow' : f.endsWith('.browser.test.ts') ? 'browser' : 'fast');
+const wanted = slow ? 'slow' : browser ? 'browser' : 'fast';
+const files = only.length && !slow && !browser ? found : found.filter((f) => kind(f) === wanted);
 if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);

@@ -28,6 +28,8 @@ export interface Config {
   freeWritesPerMinute: number;
   /** Longest time a client may take to send a whole request (headers and body); 408 after. */
   requestTimeoutMs: number;
+  /** Lifetime of a web dashboard session (/app), in hours. */
+  sessionTtlHours: number;
   /** Which source serves SERPs, keyword data and links, and the providers' credentials and limits. */
   sources: SourcesConfig;
 }
@@ -109,6 +111,7 @@ export function loadConfig(env: Env = process.env): Config {
     signingSecret: str(env, 'QUARRY_SIGNING_SECRET'),
     freeWritesPerMinute: int(env, 'QUARRY_FREE_WRITES_PER_MINUTE', DEFAULT_FREE_WRITES_PER_MINUTE, 0, 1_000_000),
     requestTimeoutMs: int(env, 'QUARRY_REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
+    sessionTtlHours: int(env, 'QUARRY_SESSION_TTL_HOURS', 12, 1, 24 * 30),
     sources,
   };
 }

@@ -17,6 +17,7 @@ import type { EngineSources } from './engine/sources/index.js';
 import type { JobQueue } from './jobs/jobQueue.js';
 import type { UrlSigner } from './lib/signedUrl.js';
 import type { FairUse } from './policy/fairUse.js';
+import type { WebSessions } from './sessions/webSessions.js';
 
 export interface QuarryContext {
   config: Config;
@@ -38,4 +39,6 @@ export interface QuarryContext {
   signer: UrlSigner;
   /** Per-account limits of free operations (free-write budget, concurrent bulk reads). */
   fairUse: FairUse;
+  /** Sessions of the web dashboard (/app). */
+  sessions: WebSessions;
 }

@@ -63,6 +63,7 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
     app = await buildApp(ctx, { logger: { level: config.logLevel } });
     sweep = setInterval(() => {
       ctx.policy.sweep().catch((err: unknown) => log.error({ err }, 'policy sweep failed'));
+      ctx.sessions.sweep().catch((err: unknown) => log.error({ err }, 'session sweep failed'));
     }, SWEEP_EVERY_MS);
     sweep.unref();
   }

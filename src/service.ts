@@ -19,6 +19,8 @@ import { createSources } from './engine/sources/index.js';
 import { JobQueue } from './jobs/jobQueue.js';
 import { loadSigningSecret, UrlSigner } from './lib/signedUrl.js';
 import { fairUse } from './policy/fairUse.js';
+import { SqlSessionStore } from './sessions/sqlSessionStore.js';
+import { WebSessions } from './sessions/webSessions.js';
 
 export interface ServiceOptions {
   clock?: Clock;
@@ -61,7 +63,8 @@ export async function createContext(config: Config, options: ServiceOptions = {}
   });
   const jobs = new JobQueue(base.state, base.clock);
   const signer = new UrlSigner(loadSigningSecret(config), config.publicUrl);
-  return { ...base, locations, engine, search, sources, jobs, signer, fairUse: fairUse(config.freeWritesPerMinute, base.clock) };
+  const sessions = new WebSessions(new SqlSessionStore(base.state.db), base.accounts, base.clock, config.sessionTtlHours * 3600);
+  return { ...base, locations, engine, search, sources, jobs, signer, fairUse: fairUse(config.freeWritesPerMinute, base.clock), sessions };
 }
 
 /** Closes what createContext opened. */

@@ -30,6 +30,7 @@ describe('loadConfig', () => {
     assert.equal(c.signingSecret, null);
     assert.equal(c.freeWritesPerMinute, 120);
     assert.equal(c.requestTimeoutMs, 30_000);
+    assert.equal(c.sessionTtlHours, 12);
   });
 
   test('empty and blank values mean the default', () => {
@@ -112,6 +113,9 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ QUARRY_WORLD_SEED: '0' }).worldSeed, 0);
     rejects({ QUARRY_FREE_WRITES_PER_MINUTE: '-1' }, /QUARRY_FREE_WRITES_PER_MINUTE must be between 0 and/);
     assert.equal(loadConfig({ QUARRY_FREE_WRITES_PER_MINUTE: '0' }).freeWritesPerMinute, 0);
+    assert.equal(loadConfig({ QUARRY_SESSION_TTL_HOURS: '48' }).sessionTtlHours, 48);
+    rejects({ QUARRY_SESSION_TTL_HOURS: '0' }, /QUARRY_SESSION_TTL_HOURS must be between 1 and 720/);
+    rejects({ QUARRY_SESSION_TTL_HOURS: '1h' }, /QUARRY_SESSION_TTL_HOURS must be an integer/);
   });
 
   test('URLs: the public URL must be absolute; SMTP must be smtp:// or smtps://', () => {
@@ -151,6 +155,7 @@ describe('loadConfig', () => {
       'QUARRY_SIGNING_SECRET',
       'QUARRY_FREE_WRITES_PER_MINUTE',
       'QUARRY_REQUEST_TIMEOUT_MS',
+      'QUARRY_SESSION_TTL_HOURS',
     ];
     assert.deepEqual([...read].sort(), covered.sort());
   });

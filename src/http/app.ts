@@ -29,6 +29,8 @@ import { writeUnits } from '../policy/fairUse.js';
 import { STATUS_CODES } from 'node:http';
 import { mcpRoutes } from '../mcp/routes.js';
 import { registerMetrics } from './metrics.js';
+import { dashboardRoutes } from '../dashboard/routes.js';
+import { checkSessionWrite, sessionToken } from '../dashboard/webSession.js';
 
 export interface AppOptions {
   /** Pino logger options, or false for none (tests). */
@@ -37,6 +39,8 @@ export interface AppOptions {
   clientClassOf?: (req: FastifyRequest) => ClientClass;
   /** Routes to add inside /v3 (used by tests to exercise the policy on fixture operations). */
   extraRoutes?: (app: FastifyInstance) => Promise<void> | void;
+  /** Where the built dashboard is (default dist/web of this package). */
+  webDir?: string;
 }
 
 /** The header an API key travels in; redacted from every log line. */
@@ -180,7 +184,8 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
     app.addHook('onRequest', async (req, reply) => {
       // The interactive reference loads several static files at once; they are documentation,
       // not API traffic, and would otherwise trip the 4-per-second gateway.
-      if (req.url.startsWith('/docs/static/')) return;
+      // The same holds for the dashboard's script and style files.
+      if (req.url.startsWith('/docs/static/') || req.url.startsWith('/app/assets/')) return;
       if (internalClass(req) !== undefined) return;
       if (!gateway.admit(req.ip)) {
         return reply.code(429).header('content-type', 'text/html; charset=utf-8').send(GATEWAY_429_HTML);
@@ -234,6 +239,8 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
   // The MCP server over Streamable HTTP (outside /v3: it authenticates on its own).
   await app.register(mcpRoutes);
   await app.register(downloadRoutes, { queue: ctx.jobs, signer: ctx.signer, dir: exportsDir(ctx.config.dataDir), clock: ctx.clock });
+  // The web dashboard at /app and its sessions.
+  await app.register(dashboardRoutes, { webDir: options.webDir });
 
   await app.register(
     async (v3) => {
@@ -247,6 +254,20 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
           if (auth === 'none') return done();
           const header = req.headers[KEY_HEADER];
           const key = typeof header === 'string' ? header.trim() : '';
+          // Without a key, a dashboard session cookie is the other way in (client class web).
+          const token = key === '' ? sessionToken(req) : undefined;
+          if (token !== undefined) {
+            ctx.sessions.resolve(token).then((session) => {
+              if (session) {
+                const refused = checkSessionWrite(req, session, ctx.config.publicUrl);
+                if (refused) return done(refused);
+                req.account = session.account;
+                req.clientClass = 'web';
+              } else if (auth === 'required') return done(errors.auth());
+              done();
+            }, done);
+            return;
+          }
           const account = key ? ctx.accounts.byKey(key) : undefined;
           if (account) req.account = account;
           else if (auth === 'required') return done(errors.auth());

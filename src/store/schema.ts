@@ -152,6 +152,7 @@ export interface StateDatabase {
   rank_tags: RankTagsTable;
   rank_keyword_tags: RankKeywordTagsTable;
   rank_annotations: RankAnnotationsTable;
+  web_sessions: WebSessionsTable;
   provider_serps: ProviderSerpsTable;
   provider_spend: ProviderSpendTable;
 }
@@ -340,4 +341,16 @@ export interface RankReportDeliveriesTable {
   sent_ms: number | null;
   message_id: string | null;
   error: string | null;
+}
+
+/** Sessions of the web dashboard: the cookie token is stored only as its SHA-256. */
+export interface WebSessionsTable {
+  token_hash: string;
+  account_id: string;
+  /** SHA-256 of the API key the session was opened with (api_keys.key_hash). */
+  key_hash: string;
+  /** The session's anti-CSRF token, sent back by the dashboard in a header on every write. */
+  csrf_token: string;
+  created_at: number;
+  expires_at: number;
 }

@@ -28,6 +28,8 @@ export interface TestAppOptions {
   clock?: FakeClock;
   clientClassOf?: (req: FastifyRequest) => ClientClass;
   extraRoutes?: (app: FastifyInstance) => Promise<void> | void;
+  /** Where the built dashboard is (default dist/web). */
+  webDir?: string;
 }
 
 let counter = 0;
@@ -49,7 +51,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
   // The default market's rank index warms up in the background; related keywords answer
   // without SERP overlap until it is ready, so tests wait for it to see one answer each time.
   await ctx.search.rankIndex(DEFAULT_SERP_LOCATION);
-  const app = await buildApp(ctx, { clientClassOf: options.clientClassOf, extraRoutes: options.extraRoutes });
+  const app = await buildApp(ctx, { clientClassOf: options.clientClassOf, extraRoutes: options.extraRoutes, webDir: options.webDir });
   await app.ready();
   return {
     app,

@@ -13,6 +13,7 @@ import { inflightChargeMigrations } from './0008_inflight_charges.js';
 import { rankReferenceMigrations } from './0009_rank_reference.js';
 import { staleCachedAnswerMigrations } from './0010_stale_cached_answers.js';
 import { rankChecksKeywordIndexMigrations } from './0011_rank_checks_keyword_index.js';
+import { webSessionMigrations } from './0012_web_sessions.js';
 import { providerLedgerMigrations } from './0014_provider_ledger.js';
 
 export const stateMigrations: Record<string, Migration> = {
@@ -26,5 +27,6 @@ export const stateMigrations: Record<string, Migration> = {
   ...rankReferenceMigrations,
   ...staleCachedAnswerMigrations,
   ...rankChecksKeywordIndexMigrations,
+  ...webSessionMigrations,
   ...providerLedgerMigrations,
 };

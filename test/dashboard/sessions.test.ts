@@ -1,0 +1,286 @@
+/**
+ * Dashboard sessions over HTTP (no browser needed): the key-for-session exchange, the cookie's
+ * attributes, redirects without a session, forged / expired / revoked sessions, CSRF and
+ * cross-site writes, sign-out, the web client class, and account isolation.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { isErrorBody, testApp, type TestApp } from '../support/app.js';
+import { HOUR } from '../../src/lib/clock.js';
+
+/** A stand-in for the built dashboard: the server only serves these files. */
+function fixtureWebDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-web-'));
+  fs.mkdirSync(path.join(dir, 'assets'));
+  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><div id="root"></div><script type="module" src="/app/assets/main-abc.js"></script>');
+  fs.writeFileSync(path.join(dir, 'assets', 'main-abc.js'), 'console.log("dashboard");');
+  return dir;
+}
+
+interface Session {
+  cookie: string;
+  csrf: string;
+  setCookie: string;
+  body: any;
+}
+
+let t: TestApp;
+let webDir: string;
+
+before(async () => {
+  webDir = fixtureWebDir();
+  t = await testApp({ webDir });
+});
+after(async () => {
+  await t.close();
+  fs.rmSync(webDir, { recursive: true, force: true });
+});
+
+async function signIn(key: string, headers: Record<string, string> = {}): Promise<Session> {
+  const res = await t.app.inject({ method: 'POST', url: '/app/session', payload: { key }, headers });
+  assert.equal(res.statusCode, 200, res.body);
+  const setCookie = String(res.headers['set-cookie']);
+  const cookie = setCookie.split(';')[0];
+  const body = res.json();
+  return { cookie, csrf: body.csrf_token, setCookie, body };
+}
+
+describe('signing in', () => {
+  test('a valid key opens a session: an httpOnly, SameSite=Strict cookie that is not the key', async () => {
+    const { id, key } = await t.account('premium');
+    const s = await signIn(key);
+    assert.match(s.setCookie, /^quarry_session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=43200; HttpOnly; SameSite=Strict$/);
+    assert.ok(!s.setCookie.includes(key));
+    assert.equal(s.body.account.id, id);
+    assert.equal(typeof s.body.csrf_token, 'string');
+    assert.ok(!JSON.stringify(s.body).includes(key), 'the answer never repeats the key');
+    // The store keeps hashes only: neither the key nor the cookie token is in the sessions table.
+    const rows = t.ctx.state.raw.prepare('SELECT * FROM web_sessions').all();
+    const dump = JSON.stringify(rows);
+    assert.ok(!dump.includes(key) && !dump.includes(s.cookie.split('=')[1]));
+    const me = await t.app.inject({ url: '/app/session', headers: { cookie: s.cookie } });
+    assert.equal(me.statusCode, 200);
+    assert.equal(me.json().account.id, id);
+  });
+
+  test('the cookie is Secure behind https (trusted proxy) and with an https public URL', async () => {
+    const https = await testApp({ webDir, env: { QUARRY_PUBLIC_URL: 'https://quarry.example', QUARRY_SESSION_TTL_HOURS: '2' } });
+    try {
+      const { key } = await https.account();
+      const res = await https.app.inject({ method: 'POST', url: '/app/session', payload: { key } });
+      assert.match(String(res.headers['set-cookie']), /; Max-Age=7200; HttpOnly; SameSite=Strict; Secure$/);
+    } finally {
+      await https.close();
+    }
+    const proxied = await testApp({ webDir, env: { QUARRY_TRUST_PROXY: '1' } });
+    try {
+      const { key } = await proxied.account();
+      const res = await proxied.app.inject({ method: 'POST', url: '/app/session', payload: { key }, headers: { 'x-forwarded-proto': 'https' } });
+      assert.match(String(res.headers['set-cookie']), /; Secure$/);
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  test('unknown keys, malformed, missing, oversized and hostile bodies answer JSON errors, never a session', async () => {
+    const cases: { payload?: string; type?: string; status: number }[] = [
+      { payload: JSON.stringify({ key: 'qry_not-a-key' }), status: 401 },
+      { payload: JSON.stringify({ key: '' }), status: 422 },
+      { payload: JSON.stringify({}), status: 422 },
+      { payload: JSON.stringify({ key: 42 }), status: 422 },
+      { payload: JSON.stringify({ key: 'x'.repeat(201) }), status: 422 },
+      { payload: JSON.stringify({ key: 'qry_x', admin: true }), status: 422 },
+      { payload: JSON.stringify({ key: "' OR 1=1 --" }), status: 401 },
+      { payload: JSON.stringify({ key: '\u0000\u202e' }), status: 401 },
+      { payload: '{"key": ', status: 422 },
+      { payload: JSON.stringify(['qry_x']), status: 422 },
+      { payload: JSON.stringify({ key: 'a'.repeat(10_000) }), status: 413 },
+      { payload: 'key=qry_x', type: 'application/x-www-form-urlencoded', status: 415 },
+    ];
+    for (const c of cases) {
+      const res = await t.app.inject({ method: 'POST', url: '/app/session', payload: c.payload, headers: { 'content-type': c.type ?? 'application/json' } });
+      assert.ok(
+        res.statusCode === c.status || (c.status === 415 && res.statusCode < 500 && res.statusCode >= 400),
+        `${c.payload}: ${res.statusCode} ${res.body}`,
+      );
+      assert.ok(isErrorBody(res.json()), res.body);
+      assert.equal(res.headers['set-cookie'], undefined);
+    }
+  });
+
+  test('a revoked key cannot sign in, and revoking it ends its sessions', async () => {
+    const { key } = await t.account();
+    const s = await signIn(key);
+    assert.ok(await t.ctx.accounts.revokeKey(key, 1));
+    const res = await t.app.inject({ url: '/v3/keyword-tool/lists', headers: { cookie: s.cookie } });
+    assert.equal(res.statusCode, 401);
+    const again = await t.app.inject({ method: 'POST', url: '/app/session', payload: { key } });
+    assert.equal(again.statusCode, 401);
+  });
+});
+
+describe('pages', () => {
+  test('without a session every page redirects to sign-in and comes back; sign-in itself is served', async () => {
+    for (const url of ['/app', '/app/keywords', '/app/tracking/abc?kw=1', '/app/lists/']) {
+      const res = await t.app.inject({ url });
+      assert.equal(res.statusCode, 302, url);
+      const location = String(res.headers.location);
+      assert.ok(location.startsWith('/app/sign-in?next='), location);
+      assert.ok(decodeURIComponent(location.split('next=')[1]).startsWith('/app'));
+    }
+    const signInPage = await t.app.inject({ url: '/app/sign-in' });
+    assert.equal(signInPage.statusCode, 200);
+    assert.match(String(signInPage.headers['content-security-policy']), /default-src 'self'/);
+    assert.equal(signInPage.headers['x-frame-options'], 'DENY');
+  });
+
+  test('a redirect never points to another site', async () => {
+    for (const url of ['/app//evil.example', '/app/%2F%2Fevil.example', '/app/x?next=https://evil.example']) {
+      const res = await t.app.inject({ url });
+      if (res.statusCode !== 302) continue;
+      const next = decodeURIComponent(String(res.headers.location).split('next=')[1]);
+      assert.ok(next.startsWith('/app') && !next.startsWith('//') && !next.includes('//'), next);
+    }
+  });
+
+  test('with a session the pages are the app; a forged or malformed cookie is refused and cleared', async () => {
+    const { key } = await t.account();
+    const s = await signIn(key);
+    const page = await t.app.inject({ url: '/app/keywords', headers: { cookie: s.cookie } });
+    assert.equal(page.statusCode, 200);
+    assert.match(page.body, /id="root"/);
+    for (const forged of [
+      `quarry_session=${randomBytes(32).toString('base64url')}`,
+      'quarry_session=../../etc',
+      `quarry_session=${'A'.repeat(5000)}`,
+      'quarry_session=%ZZ',
+      'quarry_session',
+    ]) {
+      const res = await t.app.inject({ url: '/app/keywords', headers: { cookie: forged } });
+      assert.equal(res.statusCode, 302, forged);
+      const api = await t.app.inject({ url: '/v3/keyword-tool/lists', headers: { cookie: forged } });
+      assert.equal(api.statusCode, 401, forged);
+      assert.deepEqual(api.json(), { error: { type: 'AuthError', message: 'Invalid API Key' } });
+    }
+    const cleared = await t.app.inject({ url: '/app/keywords', headers: { cookie: `quarry_session=${randomBytes(32).toString('base64url')}` } });
+    assert.match(String(cleared.headers['set-cookie']), /^quarry_session=; Path=\/; Max-Age=0/);
+  });
+
+  test('assets are served without a session, cacheable; unknown and traversing paths are 404 JSON', async () => {
+    const js = await t.app.inject({ url: '/app/assets/main-abc.js' });
+    assert.equal(js.statusCode, 200);
+    assert.match(String(js.headers['cache-control']), /immutable/);
+    for (const url of ['/app/assets/missing.js', '/app/assets/../index.html', '/app/assets/%2e%2e/%2e%2e/package.json', '/app/assets/..%2f..%2fpackage.json']) {
+      const res = await t.app.inject({ url });
+      // A path the router normalises back to a page is a page (302 to sign-in without a session).
+      assert.ok([302, 400, 403, 404].includes(res.statusCode), `${url}: ${res.statusCode}`);
+      assert.ok(!res.body.includes('"name": "quarry"'));
+    }
+  });
+});
+
+describe('the API through a session', () => {
+  test('a session expires after its lifetime', async () => {
+    const { key } = await t.account();
+    const s = await signIn(key);
+    t.clock.advance(12 * HOUR - 1000);
+    assert.equal((await t.app.inject({ url: '/v3/keyword-tool/lists', headers: { cookie: s.cookie } })).statusCode, 200);
+    t.clock.advance(1000);
+    assert.equal((await t.app.inject({ url: '/v3/keyword-tool/lists', headers: { cookie: s.cookie } })).statusCode, 401);
+    assert.equal((await t.app.inject({ url: '/app/session', headers: { cookie: s.cookie } })).statusCode, 401);
+    assert.ok((await t.ctx.sessions.sweep()) >= 1);
+    assert.equal((await t.app.inject({ url: '/app/session', headers: { cookie: s.cookie } })).statusCode, 401);
+  });
+
+  test('writes need the session CSRF token and must not come from another site', async () => {
+    const { key } = await t.account();
+    const s = await signIn(key);
+    const write = (headers: Record<string, string>) =>
+      t.app.inject({ method: 'POST', url: '/v3/keyword-tool/lists', headers: { cookie: s.cookie, ...headers }, payload: { name: 'mine', keyword_ids: [] } });
+    const refusals: Record<string, string>[] = [
+      {},
+      { 'x-csrf-token': 'wrong' },
+      { 'x-csrf-token': s.csrf.slice(1) },
+      { 'x-csrf-token': s.csrf, origin: 'https://evil.example' },
+      { 'x-csrf-token': s.csrf, origin: 'null' },
+      { 'x-csrf-token': s.csrf, 'sec-fetch-site': 'cross-site' },
+      { 'x-csrf-token': s.csrf, 'sec-fetch-site': 'same-site' },
+    ];
+    for (const headers of refusals) {
+      const res = await write(headers);
+      assert.equal(res.statusCode, 403, JSON.stringify(headers));
+      assert.equal(res.json().error.type, 'Forbidden');
+    }
+    assert.equal((await t.app.inject({ url: '/v3/keyword-tool/lists', headers: { cookie: s.cookie } })).json().length, 0, 'no refused write took effect');
+    const ok = await write({ 'x-csrf-token': s.csrf, origin: 'http://localhost:80', 'sec-fetch-site': 'same-origin' });
+    assert.equal(ok.statusCode, 201, ok.body);
+    // Signing in from another site is refused too (login CSRF).
+    const login = await t.app.inject({ method: 'POST', url: '/app/session', payload: { key }, headers: { origin: 'https://evil.example' } });
+    assert.equal(login.statusCode, 403);
+  });
+
+  test('sign-out needs the CSRF token and ends the session', async () => {
+    const { key } = await t.account();
+    const s = await signIn(key);
+    assert.equal((await t.app.inject({ method: 'DELETE', url: '/app/session', headers: { cookie: s.cookie } })).statusCode, 403);
+    assert.equal((await t.app.inject({ url: '/app/session', headers: { cookie: s.cookie } })).statusCode, 200);
+    const out = await t.app.inject({ method: 'DELETE', url: '/app/session', headers: { cookie: s.cookie, 'x-csrf-token': s.csrf } });
+    assert.equal(out.statusCode, 204);
+    assert.match(String(out.headers['set-cookie']), /Max-Age=0/);
+    assert.equal((await t.app.inject({ url: '/v3/keyword-tool/lists', headers: { cookie: s.cookie } })).statusCode, 401);
+    assert.equal((await t.app.inject({ url: '/app/keywords', headers: { cookie: s.cookie } })).statusCode, 302);
+  });
+
+  test('requests through a session are client class web: 3 per pool per 1 s, same pools as the key', async () => {
+    const { key } = await t.account();
+    const s = await signIn(key);
+    const serp = (kw: string, headers: Record<string, string>) =>
+      t.app.inject({ url: `/v3/serp-tool/serps?kw=${encodeURIComponent(kw)}&location_id=2840`, headers });
+    for (const kw of ['running shoes', 'trail shoes', 'hiking boots']) assert.equal((await serp(kw, { cookie: s.cookie })).statusCode, 200);
+    const refused = await serp('yoga mat', { cookie: s.cookie });
+    assert.equal(refused.statusCode, 429);
+    assert.equal(refused.json().error.retry_after, 1);
+    t.clock.advance(1001);
+    assert.equal((await serp('yoga mat', { cookie: s.cookie })).statusCode, 200);
+    // The key's own (api) window is another class, but the pool is the same one.
+    const limits = (await t.app.inject({ url: '/v3/keyword-tool/limits', headers: { 'x-access-token': key } })).json();
+    assert.equal(limits.resources.serps.remaining, limits.resources.serps.limit - 4);
+    // A repeat is the same cache entry whichever way the account came in.
+    const cached = await serp('running shoes', { 'x-access-token': key });
+    assert.equal(cached.statusCode, 200);
+    assert.equal(
+      (await t.app.inject({ url: '/v3/keyword-tool/limits', headers: { cookie: s.cookie } })).json().resources.serps.remaining,
+      limits.resources.serps.remaining,
+    );
+  });
+
+  test("a second account's session never sees the first account's objects", async () => {
+    const a = await t.account();
+    const b = await t.account();
+    const sa = await signIn(a.key);
+    const sb = await signIn(b.key);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/v3/keyword-tool/lists',
+      headers: { cookie: sa.cookie, 'x-csrf-token': sa.csrf },
+      payload: { name: 'secret', keyword_ids: [] },
+    });
+    assert.equal(created.statusCode, 201);
+    const listId = created.json()._id;
+    assert.equal((await t.app.inject({ url: '/v3/keyword-tool/lists', headers: { cookie: sb.cookie } })).json().length, 0);
+    assert.equal((await t.app.inject({ url: `/v3/keyword-tool/lists/${listId}`, headers: { cookie: sb.cookie } })).statusCode, 404);
+    const del = await t.app.inject({ method: 'DELETE', url: `/v3/keyword-tool/lists/${listId}`, headers: { cookie: sb.cookie, 'x-csrf-token': sb.csrf } });
+    assert.equal(del.statusCode, 404);
+    // B's CSRF token does not open A's session for writes.
+    const cross = await t.app.inject({ method: 'DELETE', url: `/v3/keyword-tool/lists/${listId}`, headers: { cookie: sa.cookie, 'x-csrf-token': sb.csrf } });
+    assert.equal(cross.statusCode, 403);
+    assert.equal((await t.app.inject({ url: `/v3/keyword-tool/lists/${listId}`, headers: { cookie: sa.cookie } })).statusCode, 200);
+    // A key in the header wins over a cookie: B's key with A's cookie is B.
+    const mixed = await t.app.inject({ url: '/v3/keyword-tool/lists', headers: { cookie: sa.cookie, 'x-access-token': b.key } });
+    assert.equal(mixed.json().length, 0);
+  });
+});

@@ -1,0 +1,101 @@
+/** SERP analysis: the SERP with its features and per-result metrics, the snapshot image, and reset. */
+import { useState } from 'preact/hooks';
+import { api, data, problemOf, type Problem } from '../api';
+import { useApi } from '../useApi';
+import { href, navigate, useLocation } from '../router';
+import { AsyncView, Empty, ProblemBox } from '../components/States';
+import { SerpView } from '../components/SerpView';
+import { LocationPicker } from '../components/LocationPicker';
+import type { Serp } from '../types';
+
+export default function SerpPage() {
+  const loc = useLocation();
+  const kw = loc.query.get('kw') ?? '';
+  const locationId = Number(loc.query.get('loc') ?? '2840') || 0;
+  const [draft, setDraft] = useState(kw);
+  const [draftLoc, setDraftLoc] = useState(locationId);
+  const [fresh, setFresh] = useState<Serp | null>(null);
+  const [resetProblem, setResetProblem] = useState<Problem | null>(null);
+  const [resetting, setResetting] = useState(false);
+  const [showSnapshot, setShowSnapshot] = useState(false);
+  const serp = useApi(kw ? () => data<Serp>(api.GET('/serp-tool/serps', { params: { query: { kw, location_id: locationId } } })) : null, [kw, locationId]);
+  const shown = fresh ?? (serp.status === 'ready' ? serp.data : null);
+
+  return (
+    <div class="page serp-page">
+      <h1>SERP analysis</h1>
+      <form
+        class="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setFresh(null);
+          setShowSnapshot(false);
+          if (draft.trim()) navigate(href('/app/serp', { kw: draft.trim(), loc: draftLoc }));
+        }}
+      >
+        <input
+          name="kw"
+          placeholder="Keyword"
+          value={draft}
+          maxLength={200}
+          onInput={(e) => setDraft((e.currentTarget as HTMLInputElement).value)}
+          aria-label="Keyword"
+        />
+        <LocationPicker value={draftLoc} onChange={setDraftLoc} />
+        <button type="submit">Show SERP</button>
+      </form>
+      {!kw && <Empty>Enter a keyword to see its SERP.</Empty>}
+      {shown ? (
+        <div class="serp-layout">
+          <div>
+            <div class="actions">
+              <button type="button" disabled={!shown.serp_snapshot_id} onClick={() => setShowSnapshot(true)}>
+                Snapshot
+              </button>
+              <button
+                type="button"
+                disabled={resetting}
+                title="Fetch this SERP again (charged per page)"
+                onClick={async () => {
+                  setResetting(true);
+                  setResetProblem(null);
+                  try {
+                    const answer = await data<Serp | Serp[]>(api.GET('/serp-tool/serps/reset', { params: { query: { kw, location_id: locationId } } }));
+                    setFresh(Array.isArray(answer) ? answer[0] : answer);
+                    setShowSnapshot(false);
+                  } catch (err) {
+                    setResetProblem(problemOf(err));
+                  } finally {
+                    setResetting(false);
+                  }
+                }}
+              >
+                {resetting ? 'Resetting…' : 'Reset (fetch again)'}
+              </button>
+            </div>
+            {resetProblem && <ProblemBox problem={resetProblem} />}
+            <SerpView serp={shown} />
+          </div>
+          {showSnapshot && shown.serp_snapshot_id && <Snapshot id={shown.serp_snapshot_id} kw={shown.kw} />}
+        </div>
+      ) : (
+        <AsyncView state={serp} what={`the SERP for “${kw}”`} onRetry={serp.reload}>
+          {() => null}
+        </AsyncView>
+      )}
+    </div>
+  );
+}
+
+/** The PNG the API renders of the SERP as the account was shown it (sent as base64 in JSON). */
+function Snapshot({ id, kw }: { id: string; kw: string }) {
+  const image = useApi(() => data<{ image: string }>(api.GET('/serp-tool/serps/{serp_id}/snapshot', { params: { path: { serp_id: id } } })), [id]);
+  return (
+    <figure class="snapshot">
+      <figcaption>Snapshot of the SERP as shown</figcaption>
+      <AsyncView state={image} what="the snapshot" onRetry={image.reload}>
+        {(s) => <img src={`data:image/png;base64,${s.image}`} alt={`Snapshot of the SERP for ${kw}`} />}
+      </AsyncView>
+    </figure>
+  );
+}

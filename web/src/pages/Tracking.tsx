@@ -1,0 +1,336 @@
+/**
+ * Rank tracking: the account's trackings, creating one (domain, location, platform, keywords),
+ * and a tracking's keyword table (position, change, best position, ranking URL) with the
+ * tracking's visibility and average-position chart and a position chart per keyword.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { api, data, problemOf, type Problem } from '../api';
+import { useApi } from '../useApi';
+import { href, linkClick, navigate, useLocation } from '../router';
+import { AsyncView, Empty, ProblemBox } from '../components/States';
+import { LocationPicker } from '../components/LocationPicker';
+import { Chart } from '../components/Chart';
+import type { Tracking } from '../types';
+
+export default function TrackingPage() {
+  const loc = useLocation();
+  const id = loc.path.startsWith('/app/tracking/') ? decodeURIComponent(loc.path.slice('/app/tracking/'.length)) : null;
+  return id ? <TrackingDetail id={id} keywordId={loc.query.get('kw')} /> : <AllTrackings />;
+}
+
+const platformName = (p: number) => (p === 2 ? 'mobile' : 'desktop');
+
+function AllTrackings() {
+  const trackings = useApi(() => data<Tracking[]>(api.GET('/rank-tool/trackings')), []);
+  return (
+    <div class="page trackings">
+      <h1>Rank tracking</h1>
+      <CreateTracking />
+      <h2>Your trackings</h2>
+      <AsyncView state={trackings} what="your trackings" onRetry={trackings.reload}>
+        {(all) =>
+          all.length === 0 ? (
+            <Empty>No trackings yet: create one above.</Empty>
+          ) : (
+            <table class="plain">
+              <thead>
+                <tr>
+                  <th>Domain</th>
+                  <th>Location</th>
+                  <th>Platform</th>
+                  <th class="right">Keywords</th>
+                  <th>Created</th>
+                </tr>
+              </thead>
+              <tbody>
+                {all.map((t) => (
+                  <tr key={t._id}>
+                    <td>
+                      <a href={href(`/app/tracking/${t._id}`)} onClick={linkClick}>
+                        {t.domain}
+                      </a>
+                    </td>
+                    <td>{t.location.label}</td>
+                    <td>{platformName(t.platform_id)}</td>
+                    <td class="right">{t.count}</td>
+                    <td>{new Date(t.created_at * 1000).toLocaleDateString('en')}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )
+        }
+      </AsyncView>
+    </div>
+  );
+}
+
+function CreateTracking() {
+  const [domain, setDomain] = useState('');
+  const [locationId, setLocationId] = useState(2840);
+  const [platform, setPlatform] = useState<1 | 2>(1);
+  const [keywords, setKeywords] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<Problem | null>(null);
+  return (
+    <form
+      class="create-tracking"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const list = keywords
+          .split('\n')
+          .map((k) => k.trim())
+          .filter(Boolean);
+        setBusy(true);
+        setProblem(null);
+        try {
+          const created = await data<{ tracking: Tracking }>(
+            api.POST('/rank-tool/trackings', { body: { domain: domain.trim(), location_id: locationId, platform_id: platform, keywords: list } }),
+          );
+          navigate(href(`/app/tracking/${created.tracking._id}`));
+        } catch (err) {
+          setProblem(problemOf(err));
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      <h2>New tracking</h2>
+      <label>
+        Domain
+        <input
+          name="domain"
+          required
+          maxLength={253}
+          placeholder="example.com"
+          value={domain}
+          onInput={(e) => setDomain((e.currentTarget as HTMLInputElement).value)}
+        />
+      </label>
+      <label>
+        Location <LocationPicker value={locationId} onChange={setLocationId} />
+      </label>
+      <label>
+        Platform
+        <select name="platform" value={String(platform)} onChange={(e) => setPlatform(Number((e.currentTarget as HTMLSelectElement).value) as 1 | 2)}>
+          <option value="1">Desktop</option>
+          <option value="2">Mobile</option>
+        </select>
+      </label>
+      <label class="wide">
+        Keywords, one per line
+        <textarea
+          name="keywords"
+          required
+          rows={5}
+          maxLength={200_000}
+          value={keywords}
+          onInput={(e) => setKeywords((e.currentTarget as HTMLTextAreaElement).value)}
+        />
+      </label>
+      <button type="submit" disabled={busy}>
+        {busy ? 'Creating…' : 'Track'}
+      </button>
+      {problem && <ProblemBox problem={problem} />}
+    </form>
+  );
+}
+
+interface StatsKeyword {
+  keyword_id: string;
+  kw: string;
+  sv: number;
+  position: number | null;
+  start_position: number | null;
+  rank_change: number | null;
+  url: string | null;
+}
+
+interface Stats {
+  history_dates: string[];
+  stats: { timeframes: Record<string, { visibility_index: number; average_position: number | null; estimated_visits: number }> };
+  keywords: StatsKeyword[];
+  annotations: { _id: string; date: string; text: string }[];
+}
+
+interface KeywordDetail {
+  kw: string;
+  rank: { last: number | null; best: number | null; avg: number | null; change: number };
+  items: { url: string; rank_history: Record<string, { p: number | null }> }[];
+}
+
+const dayToSeconds = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
+
+function TrackingDetail({ id, keywordId }: { id: string; keywordId: string | null }) {
+  const tracking = useApi(
+    async () => (await data<{ tracking: Tracking }>(api.GET('/rank-tool/trackings/{tracking_id}/detail', { params: { path: { tracking_id: id } } }))).tracking,
+    [id],
+  );
+  const stats = useApi(
+    () => data<Stats>(api.POST('/rank-tool/trackings/{tracking_id}/stats', { params: { path: { tracking_id: id } }, body: { days: 90 } })),
+    [id],
+  );
+  // Positions arrive from the first check shortly after creation: look again until every keyword has one.
+  const pending = stats.status === 'ready' && stats.data.keywords.some((k) => k.position === null) && stats.data.history_dates.length <= 1;
+  useEffect(() => {
+    if (!pending) return;
+    const timer = setTimeout(stats.reload, 3000);
+    return () => clearTimeout(timer);
+  }, [pending, stats]);
+  return (
+    <div class="page tracking-detail">
+      <p>
+        <a href="/app/tracking" onClick={linkClick}>
+          ← All trackings
+        </a>
+      </p>
+      <AsyncView state={tracking} what="the tracking" onRetry={tracking.reload}>
+        {(t) => (
+          <h1>
+            {t.domain}{' '}
+            <small>
+              {t.location.label} · {platformName(t.platform_id)}
+            </small>
+          </h1>
+        )}
+      </AsyncView>
+      <AsyncView state={stats} what="positions" onRetry={stats.reload}>
+        {(s) => <TrackingStats trackingId={id} stats={s} keywordId={keywordId} />}
+      </AsyncView>
+    </div>
+  );
+}
+
+function TrackingStats({ trackingId, stats, keywordId }: { trackingId: string; stats: Stats; keywordId: string | null }) {
+  const days = Object.keys(stats.stats.timeframes).sort();
+  const best = useBestPositions(trackingId, stats.keywords);
+  return (
+    <>
+      {days.length === 0 ? (
+        <Empty>No position checks yet: the first check runs right after creation.</Empty>
+      ) : (
+        <div class="charts">
+          <Chart
+            title="Visibility"
+            x={days.map(dayToSeconds)}
+            series={[{ label: 'visibility %', values: days.map((d) => stats.stats.timeframes[d].visibility_index), color: '#2563eb' }]}
+          />
+          <Chart
+            title="Average position"
+            x={days.map(dayToSeconds)}
+            series={[{ label: 'average position', values: days.map((d) => stats.stats.timeframes[d].average_position), color: '#16a34a', inverted: true }]}
+          />
+        </div>
+      )}
+      <table class="plain rank-table" aria-label="Tracked keywords">
+        <thead>
+          <tr>
+            <th>Keyword</th>
+            <th class="right">Volume</th>
+            <th class="right">Position</th>
+            <th class="right">Change</th>
+            <th class="right">Best</th>
+            <th>Ranking URL</th>
+          </tr>
+        </thead>
+        <tbody>
+          {stats.keywords.map((k) => (
+            <tr key={k.keyword_id} class={k.keyword_id === keywordId ? 'selected' : ''}>
+              <td>
+                <a href={href(`/app/tracking/${trackingId}`, { kw: k.keyword_id })} onClick={linkClick}>
+                  {k.kw}
+                </a>
+              </td>
+              <td class="right">{k.sv?.toLocaleString('en') ?? '–'}</td>
+              <td class="right" data-position>
+                {k.position ?? (k.url === null ? '>100' : '–')}
+              </td>
+              <td class={`right ${(k.rank_change ?? 0) > 0 ? 'up' : (k.rank_change ?? 0) < 0 ? 'down' : ''}`}>
+                {k.rank_change ? (k.rank_change > 0 ? `▲${k.rank_change}` : `▼${-k.rank_change}`) : '–'}
+              </td>
+              <td class="right">{best[k.keyword_id] ?? '…'}</td>
+              <td class="url">{k.url ?? '–'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {keywordId && <KeywordHistory trackingId={trackingId} keywordId={keywordId} />}
+    </>
+  );
+}
+
+/**
+ * Best positions come with each keyword's detail; they are fetched two at a time so that a
+ * large tracking does not trip the per-address gateway limit.
+ */
+function useBestPositions(trackingId: string, keywords: StatsKeyword[]): Record<string, string> {
+  const [best, setBest] = useState<Record<string, string>>({});
+  useEffect(() => {
+    let cancelled = false;
+    const queue = keywords.slice(0, 200).map((k) => k.keyword_id);
+    const worker = async () => {
+      for (let next = queue.shift(); next !== undefined && !cancelled; next = queue.shift()) {
+        const kwId = next;
+        try {
+          const d = await data<KeywordDetail>(
+            api.GET('/rank-tool/trackings/{tracking_id}/tracked-keywords/{tracked_keyword_id}', {
+              params: { path: { tracking_id: trackingId, tracked_keyword_id: kwId } },
+            }),
+          );
+          if (!cancelled) setBest((b) => ({ ...b, [kwId]: d.rank.best === null ? '–' : String(d.rank.best) }));
+        } catch {
+          if (!cancelled) setBest((b) => ({ ...b, [kwId]: '?' }));
+        }
+      }
+    };
+    void Promise.all([worker(), worker()]);
+    return () => {
+      cancelled = true;
+    };
+  }, [trackingId, keywords.map((k) => k.keyword_id).join(',')]);
+  return best;
+}
+
+function KeywordHistory({ trackingId, keywordId }: { trackingId: string; keywordId: string }) {
+  const detail = useApi(
+    () =>
+      data<KeywordDetail>(
+        api.GET('/rank-tool/trackings/{tracking_id}/tracked-keywords/{tracked_keyword_id}', {
+          params: { path: { tracking_id: trackingId, tracked_keyword_id: keywordId }, query: {} },
+        }),
+      ),
+    [trackingId, keywordId],
+  );
+  return (
+    <section class="keyword-history">
+      <AsyncView state={detail} what="the keyword's history" onRetry={detail.reload}>
+        {(d) => {
+          // Per day, the best position of any of the domain's URLs.
+          const byDay = new Map<string, number>();
+          for (const item of d.items)
+            for (const [day, h] of Object.entries(item.rank_history)) {
+              if (h.p === null) continue;
+              byDay.set(day, Math.min(byDay.get(day) ?? Infinity, h.p));
+            }
+          const days = [...byDay.keys()].sort();
+          return (
+            <>
+              <h2>
+                “{d.kw}”: position {d.rank.last ?? '–'}, best {d.rank.best ?? '–'}, average {d.rank.avg === null ? '–' : d.rank.avg.toFixed(1)}
+              </h2>
+              {days.length === 0 ? (
+                <Empty>Not ranking in the top 100 in the checks so far.</Empty>
+              ) : (
+                <Chart
+                  title={`Position history of “${d.kw}”`}
+                  x={days.map(dayToSeconds)}
+                  series={[{ label: 'position', values: days.map((day) => byDay.get(day)!), color: '#9333ea', inverted: true }]}
+                />
+              )}
+            </>
+          );
+        }}
+      </AsyncView>
+    </section>
+  );
+}
