@@ -49,7 +49,18 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
     }
     process.stderr.write(`Sandbox web ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   }
-  const ctx = await createContext(config);
+  // Opening the world reads its pages, text index and the default market's rank index:
+  // seconds on `small`, said as it happens rather than in silence.
+  const loading = Date.now();
+  process.stderr.write(`Loading the research engine from ${researchStoreFile(config.dataDir)}…\n`);
+  const opening = progressBars();
+  let ctx: Awaited<ReturnType<typeof createContext>>;
+  try {
+    ctx = await createContext(config, { onProgress: opening.listener });
+  } finally {
+    opening.stop();
+  }
+  process.stderr.write(`Research engine loaded in ${((Date.now() - loading) / 1000).toFixed(1)} s\n`);
   const logger = pino({ level: config.logLevel, name: 'quarry' });
   let app: FastifyInstance | undefined;
   let demoKey: string | null = null;

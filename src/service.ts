@@ -19,6 +19,7 @@ import { createSources } from './engine/sources/index.js';
 import { JobQueue } from './jobs/jobQueue.js';
 import { loadSigningSecret, UrlSigner } from './lib/signedUrl.js';
 import { fairUse } from './policy/fairUse.js';
+import type { ProgressListener } from './lib/progress.js';
 import { SqlSessionStore } from './sessions/sqlSessionStore.js';
 import { WebSessions } from './sessions/webSessions.js';
 
@@ -28,6 +29,8 @@ export interface ServiceOptions {
   inMemory?: boolean;
   /** The research store file; default `<data dir>/research.db`. */
   researchFile?: string;
+  /** Stages of opening the research engine (the start-up display of `quarry serve`). */
+  onProgress?: ProgressListener;
 }
 
 /** The part of the service that holds accounts and their usage (all the operator CLI needs). */
@@ -46,8 +49,8 @@ export async function openStateContext(config: Config, options: ServiceOptions =
 export async function createContext(config: Config, options: ServiceOptions = {}): Promise<QuarryContext> {
   const base = await openStateContext(config, options);
   const locations = loadLocations();
-  const engine = await openEngine({ file: options.researchFile ?? researchStoreFile(config.dataDir), clock: base.clock });
-  // The facade opens the search half once and warms the default market's rank index.
+  const engine = await openEngine({ file: options.researchFile ?? researchStoreFile(config.dataDir), clock: base.clock, onProgress: options.onProgress });
+  // The facade opens the search half once, with the default market's rank index loaded.
   const search = await engine.search();
   const asOfMs = engine.metadata().asOfMs;
   const sources = createSources(config.sources, {

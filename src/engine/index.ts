@@ -85,8 +85,9 @@ export interface Engine {
   authority: AuthorityService;
   sites: SitesService;
   /**
-   * Keywords, SERPs and the rank index (engine/search), opened on first use: reading the
-   * corpus and indexing its text takes seconds on `small`.
+   * Keywords, SERPs and the rank index (engine/search), opened on first use with the
+   * default market's rank index loaded (a built world stores both; a world without them,
+   * such as an import, is indexed and ranked here: minutes on `small`).
    */
   search(): Promise<SearchEngine>;
   /** True when the store holds a completely built (or imported) world. */
@@ -115,6 +116,8 @@ export interface LinksReader {
 export interface OpenEngineOptions {
   file: string;
   clock: Clock;
+  /** Stages of opening the search half (see `Engine.search`). */
+  onProgress?: ProgressListener;
 }
 
 function readMeta(store: ResearchStore): Map<string, string> {
@@ -134,7 +137,7 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine> {
     links,
     authority,
     sites,
-    search: () => (search ??= openSearch({ store, clock: options.clock, warmRankIndexes: [DEFAULT_SERP_LOCATION] })),
+    search: () => (search ??= openSearch({ store, clock: options.clock, rankIndexes: [DEFAULT_SERP_LOCATION], onProgress: options.onProgress })),
     isBuilt: () => readMeta(store).get('state') === 'ready',
     metadata: () => {
       const meta = readMeta(store);

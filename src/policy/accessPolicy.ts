@@ -79,6 +79,12 @@ export interface ExecutionContext {
    * export's job): synchronous, on the state store's connection, run inside the commit.
    */
   onCommit(write: () => void): void;
+  /**
+   * Keeps this answer out of the 24-hour cache: it holds values still being computed (a
+   * market's difficulty while its rank index is built) that a repeat must not be served.
+   * The request is charged as usual.
+   */
+  doNotCache(): void;
 }
 
 export interface ExecutionResult {
@@ -315,6 +321,7 @@ export class AccessPolicy {
     let charged = reservation.reserved;
     const writes: (() => void)[] = [];
     let result: ExecutionResult;
+    let provisional = false;
     try {
       result = await req.execute({
         account,
@@ -325,6 +332,7 @@ export class AccessPolicy {
           charged = Math.max(0, Math.min(units, reservation.reserved));
         },
         onCommit: (write) => writes.push(write),
+        doNotCache: () => (provisional = true),
       });
     } catch (err) {
       await this.store.release(reservation);
@@ -344,7 +352,9 @@ export class AccessPolicy {
         cost: charged,
         cache:
           key !== null
-            ? { key, status: result.status, contentType: JSON_TYPE, body }
+            ? provisional
+              ? undefined
+              : { key, status: result.status, contentType: JSON_TYPE, body }
             : op.cooldown
               ? { key: replayKey(op.cooldown), status: result.status, contentType: JSON_TYPE, body: JSON.stringify({ request: requestKey, body }) }
               : undefined,

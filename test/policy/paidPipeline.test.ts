@@ -11,6 +11,7 @@ import { DAY, HOUR, SECOND } from '../../src/lib/clock.js';
 
 let executions = 0;
 let failNext = false;
+let provisional = false;
 /** Answers of /fixture/revocable that the operation no longer stands by. */
 const revoked = new Set<number>();
 
@@ -47,6 +48,12 @@ async function fixtureRoutes(app: FastifyInstance) {
     { config: { paid: { pool: 'serps', cachedAnswerHolds: (body: any) => !revoked.has(body.n) } }, schema: { querystring: q } },
     async () => ({ n: ++executions }),
   );
+  app.get('/fixture/provisional', { config: { paid: { pool: 'serps' } }, schema: { querystring: q } }, async (req) => {
+    executions++;
+    // Answers while a value is still being computed: kept out of the cache.
+    if (provisional) req.paid!.doNotCache();
+    return { q: (req.query as { q: string }).q, n: executions, complete: !provisional };
+  });
   app.get(
     '/fixture/history',
     {
@@ -153,6 +160,26 @@ describe('paid operations', () => {
     assert.equal((await remaining('serps')).remaining, before - 1);
     assert.deepEqual((await get('/fixture/revocable?q=r')).json(), second, 'the new answer is cached');
     assert.equal(executions, 2);
+  });
+
+  test('an answer marked not for the cache (values still being computed) is charged, and its repeat executes again', async () => {
+    provisional = true;
+    const before = (await remaining('serps')).remaining;
+    const first = (await get('/fixture/provisional?q=soon')).json();
+    assert.equal(first.complete, false);
+    t.clock.advance(31 * SECOND);
+    const second = await get('/fixture/provisional?q=soon');
+    assert.equal(second.headers['x-cache'], undefined);
+    assert.equal(second.json().n, first.n + 1, 'executed again, not served from the cache');
+    assert.equal((await remaining('serps')).remaining, before - 2, 'both charged');
+    provisional = false;
+    t.clock.advance(31 * SECOND);
+    const complete = (await get('/fixture/provisional?q=soon')).json();
+    assert.equal(complete.complete, true);
+    const repeat = await get('/fixture/provisional?q=soon');
+    assert.equal(repeat.headers['x-cache'], 'HIT');
+    assert.deepEqual(repeat.json(), complete, 'the complete answer is cached');
+    assert.equal(executions, 3);
   });
 
   test('a daily period starts with the first counted request and refills after 24 h', async () => {

@@ -7,6 +7,7 @@
  * search.relatedKeywords('running shoes', 2840, 1000, 200);
  */
 import type { Clock } from '../../lib/clock.js';
+import type { ProgressListener } from '../../lib/progress.js';
 import { loadLocations, type LocationRegistry } from '../../locations/registry.js';
 import type { ResearchStore } from '../researchStore.js';
 import { loadKeywordData, loadSearchCorpus } from './loadSearchCorpus.js';
@@ -31,14 +32,29 @@ export interface OpenSearchOptions {
    * lookup does not wait for it. The build gives way to builds lookups wait for.
    */
   warmRankIndexes?: readonly number[];
+  /**
+   * Locations whose rank index must be loaded (or built, when none is stored) before the
+   * engine is returned: the service's default market, so that it never reports ready
+   * with answers that would change minutes later (null difficulty, no SERP overlap).
+   */
+  rankIndexes?: readonly number[];
+  /** Stages of the opening (reading pages, the text index, each rank index), for a start-up display. */
+  onProgress?: ProgressListener;
 }
 
 /** Migrates the search tables, loads the corpus and builds the in-memory index. */
 export async function openSearch(options: OpenSearchOptions): Promise<SearchEngine> {
   await migrateSearchTables(options.store.db);
   const store = new SearchStore(options.store.raw);
-  const { corpus, index, textFingerprint } = loadSearchCorpus(options.store.raw, store);
+  const progress = options.onProgress ?? (() => {});
+  const { corpus, index, textFingerprint } = loadSearchCorpus(options.store.raw, store, progress);
+  progress('keyword catalogue', 0, 1);
   const search = new SearchEngine({ corpus, index, textFingerprint, clock: options.clock, locations: options.locations ?? loadLocations(), store });
+  for (const location of options.rankIndexes ?? []) {
+    const stage = `${store.hasRankIndex(search.marketOf(location) || location) ? 'load' : 'rank'} market ${location}`;
+    progress(stage, 0, 1);
+    await search.requireRankIndex(location, (done, total) => progress(stage, done, total));
+  }
   for (const location of options.warmRankIndexes ?? []) {
     // A failure here (the store closed during a build) only means a later lookup builds it.
     search.warmRankIndex(location).catch(() => undefined);

@@ -4,6 +4,7 @@
  * markets and stored histories, niches and brand names.
  */
 import type SqliteDatabase from 'better-sqlite3';
+import type { ProgressListener } from '../../lib/progress.js';
 import { LEVEL } from '../researchSchema.js';
 import { Bm25Builder, Bm25Index, PAGE_FIELD_WEIGHTS } from './bm25Index.js';
 import type { SearchStore } from './searchStore.js';
@@ -51,7 +52,7 @@ export interface LoadedCorpus {
  * With a store, the built index is saved and later opens of the same pages load it
  * instead of reading every body again (most of a small world's open time).
  */
-export function loadSearchCorpus(raw: SqliteDatabase.Database, store?: SearchStore): LoadedCorpus {
+export function loadSearchCorpus(raw: SqliteDatabase.Database, store?: SearchStore, onProgress: ProgressListener = () => {}): LoadedCorpus {
   // Tables are read one by one and joined in memory: faster than SQLite's join plan here.
   const hosts = new Map<number, string>();
   for (const r of raw.prepare('SELECT id, host FROM hosts').all() as { id: number; host: string }[]) hosts.set(r.id, r.host);
@@ -72,6 +73,9 @@ export function loadSearchCorpus(raw: SqliteDatabase.Database, store?: SearchSto
   const fingerprint = pagesFingerprint(raw);
   const storedIndex = store?.textIndex(fingerprint);
   const builder = storedIndex ? undefined : new Bm25Builder(PAGE_FIELD_WEIGHTS, { preTokenized: [false, false, true] });
+  const pageCount = (raw.prepare('SELECT COUNT(*) FROM pages').pluck().get() as number) ?? 0;
+  const stage = builder ? 'index page text' : 'read pages';
+  onProgress(stage, 0, pageCount);
   const pages: CorpusPage[] = [];
   const pageRows = raw
     .prepare(
@@ -84,6 +88,7 @@ export function loadSearchCorpus(raw: SqliteDatabase.Database, store?: SearchSto
     const root = roots.get(r.root_domain_id);
     const pm = pageMetrics.get(r.id);
     const rm = rootMetrics.get(r.root_domain_id);
+    if (pages.length % 10_000 === 0) onProgress(stage, pages.length, pageCount);
     builder?.add([r.title, r.description, r.body]);
     pages.push({
       id: r.id,
@@ -138,6 +143,7 @@ export function loadSearchCorpus(raw: SqliteDatabase.Database, store?: SearchSto
   }
 
   const metricsTs = metricsTimestamp(raw);
+  onProgress(builder ? 'store text index' : 'load text index', 0, 1);
   let index: Bm25Index;
   if (builder) {
     index = builder.finish();
@@ -145,6 +151,7 @@ export function loadSearchCorpus(raw: SqliteDatabase.Database, store?: SearchSto
   } else {
     index = Bm25Index.fromParts(storedIndex!);
   }
+  onProgress('read keywords', 0, 1);
   return { corpus: { pages, niches, brands, metricsTs, ...loadKeywordData(raw) }, index, textFingerprint: fingerprint };
 }
 
@@ -221,9 +228,19 @@ export function loadKeywordData(raw: SqliteDatabase.Database): KeywordData {
  * and the pages' count and largest id (imports add pages with new ids).
  */
 function pagesFingerprint(raw: SqliteDatabase.Database): string {
-  const hash = raw.prepare(`SELECT value FROM world_meta WHERE key = 'content_hash'`).get() as { value: string } | undefined;
+  // What the build was (not its content hash: `world info --hash` stores one after the
+  // build, which must not throw away the index the build stored).
+  const meta = new Map(
+    (
+      raw.prepare(`SELECT key, value FROM world_meta WHERE key IN ('origin', 'size', 'seed', 'as_of_ms', 'generator_version')`).all() as {
+        key: string;
+        value: string;
+      }[]
+    ).map((r) => [r.key, r.value]),
+  );
+  const build = ['origin', 'size', 'seed', 'as_of_ms', 'generator_version'].map((k) => meta.get(k) ?? '').join(',');
   const pages = raw.prepare('SELECT COUNT(*) AS n, MAX(id) AS max FROM pages').get() as { n: number; max: number | null };
-  return `v1|${hash?.value ?? ''}|${pages.n}|${pages.max ?? 0}`;
+  return `v2|${build}|${pages.n}|${pages.max ?? 0}`;
 }
 
 /** The world's build time (`as_of_ms` in world_meta) in Unix seconds: when the metrics were computed. */

@@ -228,11 +228,13 @@ export class SearchEngine {
     locationId: number,
     languageId: number,
     limit: number,
-  ): Promise<{ keywords: KeywordItem[]; countKeywordsBeforeLimit: number }> {
+  ): Promise<{ keywords: KeywordItem[]; countKeywordsBeforeLimit: number; provisional: boolean }> {
     const lang = this.languageFor(locationId, languageId);
     const seed = this.metrics.keywordFor(seedText, lang._id);
     const market = this.marketOf(locationId);
     const index = await this.overlapIndex(market === 0 ? DEFAULT_SERP_LOCATION : market);
+    // The seed's difficulty is known before answering: one ranking when no index has it.
+    if (this.difficultyOf(seed, locationId) === undefined) this.rememberDifficulty(seed.kw, market, this.organicPages(seed, market, 10));
     const seedIdx = this.catalog.find(seed.kw, lang._id);
     const seedTop = index && seedIdx !== undefined && index.covers(seedIdx) ? index.top(seedIdx) : this.organicPages(seed, market, 10);
     const ranked = relatedCandidates({
@@ -253,7 +255,19 @@ export class SearchEngine {
       keywords.push(this.metrics.item(kw, locationId, languageId, now, this.difficultyOf(kw, locationId)));
     }
     this.recordRefs(keywords.map((k) => ({ id: k._id, kw: k.kw, locationId, languageId })));
-    return { keywords, countKeywordsBeforeLimit: ranked.length + 1 };
+    return { keywords, countKeywordsBeforeLimit: ranked.length + 1, provisional: keywords.some((k) => k.seo === null) && this.difficultyPending(locationId) };
+  }
+
+  /**
+   * Whether keywords of a location's market still lack a difficulty that its rank index,
+   * being built in the background, will give them: an answer showing them must not be
+   * cached. Starts that build if nothing started it.
+   */
+  difficultyPending(locationId: number): boolean {
+    const market = this.marketOf(locationId) || DEFAULT_SERP_LOCATION;
+    if (this.rankIndexes.has(market)) return false;
+    this.warmRankIndex(market).catch(() => undefined);
+    return true;
   }
 
   /**
@@ -485,7 +499,12 @@ export class SearchEngine {
     return this.requestRankIndex(locationId, false);
   }
 
-  private requestRankIndex(locationId: number, urgent: boolean): Promise<RankIndex> {
+  /** A market's rank index like `rankIndex`, reporting a build's progress (keywords ranked of all). */
+  requireRankIndex(locationId: number, onProgress?: (done: number, total: number) => void): Promise<RankIndex> {
+    return this.requestRankIndex(locationId, true, onProgress);
+  }
+
+  private requestRankIndex(locationId: number, urgent: boolean, onProgress?: (done: number, total: number) => void): Promise<RankIndex> {
     const market = this.marketOf(locationId) || DEFAULT_SERP_LOCATION;
     const ready = this.rankIndexes.get(market);
     if (ready) return Promise.resolve(ready);
@@ -495,14 +514,14 @@ export class SearchEngine {
       return pending.index;
     }
     const priority: BuildPriority = { urgent };
-    const index = this.loadOrBuildRankIndex(market, priority).finally(() => this.pendingRankIndexes.delete(market));
+    const index = this.loadOrBuildRankIndex(market, priority, onProgress).finally(() => this.pendingRankIndexes.delete(market));
     this.pendingRankIndexes.set(market, { index, priority });
     return index;
   }
 
-  private async loadOrBuildRankIndex(market: number, priority: BuildPriority): Promise<RankIndex> {
+  private async loadOrBuildRankIndex(market: number, priority: BuildPriority, onProgress?: (done: number, total: number) => void): Promise<RankIndex> {
     const stored = this.store?.rankIndex(market);
-    if (!stored) return this.buildRankIndex(market, priority);
+    if (!stored) return this.buildRankIndex(market, priority, onProgress);
     // Research-store ids → catalogue and corpus indexes (ids are dense small integers).
     const keywordIndex = denseIndex(this.corpus.keywords.map((k) => k.id));
     const pageIndex = denseIndex(this.corpus.pages.map((p) => p.id));
@@ -539,19 +558,19 @@ export class SearchEngine {
    * Each keyword's BM25 candidates are retrieved once and re-scored by the builds of
    * later markets (rankCandidates.ts), which then take a small part of the first build's time.
    */
-  async buildRankIndex(locationId: number, priority: BuildPriority = { urgent: true }): Promise<RankIndex> {
+  async buildRankIndex(locationId: number, priority: BuildPriority = { urgent: true }, onProgress?: (done: number, total: number) => void): Promise<RankIndex> {
     let ended!: () => void;
     const running = { priority, ended: new Promise<void>((resolve) => (ended = resolve)) };
     this.runningBuilds.add(running);
     try {
-      return await this.rankMarket(this.marketOf(locationId) || DEFAULT_SERP_LOCATION, priority);
+      return await this.rankMarket(this.marketOf(locationId) || DEFAULT_SERP_LOCATION, priority, onProgress);
     } finally {
       this.runningBuilds.delete(running);
       ended();
     }
   }
 
-  private async rankMarket(market: number, priority: BuildPriority): Promise<RankIndex> {
+  private async rankMarket(market: number, priority: BuildPriority, onProgress?: (done: number, total: number) => void): Promise<RankIndex> {
     const date = day(this.clock.now());
     this.loadStoredCandidates();
     const ranked = new RankRowsBuilder();
@@ -560,6 +579,7 @@ export class SearchEngine {
     let sliceStart = performance.now();
     for (let i = 0; i < all.length; i++) {
       if (performance.now() - sliceStart >= BUILD_SLICE_MS) {
+        onProgress?.(i, all.length);
         await this.giveWay(priority);
         sliceStart = performance.now();
       }
@@ -571,6 +591,7 @@ export class SearchEngine {
     }
     const unsaved = this.rankCandidates.takeUnsaved();
     if (this.candidatesFingerprint !== undefined) this.store?.saveRankCandidates(this.candidatesFingerprint, unsaved);
+    onProgress?.(all.length, all.length);
     const index = new RankIndex(market, date, this.pageGroups(), this.catalog.size, this.corpus.pages.length, ranked.finish());
     const rows = index.allRows();
     this.store?.saveRankIndex(

@@ -26,9 +26,11 @@ import type { LinkGraphInput } from '../links/linkGraphInput.js';
 import { writeEntityMetrics } from '../links/metricsWriter.js';
 import { domainClasses } from '../links/urls.js';
 import { contentHashOf } from './contentHash.js';
+import { openSearch } from '../search/index.js';
+import { DEFAULT_SERP_LOCATION } from '../search/searchEngine.js';
 
 /** Bumped whenever generated content changes, so cached test worlds are rebuilt. */
-export const GENERATOR_VERSION = 4;
+export const GENERATOR_VERSION = 5;
 
 export type { ProgressListener } from '../../lib/progress.js';
 import type { ProgressListener } from '../../lib/progress.js';
@@ -148,7 +150,8 @@ export async function buildWorld(options: BuildWorldOptions): Promise<BuiltWorld
         'INSERT INTO keywords (id, kw, language_id, niche_id, head, kind, intent, volume, trend, noise_seed, cpc, ppc, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       );
       const market = raw.prepare('INSERT INTO keyword_markets (keyword_id, location_id, share) VALUES (?, ?, ?)');
-      for (const k of keywords) {
+      for (const [n, k] of keywords.entries()) {
+        if (n % 5_000 === 0) progress('write keywords', n, keywords.length);
         keyword.run(k.id, k.kw, k.languageId, k.nicheId, k.head, k.kind, k.intent, k.volume, k.trend, k.noiseSeed, k.cpc, k.ppc, 'sandbox');
         for (const m of k.markets) market.run(k.id, m.locationId, m.share);
       }
@@ -169,6 +172,7 @@ export async function buildWorld(options: BuildWorldOptions): Promise<BuiltWorld
         const r = roots[pages.root[p]];
         const h = hosts[pages.host[p]];
         const k = pages.keyword[p] >= 0 ? keywords[pages.keyword[p]] : null;
+        if (p % 5_000 === 0) progress('write sites', p, pages.count);
         const text = pageText(p + 1, r.kind, r.brand, k?.kw ?? null, pages.niche[p], pages.isHome[p] === 1);
         page.run(
           p + 1,
@@ -199,6 +203,7 @@ export async function buildWorld(options: BuildWorldOptions): Promise<BuiltWorld
       transaction(() => {
         const end = Math.min(links.count, startAt + batch);
         for (let i = startAt; i < end; i++) {
+          if (i % 20_000 === 0) progress('write links', i, links.count);
           const s = links.source[i];
           const t = links.target[i];
           const targetRoot = roots[pages.root[t]];
@@ -277,9 +282,12 @@ export async function buildWorld(options: BuildWorldOptions): Promise<BuiltWorld
       hash = contentHashOf(raw);
       raw.prepare("INSERT OR REPLACE INTO world_meta (key, value) VALUES ('content_hash', ?)").run(hash);
     }
+    // What every first start (and every process opening the world: the service, a worker
+    // running an export) would otherwise do once: index the page text and rank the default
+    // market (minutes on `small`). Both are stored; an open loads them in a fraction of a second.
+    await openSearch({ store, clock: { now: () => options.asOf }, rankIndexes: [DEFAULT_SERP_LOCATION], onProgress: progress });
     raw.prepare("INSERT OR REPLACE INTO world_meta (key, value) VALUES ('state', 'ready')").run();
     raw.pragma('wal_checkpoint(TRUNCATE)');
-    progress('done', 1, 1);
     return { file, keywords: keywords.length, rootDomains: roots.length, hosts: hosts.length, pages: pages.count, links: links.count, contentHash: hash };
   } finally {
     await store.close();

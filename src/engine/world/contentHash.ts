@@ -34,7 +34,16 @@ export function contentHashOf(raw: SqliteDatabase.Database): string {
     hash.update(`#${table}\n`);
     const where = table === 'world_meta' ? ` WHERE key NOT IN (${UNHASHED_META_KEYS.map((k) => `'${k}'`).join(', ')})` : '';
     const statement = raw.prepare(`SELECT * FROM ${table}${where} ORDER BY ${orderBy}`).raw(true);
-    for (const row of statement.iterate()) hash.update(`${JSON.stringify(row)}\n`);
+    // Rows go to the hash in batches: one update per row cost more than the hashing itself.
+    let batch = '';
+    for (const row of statement.iterate()) {
+      batch += `${JSON.stringify(row)}\n`;
+      if (batch.length >= 1 << 20) {
+        hash.update(batch);
+        batch = '';
+      }
+    }
+    hash.update(batch);
   }
   return hash.digest('hex');
 }

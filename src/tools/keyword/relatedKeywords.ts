@@ -64,7 +64,9 @@ export async function relatedKeywordsRoutes(fastify: FastifyInstance): Promise<v
       await sources.fillKeywords([kw], location_id, language_id);
       // ...and its neighbours are the provider's keyword ideas, stored once.
       await sources.fillKeywordIdeas(kw, location_id, language_id);
-      const { keywords, countKeywordsBeforeLimit } = await search.relatedKeywords(kw, location_id, language_id, limit);
+      const { keywords, countKeywordsBeforeLimit, provisional } = await search.relatedKeywords(kw, location_id, language_id, limit);
+      // Rows whose difficulty the market's ranking (under way) will give soon: not for the 24-hour cache.
+      if (provisional) req.paid!.doNotCache();
       return {
         keywords,
         language: search.languageFor(location_id, language_id),

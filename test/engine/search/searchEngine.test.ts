@@ -309,17 +309,37 @@ test('a city counts as its country for keyword volume', () => {
   assert.notEqual(city._id, us._id);
 });
 
-test('related keywords answer at once while the market is being ranked, and start its ranking', async () => {
-  const fresh = await openTinySearch();
+test('a built world has its default market ranked: the engine opens with it loaded, and no difficulty is missing', async () => {
+  const stored = t.store.raw.prepare('SELECT location_id FROM search_rank_index').pluck().all();
+  assert.ok(stored.includes(2840), `stored: ${stored.join(', ')}`);
+  const related = await t.search.relatedKeywords('hiking boots', 2840, 1000, 700);
+  assert.equal(related.provisional, false);
+  assert.deepEqual(
+    related.keywords.filter((k) => k.seo === null).map((k) => k.kw),
+    [],
+  );
+  // A keyword the world does not know: its difficulty is computed before answering.
+  const unknown = await t.search.relatedKeywords('zebra hiking boots', 2840, 1000, 10);
+  assert.equal(typeof unknown.keywords[0].seo, 'number');
+  assert.equal(unknown.provisional, false);
+});
+
+test('related keywords answer at once while the market is being ranked, marked provisional (not for the cache), and start its ranking', async () => {
+  const fresh = await openTinySearch(1, { withoutRankIndexes: true });
   try {
     const storedMarkets = () => fresh.store.raw.prepare('SELECT location_id FROM search_rank_index').pluck().all();
     assert.deepEqual(storedMarkets(), []);
     const related = await fresh.search.relatedKeywords('hiking boots', 2840, 1000, 700);
     assert.equal(related.keywords[0].kw, 'hiking boots');
+    assert.equal(typeof related.keywords[0].seo, 'number', "the seed's difficulty is computed first");
     assert.ok(related.keywords.length > 5, 'related by shared words and niche without SERP overlap');
+    assert.equal(related.provisional, true, 'rows without a difficulty that the ranking will give');
     assert.deepEqual(storedMarkets(), [], 'answered before the ranking of the market was done');
     await fresh.search.rankIndex(2840);
     assert.deepEqual(storedMarkets(), [2840], 'the lookup started the ranking in the background');
+    const again = await fresh.search.relatedKeywords('hiking boots', 2840, 1000, 700);
+    assert.equal(again.provisional, false);
+    assert.ok(again.keywords.every((k) => k.seo !== null));
   } finally {
     await fresh.close();
   }

@@ -17,9 +17,14 @@ export interface TestSearch {
   close(): Promise<void>;
 }
 
-export async function openTinySearch(seed = 1): Promise<TestSearch> {
+/**
+ * `withoutRankIndexes`: forget the rank indexes the build stored, as in a world that has
+ * none yet (an imported one), to see what the engine does while it ranks.
+ */
+export async function openTinySearch(seed = 1, options: { withoutRankIndexes?: boolean } = {}): Promise<TestSearch> {
   const copy = await copyTinyWorld(seed);
   const store = await openResearchStore(copy);
+  if (options.withoutRankIndexes) store.raw.prepare('DELETE FROM search_rank_index').run();
   const clock = new FakeClock(TINY_WORLD_AS_OF);
   const search = await openSearch({ store, clock });
   return {

@@ -18,6 +18,9 @@ describe('GET /keyword-tool/related-keywords', () => {
   before(async () => {
     t = await testApp();
     await importPlannerKeywords(t.ctx, IMPORTED);
+    // As after the restart that follows an import: the market is ranked again before the
+    // service is ready (until then answers lack difficulty and are not cached).
+    await t.ctx.search.rankIndex(2840);
   });
   after(async () => t.close());
 
