@@ -30,10 +30,18 @@ export function addFileImporters(command: Command): Command {
     .option('--restart', 'import files already imported again, from their start')
     .action(async (files: string[], options: { dataDir?: string; restart?: boolean }) => {
       await withStore(options.dataDir, async (engine) => {
-        for (const file of files) {
+        for (const [n, file] of files.entries()) {
           const bar = progressBars();
           try {
-            const r = await importWat(file, { store: engine.store, asOf: systemClock.now(), restart: options.restart, onProgress: bar.listener });
+            // One metrics update after the last file covers the domains every file touched.
+            const updateMetrics = n === files.length - 1;
+            const r = await importWat(file, {
+              store: engine.store,
+              asOf: systemClock.now(),
+              restart: options.restart,
+              onProgress: bar.listener,
+              updateMetrics,
+            });
             bar.stop();
             if (r.alreadyImported) {
               console.log(`${file}: already imported (use --restart to import it again)`);
@@ -42,7 +50,9 @@ export function addFileImporters(command: Command): Command {
             console.log(
               `${file}: ${r.records} records${r.resumedFrom ? ` (resumed after ${r.resumedFrom})` : ''}, ${r.pages} pages, ${r.links} links ` +
                 `(${r.created} new, ${r.updated} seen before, ${r.skippedLinks} skipped); ${r.newRootDomains} new root domains, ${r.newPages} new pages; ` +
-                `metrics: ${r.metrics?.mode}${r.metrics?.reason ? ` (${r.metrics.reason})` : ''}, ${r.metrics?.linksRead} links read`,
+                (r.metrics
+                  ? `metrics: ${r.metrics.mode}${r.metrics.reason ? ` (${r.metrics.reason})` : ''}, ${r.metrics.linksRead} links read`
+                  : 'metrics: updated after the last file'),
             );
           } catch (error) {
             bar.stop();

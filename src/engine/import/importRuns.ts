@@ -15,7 +15,8 @@ export interface ImportRun {
   id: number;
   /** Records committed by earlier attempts (skipped by this one). */
   recordsDone: number;
-  status: 'running' | 'done';
+  /** running: records left to read; read: all read, link metrics not updated yet; done. */
+  status: 'running' | 'read' | 'done';
 }
 
 export function fileKey(kind: string, file: string): string {
@@ -34,7 +35,10 @@ export function beginRun(raw: SqliteDatabase.Database, kind: string, file: strin
   const key = fileKey(kind, file);
   const existing = raw.prepare('SELECT id, records_done, status FROM import_runs WHERE file_key = ?').get(key) as
     { id: number; records_done: number; status: string } | undefined;
-  if (existing && !restart) return { id: existing.id, recordsDone: existing.records_done, status: existing.status === 'done' ? 'done' : 'running' };
+  if (existing && !restart) {
+    const status = existing.status === 'done' || existing.status === 'read' ? existing.status : 'running';
+    return { id: existing.id, recordsDone: existing.records_done, status };
+  }
   if (existing) {
     raw.prepare("UPDATE import_runs SET records_done = 0, status = 'running', started_at = ?, updated_at = ? WHERE id = ?").run(now, now, existing.id);
     return { id: existing.id, recordsDone: 0, status: 'running' };
@@ -53,8 +57,23 @@ export function recordBatch(raw: SqliteDatabase.Database, run: ImportRun, record
   run.recordsDone = recordsDone;
 }
 
-export function touchedRootsOf(raw: SqliteDatabase.Database, run: ImportRun): number[] {
-  return raw.prepare('SELECT root_domain_id FROM import_touched_roots WHERE run_id = ? ORDER BY root_domain_id').pluck().all(run.id) as number[];
+/** Marks every record of the run read; its touched domains wait for a metrics update. */
+export function markRead(raw: SqliteDatabase.Database, run: ImportRun, now: number): void {
+  raw.prepare("UPDATE import_runs SET status = 'read', updated_at = ? WHERE id = ?").run(now, run.id);
+  run.status = 'read';
+}
+
+/** Root domains touched by every import whose metrics update is pending (this run's and earlier ones'). */
+export function pendingTouchedRoots(raw: SqliteDatabase.Database): number[] {
+  return raw.prepare('SELECT DISTINCT root_domain_id FROM import_touched_roots ORDER BY root_domain_id').pluck().all() as number[];
+}
+
+/** After a metrics update over pendingTouchedRoots: every read run is done. */
+export function finishPendingRuns(raw: SqliteDatabase.Database, now: number): void {
+  raw.transaction(() => {
+    raw.prepare('DELETE FROM import_touched_roots').run();
+    raw.prepare("UPDATE import_runs SET status = 'done', updated_at = ? WHERE status = 'read'").run(now);
+  })();
 }
 
 /** Marks the run done once its metrics are updated. */

@@ -30,7 +30,7 @@ import { updateLinkMetrics, type MetricsUpdate, type UpdateStage } from '../link
 import { deleteStoredRankIndexes } from '../search/searchStore.js';
 import { LinkWriter } from './linkWriter.js';
 import { openWarc, type WarcRecord } from './warcReader.js';
-import { beginRun, finishRun, recordBatch, touchedRootsOf } from './importRuns.js';
+import { beginRun, finishPendingRuns, markRead, pendingTouchedRoots, recordBatch, type ImportRun } from './importRuns.js';
 
 export interface WatImportOptions {
   store: ResearchStore;
@@ -45,6 +45,12 @@ export interface WatImportOptions {
   onProgress?: (stage: string, done: number, total: number) => void;
   /** Checked between batches: an aborted import keeps its committed batches and resumes later. */
   signal?: AbortSignal;
+  /**
+   * Update link metrics at the end (default). Without it the file is read and its touched
+   * domains wait: the next import that updates metrics covers them too (a slice of many
+   * files pays for one update).
+   */
+  updateMetrics?: boolean;
 }
 
 export interface WatImportResult {
@@ -164,7 +170,6 @@ export function extractWatPage(block: Buffer | string): ExtractedPage | null {
 export async function importWat(file: string, options: WatImportOptions): Promise<WatImportResult> {
   const raw = options.store.raw;
   const now = options.now ?? Date.now;
-  const batchSize = options.batchSize ?? 500;
   const progress = options.onProgress ?? (() => {});
   const run = beginRun(raw, 'wat', file, now(), options.restart);
   const result: WatImportResult = {
@@ -181,6 +186,21 @@ export async function importWat(file: string, options: WatImportOptions): Promis
     metrics: null,
   };
   if (run.status === 'done') return result;
+  if (run.status === 'running') await readRecords(file, options, run, result);
+  if (options.updateMetrics === false) return result;
+  const stages: UpdateStage[] = ['load', 'pagerank', 'trustrank', 'counters', 'strength', 'history', 'write'];
+  result.metrics = updateLinkMetrics(raw, options.asOf, pendingTouchedRoots(raw), (stage) => progress('update metrics', stages.indexOf(stage), stages.length));
+  progress('update metrics', stages.length, stages.length);
+  finishPendingRuns(raw, now());
+  return result;
+}
+
+/** Reads the records after the committed ones, writing their links in batches. */
+async function readRecords(file: string, options: WatImportOptions, run: ImportRun, result: WatImportResult): Promise<void> {
+  const raw = options.store.raw;
+  const now = options.now ?? Date.now;
+  const batchSize = options.batchSize ?? 500;
+  const progress = options.onProgress ?? (() => {});
   const source = openWarc(file);
   const writer = new LinkWriter(raw);
   let index = 0;
@@ -239,9 +259,5 @@ export async function importWat(file: string, options: WatImportOptions): Promis
     deleteStoredRankIndexes(raw);
     raw.prepare("INSERT OR IGNORE INTO world_meta (key, value) VALUES ('state', 'ready'), ('origin', 'import')").run();
   })();
-  const stages: UpdateStage[] = ['load', 'pagerank', 'trustrank', 'counters', 'strength', 'history', 'write'];
-  result.metrics = updateLinkMetrics(raw, options.asOf, touchedRootsOf(raw, run), (stage) => progress('update metrics', stages.indexOf(stage), stages.length));
-  progress('update metrics', stages.length, stages.length);
-  finishRun(raw, run, now());
-  return result;
+  markRead(raw, run, now());
 }

@@ -115,6 +115,22 @@ test('a WAT import stores the links with crawl dates and types, and serves them 
       .get(shop);
     assert.deepEqual(metrics, { ext_backlinks: 3, nu_nofollow: 2, nu_image: 1, ref_domains: 1 });
 
+    // A file read without a metrics update leaves its domains to the next update.
+    const later = path.join(dir, 'later.warc.wat.gz');
+    writeWat(later, [
+      {
+        url: 'https://www.crawled-blog.com/posts/three',
+        date: '2026-11-21T00:00:00Z',
+        links: [{ path: 'A@/href', url: 'https://www.partner-shop.com/', text: 'again' }],
+      },
+    ]);
+    const read = await importWat(later, { store, asOf: TINY_WORLD_AS_OF, updateMetrics: false });
+    assert.equal(read.metrics, null);
+    assert.equal(store.raw.prepare('SELECT ext_backlinks FROM entity_metrics WHERE level = 2 AND entity_id = ?').pluck().get(shop), 3);
+    const pendingRun = await importWat(later, { store, asOf: TINY_WORLD_AS_OF });
+    assert.equal(pendingRun.records, 0);
+    assert.equal(store.raw.prepare('SELECT ext_backlinks FROM entity_metrics WHERE level = 2 AND entity_id = ?').pluck().get(shop), 4);
+
     // Importing the finished file again does nothing.
     const again = await importWat(wat, { store, asOf: TINY_WORLD_AS_OF });
     assert.equal(again.alreadyImported, true);
