@@ -29,6 +29,7 @@ import { exportsDir } from '../jobs/exportJobs.js';
 import { writeUnits } from '../policy/fairUse.js';
 import { STATUS_CODES } from 'node:http';
 import { mcpRoutes } from '../mcp/routes.js';
+import { registerMetrics } from './metrics.js';
 import { dashboardRoutes } from '../dashboard/routes.js';
 import { checkSessionWrite, sessionToken } from '../dashboard/webSession.js';
 
@@ -228,6 +229,7 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
   app.addHook('onReady', async () => {
     ready = true;
   });
+  await registerMetrics(app, ctx);
   app.get('/healthz', { schema: { hide: true } }, async (_req, reply) => {
     if (!ready) return reply.code(503).send({ status: 'starting' });
     return { status: 'ok' };
