@@ -99,7 +99,7 @@ export class AuthorityService {
   /** The prior of a domain from the imported rank lists: its pda and its web-wide position (TopRank). */
   private priorOf(domain: string): { pda: number; rank: number } | null {
     const row = this.prior.get(domain) as { cc_harmonic_rank: number | null; tranco_rank: number | null } | undefined;
-    // Ranks at 1e18 are an import's placeholder for "not in this list" (priorsImport.ts).
+    // Ranks at 1e18 are the sentinel the priors import writes for a domain "not in this list" (priorsImport.ts).
     const rank = [row?.cc_harmonic_rank, row?.tranco_rank].find((r): r is number => typeof r === 'number' && r >= 1 && r < 1e18);
     return rank === undefined ? null : { pda: priorAuthority(rank), rank };
   }
