@@ -11,12 +11,7 @@ export const rankStorageQuotaMigrations: Record<string, Migration> = {
     async up(db: Kysely<any>) {
       await db.schema.createIndex('rank_annotations_account').on('rank_annotations').columns(['account_id']).execute();
       await db.schema.createIndex('rank_reports_account').on('rank_reports').columns(['account_id']).execute();
-      await db.schema
-        .createIndex('rank_trackings_deleted')
-        .on('rank_trackings')
-        .columns(['deleted_at'])
-        .where(sql.ref('is_deleted'), '=', 1)
-        .execute();
+      await db.schema.createIndex('rank_trackings_deleted').on('rank_trackings').columns(['deleted_at']).where(sql.ref('is_deleted'), '=', 1).execute();
     },
   },
 };
