@@ -25,6 +25,7 @@ interface PageRow {
   is_homepage: number;
   published: string;
   shares: number;
+  keyword: string | null;
 }
 
 interface MetricRow {
@@ -80,7 +81,7 @@ export function loadSearchCorpus(raw: SqliteDatabase.Database, store?: SearchSto
   const pageRows = raw
     .prepare(
       `SELECT id, url, host_id, root_domain_id, title, description, ${builder ? 'body' : "'' AS body"}, niche_id, language_id, kind,
-              is_homepage, published, shares
+              is_homepage, published, shares, keyword
          FROM pages ORDER BY id`,
     )
     .iterate() as Iterable<PageRow>;
@@ -101,6 +102,7 @@ export function loadSearchCorpus(raw: SqliteDatabase.Database, store?: SearchSto
       body: '',
       nicheId: r.niche_id,
       languageId: r.language_id,
+      keyword: r.keyword ?? '',
       kind: r.kind,
       siteKind: root?.kind ?? r.kind,
       isHomepage: r.is_homepage === 1,

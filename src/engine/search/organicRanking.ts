@@ -35,6 +35,8 @@ export interface RankQuery {
   entityRootId?: number;
   /** Extra query tokens used, at low weight, when the keyword alone matches few pages. */
   fallbackTokens?: readonly string[];
+  /** The head term the keyword was built from (itself for a head): pages about it are on topic. */
+  head?: string;
 }
 
 /**
@@ -60,26 +62,49 @@ export interface RankedPage {
   score: number;
   /** BM25 relevance normalised to 0–1. */
   relevance: number;
+  /** How well the page's subject matches the query (TOPIC): 1 written for it, less for its head, least for another subject. */
+  topic: number;
 }
+
+/**
+ * Topical match of a page's subject (the keyword it was written for) with the query, as a
+ * factor on its text relevance: BM25 alone ranks a page about "trail running shoes" as high
+ * as one about "running shoes" for the query "running shoes" (it has every word), where a
+ * searcher, and a search engine that understands the page's main subject, sees another
+ * topic. A page written for the query itself (or the same keyword) is exact; one about a
+ * variant of the query's head term ("cheap running shoes" for "running shoes") is on topic;
+ * a page whose subject the index does not know (a homepage, an imported page) is judged by
+ * its text alone, between the two; a page about another head term is off topic. When no
+ * page is about the query's head (an unknown keyword), every page is judged by its text.
+ */
+const TOPIC = { exact: 1, sameHead: 0.8, unknown: 0.45, otherHead: 0.22 };
 
 /** How well a kind of site answers each intent (0–1), the model's own table. */
 const INTENT_SITE_FIT: Readonly<Record<string, Readonly<Record<string, number>>>> = {
   informational: { wiki: 1, blog: 0.85, edu: 0.8, gov: 0.65, forum: 0.6, news: 0.5, brand: 0.3, shop: 0.2, directory: 0.2 },
-  commercial: { blog: 0.9, shop: 0.7, brand: 0.6, forum: 0.6, news: 0.45, wiki: 0.3, directory: 0.3 },
-  transactional: { shop: 1, brand: 0.8, directory: 0.35, blog: 0.25, forum: 0.1 },
+  commercial: { blog: 0.9, shop: 0.8, brand: 0.7, forum: 0.6, news: 0.45, wiki: 0.2, edu: 0.15, directory: 0.3 },
+  transactional: { shop: 1, brand: 0.85, directory: 0.35, blog: 0.25, forum: 0.1 },
   local: { directory: 1, shop: 0.7, brand: 0.5, blog: 0.2 },
   navigational: { brand: 1, shop: 0.4, wiki: 0.3 },
   news: { news: 1, blog: 0.4, forum: 0.3 },
 };
 
-/** Weights of the quality signals (the model's own calibration; they sum to 1). */
-const QUALITY = { base: 0.4, authority: 0.4, intent: 0.1, freshness: 0.06, geo: 0.04 };
+/**
+ * Weights of the quality signals (the model's own calibration; they sum to 1). Link
+ * authority weighs most among pages on topic: the top results of real searches have
+ * markedly stronger link profiles than those further down.
+ */
+const QUALITY = { base: 0.15, authority: 0.6, intent: 0.15, freshness: 0.06, geo: 0.04 };
 /**
  * Relative score noise: a lasting part per (keyword, location, platform, page) that breaks
  * near-ties the same way every day, and a smaller daily part that makes close pages trade
  * places from one day to the next.
  */
 const LASTING_NOISE = 0.03;
+/** Compression of BM25 relevance (0–1) before the other signals scale it (see rank). */
+const RELEVANCE_EXPONENT = 0.35;
+/** Extra discount of pages found through the keyword's topic only (fallback tokens), after compression. */
+const FALLBACK_DISCOUNT = 0.35;
 const DAILY_NOISE = 0.008;
 const CANDIDATES = 600;
 const PER_DOMAIN = 2;
@@ -100,6 +125,11 @@ export class OrganicRanker {
   private readonly siteKind: Uint16Array;
   private readonly siteKinds: string[] = [];
   private readonly farmKind: number;
+  /** Each page's subject: an id of (language, keyword) and of (language, its head term), −1 when unknown. */
+  private readonly pageTopic: Int32Array;
+  private readonly pageHead: Int32Array;
+  private readonly topicIds = new Map<string, number>();
+  private readonly headIds = new Map<string, number>();
 
   constructor(
     private readonly corpus: SearchCorpus,
@@ -119,8 +149,9 @@ export class OrganicRanker {
       const p = corpus.pages[i];
       const t = Date.parse(`${p.published}T00:00:00Z`);
       this.publishedDay[i] = Number.isFinite(t) ? Math.floor(t / DAY_MS) : 0;
-      // Page strength 0–1: page authority counts more than its domain's.
-      this.authority[i] = (0.6 * p.upa + 0.4 * p.pda) / 100;
+      // Page strength 0–1 from its links: page authority and the link index's flows
+      // (citation and trust) count more than its domain's authority.
+      this.authority[i] = (0.35 * p.upa + 0.25 * p.pda + 0.25 * p.citationFlow + 0.15 * p.trustFlow) / 100;
       this.pageId[i] = p.id;
       this.rootId[i] = p.rootId;
       this.languageId[i] = p.languageId;
@@ -134,6 +165,28 @@ export class OrganicRanker {
       this.siteKind[i] = kind;
     }
     this.farmKind = kindIndex.get('farm') ?? -1;
+    // Page subjects: the keyword each page was written for, and that keyword's head term.
+    const headOf = new Map<string, string>();
+    for (const k of corpus.keywords) headOf.set(`${k.languageId}|${k.kw}`, k.head);
+    this.pageTopic = new Int32Array(n).fill(-1);
+    this.pageHead = new Int32Array(n).fill(-1);
+    for (let i = 0; i < n; i++) {
+      const p = corpus.pages[i];
+      if (!p.keyword) continue;
+      const key = `${p.languageId}|${p.keyword}`;
+      this.pageTopic[i] = idOf(this.topicIds, key);
+      const head = headOf.get(key);
+      if (head !== undefined) this.pageHead[i] = idOf(this.headIds, `${p.languageId}|${head}`);
+    }
+  }
+
+  /** The topical factor (TOPIC) of each page for a query, by page; undefined when no page is about its head term. */
+  private topicFactors(query: Pick<RankQuery, 'keyword' | 'head' | 'languageId'>): ((page: number) => number) | undefined {
+    const head = this.headIds.get(`${query.languageId}|${query.head ?? query.keyword}`);
+    if (head === undefined) return undefined;
+    const topic = this.topicIds.get(`${query.languageId}|${query.keyword}`) ?? -2;
+    return (page) =>
+      this.pageTopic[page] === topic ? TOPIC.exact : this.pageHead[page] === head ? TOPIC.sameHead : this.pageHead[page] < 0 ? TOPIC.unknown : TOPIC.otherHead;
   }
 
   /** Page strength (0–1) used in ranking. */
@@ -151,13 +204,36 @@ export class OrganicRanker {
    * the keyword and, when fewer than twice `limit` pages match it, those of its fallback
    * tokens.
    */
-  retrieve(query: Pick<RankQuery, 'keyword' | 'fallbackTokens'>, limit: number, candidates = CANDIDATES): Retrieval {
+  retrieve(query: Pick<RankQuery, 'keyword' | 'fallbackTokens' | 'head'>, limit: number, candidates = CANDIDATES): Retrieval {
     const depth = Math.max(candidates, limit);
-    const found = this.index.search(tokenize(query.keyword), depth);
+    let found = this.index.search(tokenize(query.keyword), depth);
+    if (query.head && query.head !== query.keyword) {
+      // The best matches of a long keyword can all be pages sharing its pattern words ("how
+      // much does … cost" about other things): the pages best matching its head term are
+      // candidates too, scored for the whole keyword.
+      const known = new Set(found.docs);
+      const extra = this.headDocs(query.head, depth).filter((d) => !known.has(d));
+      if (extra.length > 0) {
+        const docs = new Int32Array(found.docs.length + extra.length);
+        docs.set(found.docs);
+        docs.set(extra, found.docs.length);
+        found = this.index.scoreDocs(tokenize(query.keyword), docs);
+      }
+    }
     if (found.docs.length < limit * 2 && query.fallbackTokens && query.fallbackTokens.length > 0) {
       return { found, fallback: this.index.search(query.fallbackTokens, depth) };
     }
     return { found };
+  }
+
+  private readonly headSearches = new Map<string, Int32Array>();
+
+  /** The best `depth` matches of a head term (remembered: a head has dozens of keywords). */
+  private headDocs(head: string, depth: number): Int32Array {
+    const key = `${depth}|${head}`;
+    let docs = this.headSearches.get(key);
+    if (!docs) this.headSearches.set(key, (docs = this.index.search(tokenize(head), depth).docs));
+    return docs;
   }
 
   /** The retrieval `retrieve` returned for the query, from its documents (same scores). */
@@ -178,8 +254,12 @@ export class OrganicRanker {
     const fallbackExtra = fallback ? fallback.docs.length : 0;
     const candidatePage = new Int32Array(found.docs.length + fallbackExtra);
     const relevance = new Float64Array(candidatePage.length);
+    const fromFallback = new Uint8Array(candidatePage.length);
     let count = 0;
-    const best = found.scores[0] ?? 1;
+    // The best score (the head term's extra candidates, scored after the search's own, are not in order).
+    let best = 0;
+    for (let i = 0; i < found.scores.length; i++) best = Math.max(best, found.scores[i]);
+    if (best === 0) best = 1;
     // A page missing some of the query's words answers it only in part (coordination
     // factor: the share of the query's idf mass the page contains, squared).
     for (let i = 0; i < found.docs.length; i++) {
@@ -193,22 +273,28 @@ export class OrganicRanker {
       for (let i = 0; i < fallback.docs.length; i++) {
         if (known.has(fallback.docs[i])) continue;
         candidatePage[count] = fallback.docs[i];
-        relevance[count++] = (0.35 * fallback.scores[i]) / fallbackBest;
+        relevance[count] = (0.35 * fallback.scores[i]) / fallbackBest;
+        // Compressed like the keyword's own matches, then discounted again (see below).
+        fromFallback[count++] = 1;
       }
     }
     const today = Math.floor(Date.parse(`${query.date}T00:00:00Z`) / DAY_MS);
     const lastingSeed = hashString32(`${query.keyword}|${query.locationId}|${query.platform}`);
     const dailySeed = hashString32(`${query.keyword}|${query.locationId}|${query.platform}|${query.date}`);
     const labels = [...query.signals.labels, ...(query.signals.news ? ['news'] : [])];
-    // How well each kind of site answers the query: the best fit among its intents.
+    // How well each kind of site answers the query: the mean fit over its intents (a head
+    // term that is both commercial and informational is answered best by reviews and
+    // guides, less by an encyclopedia or a shop alone).
     const intentOfKind = this.siteKinds.map((kind) => {
       let intent = 0;
-      for (const label of labels) intent = Math.max(intent, INTENT_SITE_FIT[label]?.[kind] ?? 0);
-      return intent;
+      for (const label of labels) intent += INTENT_SITE_FIT[label]?.[kind] ?? 0;
+      return labels.length > 0 ? intent / labels.length : 0;
     });
+    const topicOf = this.topicFactors(query);
     const freshnessDays = query.signals.news ? 30 : 3 * 365;
     const geoSuffix = `.${query.tld}`;
     const score = new Float64Array(count);
+    const topical = new Float64Array(count);
     const candidateId = new Float64Array(count);
     for (let c = 0; c < count; c++) {
       const page = candidatePage[c];
@@ -226,7 +312,12 @@ export class OrganicRanker {
         QUALITY.freshness * freshness +
         QUALITY.geo * geo;
       const noise = 1 + LASTING_NOISE * (2 * unitNoise(lastingSeed, id) - 1) + DAILY_NOISE * (2 * unitNoise(dailySeed, id) - 1);
-      let s = relevance[c] * quality * noise;
+      const topic = topicOf ? topicOf(page) : 1;
+      topical[c] = topic;
+      // Text relevance saturates: past a good match, more repetitions of the query's words
+      // (keyword stuffing) or a shorter page do not make a page more relevant.
+      // A page found only through the keyword's topic keeps its discount after compression.
+      let s = relevance[c] ** RELEVANCE_EXPONENT * (fromFallback[c] ? FALLBACK_DISCOUNT : 1) * topic * quality * noise;
       // Pages in another language rarely rank; link farms are demoted as spam.
       if (this.languageId[page] !== query.languageId) s *= 0.3;
       if (this.siteKind[page] === this.farmKind) s -= 0.1;
@@ -235,7 +326,7 @@ export class OrganicRanker {
     }
     const order = bestFirst(score, candidateId, count);
     // Host crowding: a third result of the same root domain waits until the list runs short.
-    const ranked = (c: number): RankedPage => ({ page: candidatePage[c], score: score[c], relevance: relevance[c] });
+    const ranked = (c: number): RankedPage => ({ page: candidatePage[c], score: score[c], relevance: relevance[c], topic: topical[c] });
     const out: RankedPage[] = [];
     const deferred: number[] = [];
     const perDomain = new Map<number, number>();
@@ -255,6 +346,12 @@ export class OrganicRanker {
     }
     return out;
   }
+}
+
+function idOf(ids: Map<string, number>, key: string): number {
+  let id = ids.get(key);
+  if (id === undefined) ids.set(key, (id = ids.size));
+  return id;
 }
 
 /**

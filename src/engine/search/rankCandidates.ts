@@ -34,7 +34,7 @@ export class RankCandidates {
   ) {}
 
   /** The keyword's retrieval: its remembered candidates re-scored, else a fresh retrieval, remembered. */
-  retrieval(keywordId: number, query: Pick<RankQuery, 'keyword' | 'fallbackTokens'>): Retrieval {
+  retrieval(keywordId: number, query: Pick<RankQuery, 'keyword' | 'fallbackTokens' | 'head'>): Retrieval {
     const known = this.byKeyword.get(keywordId);
     if (known) return this.ranker.rescore(query, known);
     const retrieval = this.ranker.retrieve(query, this.limit, this.candidates);

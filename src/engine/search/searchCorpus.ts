@@ -18,6 +18,11 @@ export interface CorpusPage {
   body: string;
   nicheId: number | null;
   languageId: number;
+  /**
+   * The keyword the page was written for (the sandbox generator's, '' for homepages and
+   * pages of imported data): its topic, which ranking reads as the page's main subject.
+   */
+  keyword?: string;
   /** Page kind from the generator (article, product, category, homepage, ...). */
   kind: string;
   /** Kind of the page's site: blog, shop, brand, news, forum, wiki, edu, gov, directory, farm, imported. */

@@ -366,6 +366,7 @@ export class SearchEngine {
       createdAt: Math.floor(nowMs / 1000),
       cpc: k.cpc,
       intentHints: k.intentHints,
+      head: k.head,
       fallbackTokens: this.fallbackTokens(k),
       similarQueries: related.queries,
       similarQuestions: related.questions,
@@ -390,22 +391,39 @@ export class SearchEngine {
     return tokens;
   }
 
-  /** Question and query keywords sharing the keyword's words, for "people also ask" and related searches. */
+  /**
+   * Question and query keywords about the keyword, for "people also ask" and related
+   * searches: keywords of its head term first, then others containing all its words, each
+   * group most searched first ("how much do running shoes cost" for "running shoes", not
+   * "how much do trail running shoes cost" before it).
+   */
   private queryRefs(k: CorpusKeyword, locationId: number, languageId: number): { questions: QueryRef[]; queries: QueryRef[] } {
-    const questions: QueryRef[] = [];
-    const queries: QueryRef[] = [];
+    const tokens = contentTokens(k.kw);
+    const candidates: { kw: string; question: boolean; sameHead: boolean; volume: number }[] = [];
     const seen = new Set<string>([k.kw]);
-    for (const t of contentTokens(k.kw)) {
+    for (const t of tokens) {
       for (const i of this.catalog.withToken(t)) {
         const other = this.catalog.at(i);
         if (other.languageId !== k.languageId || seen.has(other.kw)) continue;
         seen.add(other.kw);
-        const ref = { kw: other.kw, id: keywordId(other.kw, locationId, languageId) };
-        if (other.kind === 'question' && questions.length < 4) questions.push(ref);
-        else if (other.kind !== 'question' && queries.length < 8) queries.push(ref);
-        if (questions.length >= 4 && queries.length >= 8) break;
+        const sameHead = other.head === k.head;
+        if (!sameHead) {
+          const words = new Set(contentTokens(other.kw));
+          if (!tokens.every((w) => words.has(w))) continue;
+        }
+        candidates.push({ kw: other.kw, question: other.kind === 'question', sameHead, volume: other.volume });
       }
     }
+    candidates.sort((a, b) => Number(b.sameHead) - Number(a.sameHead) || b.volume - a.volume || (a.kw < b.kw ? -1 : a.kw > b.kw ? 1 : 0));
+    const ref = (kw: string): QueryRef => ({ kw, id: keywordId(kw, locationId, languageId) });
+    const questions = candidates
+      .filter((c) => c.question)
+      .slice(0, 4)
+      .map((c) => ref(c.kw));
+    const queries = candidates
+      .filter((c) => !c.question)
+      .slice(0, 8)
+      .map((c) => ref(c.kw));
     this.recordRefs([...questions, ...queries].map((r) => ({ id: r.id, kw: r.kw, locationId, languageId })));
     return { questions, queries };
   }
@@ -429,6 +447,7 @@ export class SearchEngine {
           date: day(this.clock.now()),
           cpc: k.cpc,
           intentHints: k.intentHints,
+          head: k.head,
           fallbackTokens: this.fallbackTokens(k),
         },
         limit,
@@ -586,7 +605,7 @@ export class SearchEngine {
       const k = all[i];
       if (this.corpus.marketShare(k.id, market) === undefined) continue;
       keywords++;
-      const retrieval = this.rankCandidates.retrieval(k.id, { keyword: k.kw, fallbackTokens: this.fallbackTokens(k) });
+      const retrieval = this.rankCandidates.retrieval(k.id, { keyword: k.kw, head: k.head, fallbackTokens: this.fallbackTokens(k) });
       ranked.add(i, this.organicPages(k, market, RANK_DEPTH, retrieval));
     }
     const unsaved = this.rankCandidates.takeUnsaved();
@@ -679,6 +698,45 @@ export class SearchEngine {
     return [...shared.entries()]
       .map(([rootId, n]) => ({ rootId, domain: this.domainOfRoot(rootId), shared: n, score: Math.round((100 * n) / total) }))
       .sort((a, b) => b.shared - a.shared || a.domain.localeCompare(b.domain))
+      .slice(0, limit);
+  }
+
+  /**
+   * Organic competitors of a site: root domains ranking in the top 20 for the same keywords,
+   * scored by the cosine (Salton) similarity of the two keyword sets, |A ∩ B| / √(|A| · |B|)
+   * ×100. Dividing by the competitor's own keyword count keeps generalists (an encyclopedia,
+   * a national newspaper) that rank a little for everything below the sites that rank for
+   * the same things: a shop's competitors are the shops selling what it sells.
+   */
+  async organicCompetitors(url: string, locationId: number, limit = 20): Promise<{ domain: string; rootId: number; shared: number; score: number }[]> {
+    const depth = 20;
+    const index = await this.rankIndex(locationId);
+    const target = this.target(url, index);
+    const mine = [...index.bestPerKeyword(target.rows).entries()].filter(([, row]) => index.entry(row).position <= depth).map(([k]) => k);
+    const shared = new Map<number, number>();
+    for (const k of mine) {
+      const seenRoots = new Set<number>();
+      for (const page of index.top(k, depth)) {
+        const root = this.corpus.pages[page].rootId;
+        if (root === target.root || seenRoots.has(root)) continue;
+        seenRoots.add(root);
+        shared.set(root, (shared.get(root) ?? 0) + 1);
+      }
+    }
+    const keywordsOf = (root: number): number => {
+      let n = 0;
+      for (const row of index.bestPerKeyword(index.rowsOfRoot(root)).values()) if (index.entry(row).position <= depth) n++;
+      return n;
+    };
+    return [...shared.entries()]
+      .filter(([, n]) => n >= 2)
+      .map(([rootId, n]) => ({
+        rootId,
+        domain: this.domainOfRoot(rootId),
+        shared: n,
+        score: Math.round((100 * n) / Math.sqrt(Math.max(1, mine.length) * Math.max(n, keywordsOf(rootId)))),
+      }))
+      .sort((a, b) => b.score - a.score || b.shared - a.shared || a.domain.localeCompare(b.domain))
       .slice(0, limit);
   }
 

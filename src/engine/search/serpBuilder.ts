@@ -44,6 +44,8 @@ export interface SerpRequest {
   cpc: number;
   /** Intent hints stored with the keyword. */
   intentHints?: readonly string[];
+  /** The keyword's head term (itself for a head): pages about it are on topic. */
+  head?: string;
   /** Extra tokens (the keyword's head and niche) used when few pages match the keyword. */
   fallbackTokens: readonly string[];
   similarQueries: readonly QueryRef[];
@@ -67,6 +69,8 @@ const WEB_SCALE = 25_000;
 
 /** Least relevance (0–1, see organicRanking.ts) of a page shown in a pack. */
 const PACK_MIN_RELEVANCE = 0.4;
+/** Least topical match (organicRanking.ts TOPIC) of a page shown in a pack: about the query's head term. */
+const PACK_MIN_TOPIC = 0.8;
 
 export class SerpBuilder {
   /** Root domain id → index of its homepage (or first page). */
@@ -103,7 +107,7 @@ export class SerpBuilder {
    * query's remembered retrieval when given (see OrganicRanker.rank).
    */
   organic(
-    req: Pick<SerpRequest, 'keyword' | 'languageId' | 'location' | 'tld' | 'platform' | 'date' | 'cpc' | 'fallbackTokens' | 'intentHints'>,
+    req: Pick<SerpRequest, 'keyword' | 'languageId' | 'location' | 'tld' | 'platform' | 'date' | 'cpc' | 'fallbackTokens' | 'intentHints' | 'head'>,
     limit: number,
     candidates?: number,
     retrieval?: Retrieval,
@@ -119,6 +123,7 @@ export class SerpBuilder {
         signals: this.signalsFor(req.keyword, req.cpc, req.intentHints),
         entityRootId: this.entityRoot(req.keyword),
         fallbackTokens: req.fallbackTokens,
+        head: req.head,
       },
       limit,
       candidates,
@@ -135,14 +140,20 @@ export class SerpBuilder {
     const entityRoot = this.entityRoot(req.keyword);
     const seed = hashString32(`${req.keyword}|${req.location._id}|${req.platform}|${req.date}|packs`);
 
-    // Packs (ads, shopping, places, videos, ...) show pages that answer the query well.
-    const relevant = ranked.filter((r) => r.relevance >= PACK_MIN_RELEVANCE);
-    const bySiteKind = (kinds: readonly string[], n: number, salt: number): CorpusPage[] => {
+    // Packs (ads, shopping, places, videos, ...) show pages that answer the query well and
+    // are about it (its head term), not about a neighbouring topic.
+    const relevant = ranked.filter((r) => r.relevance >= PACK_MIN_RELEVANCE && r.topic >= PACK_MIN_TOPIC);
+    // A map pack lists places that sell or offer the head term ("hiking boots near me": shops
+    // with hiking boots), whose pages need not say "near me".
+    const onTopic = ranked.filter((r) => r.topic >= PACK_MIN_TOPIC);
+    // Advertisers shown at the top are not shown again at the bottom (one ad per advertiser and page).
+    const advertisers = new Set<string>();
+    const bySiteKind = (kinds: readonly string[], n: number, salt: number, exclude?: ReadonlySet<string>, from = relevant): CorpusPage[] => {
       const out: CorpusPage[] = [];
       const domains = new Set<string>();
-      for (const r of relevant) {
+      for (const r of from) {
         const p = pages[r.page];
-        if (!kinds.includes(p.siteKind) || domains.has(p.domain)) continue;
+        if (!kinds.includes(p.siteKind) || domains.has(p.domain) || exclude?.has(p.domain)) continue;
         domains.add(p.domain);
         out.push(p);
       }
@@ -159,9 +170,9 @@ export class SerpBuilder {
 
     const memberSources: Record<string, (n: number) => SerpPackMember[]> = {
       ADV_TOP: (n) => bySiteKind(['shop', 'brand'], n, 1).map((p) => pageMember('ADV', p)),
-      ADV_BOTTOM: (n) => bySiteKind(['shop', 'brand', 'directory'], n, 2).map((p) => pageMember('ADV', p)),
+      ADV_BOTTOM: (n) => bySiteKind(['shop', 'brand', 'directory'], n, 2, advertisers).map((p) => pageMember('ADV', p)),
       SHOP_RESULTS: (n) => bySiteKind(['shop', 'brand'], n, 3).map((p) => pageMember('SHOP', p)),
-      LOCAL_PACK: (n) => bySiteKind(['directory', 'shop'], n, 4).map((p) => pageMember('PLACE', p)),
+      LOCAL_PACK: (n) => bySiteKind(['directory', 'shop'], n, 4, undefined, onTopic).map((p) => pageMember('PLACE', p)),
       TOP_STORIES: (n) => newest(['news'], n).map((p) => pageMember('STORY', p)),
       VIDEO_PACK: (n) => bySiteKind(['blog', 'brand', 'edu', 'forum'], n, 5).map((p) => pageMember('VIDEO', p)),
       IMG_PACK: (n) => bySiteKind(['shop', 'blog', 'brand', 'wiki'], n, 6).map((p) => pageMember('IMAGE', p)),
@@ -193,6 +204,7 @@ export class SerpBuilder {
         const feature = features[f++];
         const members = memberSources[feature.type]?.(feature.members) ?? [];
         if (feature.members > 0 && members.length === 0) continue;
+        if (feature.type === 'ADV_TOP') for (const m of members) if (m.domain) advertisers.add(m.domain);
         slots.push({ kind: 'feature', feature: { ...feature, members: members.length }, members });
       }
     };

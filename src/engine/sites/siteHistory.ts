@@ -115,6 +115,31 @@ export function computeRootHistories(g: LinkGraphInput, rootCf: Uint8Array, root
   return historyDocuments(historyCounts(g), g.rootCount, rootCf, rootTf, rootPda);
 }
 
+/**
+ * Share of a month's own rank in its smoothed TopRank (the rest comes from the month after).
+ * Ranking every month on its own makes a domain jump (100 → 44 → 76 → 34) whenever a few
+ * referring domains come or go among thousands of domains of nearly equal strength; link
+ * indexes show a rank that moves gradually.
+ */
+const RANK_SMOOTHING = 0.2;
+
+/**
+ * Smooths each root's TopRank series in place: an exponential smoother run from the last
+ * month backwards over the ranks' logarithms (ranks are ratios: 10 → 20 is as far as
+ * 1,000 → 2,000), so that the last month keeps today's TopRank exactly and each earlier
+ * month moves at most a fifth of the way towards its own month's rank.
+ */
+export function smoothRanks(topRank: Int32Array, rootCount: number, months: number): void {
+  for (let r = 0; r < rootCount; r++) {
+    const base = r * months;
+    let level = Math.log(topRank[base + months - 1]);
+    for (let m = months - 2; m >= 0; m--) {
+      level = RANK_SMOOTHING * Math.log(topRank[base + m]) + (1 - RANK_SMOOTHING) * level;
+      topRank[base + m] = Math.max(1, Math.round(Math.exp(level)));
+    }
+  }
+}
+
 /** History documents from the monthly counts and today's flows and pda of every root domain. */
 export function historyDocuments(counts: HistoryCounts, rootCount: number, rootCf: Uint8Array, rootTf: Uint8Array, rootPda: Uint8Array): RootHistory[] {
   const { months, domains, ips, subnets, social } = counts;
@@ -131,6 +156,7 @@ export function historyDocuments(counts: HistoryCounts, rootCount: number, rootC
     order.sort((a, b) => strength[b] - strength[a] || a - b);
     order.forEach((r, position) => (topRank[r * months + m] = position + 1));
   }
+  smoothRanks(topRank, rootCount, months);
 
   const histories: RootHistory[] = [];
   for (let r = 0; r < rootCount; r++) {

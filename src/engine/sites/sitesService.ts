@@ -146,6 +146,36 @@ export class SitesService {
   }
 
   /**
+   * Competitors of a domain by the keywords both rank for (SearchEngine.organicCompetitors:
+   * root id and a 0–100 score, most shared first), as SEO tools define organic competitors:
+   * a shop's competitors are the shops ranking for what it sells. A site that ranks for no
+   * keyword gets the competitors its backlinks give (`competitors`).
+   */
+  competitorsByKeywords(url: string, byKeywords: readonly { rootId: number; score: number }[], limit = 20): SiteCompetitor[] | null {
+    const target = this.links.resolve(url);
+    if (!target) return null;
+    if (byKeywords.length === 0) return this.competitors(url, limit);
+    const info = this.raw.prepare(`SELECT r.domain, m.top_rank, m.ref_ips, m.social FROM root_domains r
+      JOIN entity_metrics m ON m.level = ${LEVEL.root} AND m.entity_id = r.id WHERE r.id = ?`);
+    const out: SiteCompetitor[] = [];
+    for (const c of byKeywords) {
+      if (c.rootId === target.rootDomainId) continue;
+      const row = info.get(c.rootId) as { domain: string; top_rank: number; ref_ips: number; social: number } | undefined;
+      if (!row) continue;
+      out.push({
+        domainId: hexId(c.rootId),
+        domain: row.domain,
+        topRank: row.top_rank,
+        social: row.social,
+        refIps: row.ref_ips,
+        score: Math.min(100, c.score),
+      });
+      if (out.length === limit) break;
+    }
+    return out;
+  }
+
+  /**
    * Competitors of a domain: root domains whose referring domains overlap its own,
    * scored by the cosine (Salton) similarity of the referring-domain sets,
    * |A ∩ B| / √(|A| · |B|) (Salton & McGill 1983), ×100, plus 10 points for the same

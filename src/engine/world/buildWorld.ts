@@ -30,7 +30,7 @@ import { openSearch } from '../search/index.js';
 import { DEFAULT_SERP_LOCATION } from '../search/searchEngine.js';
 
 /** Bumped whenever generated content changes, so cached test worlds are rebuilt. */
-export const GENERATOR_VERSION = 7;
+export const GENERATOR_VERSION = 8;
 
 export type { ProgressListener } from '../../lib/progress.js';
 import type { ProgressListener } from '../../lib/progress.js';

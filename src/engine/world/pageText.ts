@@ -26,6 +26,25 @@ const TITLE_TEMPLATES: Record<SiteKind, readonly string[]> = {
   farm: ['{K} {K} Best {K} Cheap', 'Free {K} Links'],
 };
 
+/**
+ * Titles of pages written for a question or a how-to ("how to clean running shoes"): the
+ * templates above read as nonsense around them ("The Best How To Clean …").
+ */
+const QUESTION_TITLES: Record<SiteKind, readonly string[]> = {
+  blog: ['{K}? Here Is the Answer', '{K}: What You Need to Know', '{K} (Explained)'],
+  shop: ['{K} | {B}', '{K}? Our Buying Advice | {B}'],
+  brand: ['{K} | {B} Help Centre', '{K} | {B}'],
+  news: ['{K}? Experts Explain', '{K}: The Answer'],
+  forum: ['{K}?', '{K}? Help Needed', 'Question: {K}?'],
+  wiki: ['{K} - {B}', '{K}'],
+  edu: ['{K} (Course Notes)', '{K}: A Short Introduction'],
+  gov: ['{K}: Official Guidance', '{K}'],
+  directory: ['{K} Websites Directory'],
+  farm: ['{K} {K} Best {K} Cheap', 'Free {K} Links'],
+};
+
+const QUESTION_START = /^(how|what|why|when|where|which|is|are|does|do|can|should|was|wie|welche|warum|comment|pourquoi|qu)\b/;
+
 function titleCase(text: string): string {
   return text.replace(/(^|\s)(\p{L})/gu, (_, space: string, letter: string) => space + letter.toUpperCase());
 }
@@ -33,7 +52,8 @@ function titleCase(text: string): string {
 /** Title templates that do not repeat a word of the keyword ("Buy Buy Running Shoes Online", "Study on Cheap Cheap …"). */
 function templatesFor(kind: SiteKind, keyword: string, brand: string): readonly string[] {
   const have = new Set(keyword.toLowerCase().split(/\s+/));
-  const fitting = TITLE_TEMPLATES[kind].filter((t) =>
+  const templates = QUESTION_START.test(keyword.toLowerCase()) ? QUESTION_TITLES[kind] : TITLE_TEMPLATES[kind];
+  const fitting = templates.filter((t) =>
     t
       .replace('{K}', ' ')
       .replace('{B}', brand)

@@ -322,13 +322,17 @@ export function generateSites(spec: WorldSizeSpec, keywords: readonly GeneratedK
     root.hostCount = names.length;
   }
 
-  // Keyword pools per (niche, language), most searched first.
+  // Keyword pools per (niche, language, site kind): the keywords a site of that kind writes
+  // pages for (keywordFits), most searched first.
   const pools = new Map<string, number[]>();
   keywords.forEach((k, index) => {
-    const key = `${k.nicheId}:${k.languageId}`;
-    let pool = pools.get(key);
-    if (!pool) pools.set(key, (pool = []));
-    pool.push(index);
+    for (const kind of kinds) {
+      if (!keywordFits(kind, k)) continue;
+      const key = `${k.nicheId}:${k.languageId}:${kind}`;
+      let pool = pools.get(key);
+      if (!pool) pools.set(key, (pool = []));
+      pool.push(index);
+    }
   });
   for (const pool of pools.values()) pool.sort((a, b) => keywords[b].volume - keywords[a].volume || a - b);
 
@@ -349,6 +353,8 @@ export function generateSites(spec: WorldSizeSpec, keywords: readonly GeneratedK
   for (let r = 0; r < roots.length; r++) {
     const root = roots[r];
     root.firstPage = p;
+    // A site writes one page per keyword: a second draw of a keyword it has tries again.
+    const written = new Set<number>();
     const start = Math.max(root.createdDay, dayFromIso('2008-01-01'));
     for (let i = 0; i < root.pageCount; i++, p++) {
       const hostIndex = i === 0 ? root.firstHost : root.firstHost + (rng.chance(0.8) ? 0 : rng.int(0, root.hostCount - 1));
@@ -363,13 +369,27 @@ export function generateSites(spec: WorldSizeSpec, keywords: readonly GeneratedK
       const sharesScale = root.kind === 'news' ? 40 : root.kind === 'wiki' ? 20 : root.kind === 'farm' ? 0.2 : 3;
       // Pareto draws start at 1; a link farm's scale would push them below zero.
       pages.shares[p] = Math.max(0, Math.floor(rng.pareto(1, 1.1) * sharesScale) - 1);
-      const pool = pools.get(`${niche}:${LANGUAGE_IDS[host.language]}`) ?? [];
+      const pool = pools.get(`${niche}:${LANGUAGE_IDS[host.language]}:${root.kind}`) ?? [];
       if (i === 0 || pool.length === 0) {
         pages.keyword[p] = -1;
         pages.path[p] = '/';
         continue;
       }
-      const keywordIndex = pool[Math.floor(rng.next() * rng.next() * pool.length)];
+      // Popular keywords get more pages (the product of two uniforms leans to the front of
+      // the pool, most searched first).
+      let keywordIndex = pool[Math.floor(rng.next() * rng.next() * pool.length)];
+      for (let attempt = 0; attempt < 4 && written.has(keywordIndex); attempt++) keywordIndex = pool[Math.floor(rng.next() * pool.length)];
+      if (written.has(keywordIndex)) keywordIndex = pool.find((k) => !written.has(k)) ?? -1;
+      if (keywordIndex < 0) {
+        // The site has a page for every keyword of the topic it writes about: this one lists them.
+        pages.keyword[p] = -1;
+        let listing = `/topics/${slug(NICHES[niche - 1].name)}`;
+        for (let n = 2; usedPaths.has(`${hostIndex}${listing}`); n++) listing = `/topics/${slug(NICHES[niche - 1].name)}-${n}`;
+        usedPaths.add(`${hostIndex}${listing}`);
+        pages.path[p] = listing;
+        continue;
+      }
+      written.add(keywordIndex);
       pages.keyword[p] = keywordIndex;
       const text = slug(keywords[keywordIndex].kw);
       const year = new Date(pages.published[p] * 86_400_000).getUTCFullYear();
@@ -382,7 +402,8 @@ export function generateSites(spec: WorldSizeSpec, keywords: readonly GeneratedK
           path = `/${rng.pick(['products', 'support', 'blog'])}/${text}`;
           break;
         case 'news':
-          path = `/${year}/${String(rng.int(1, 12)).padStart(2, '0')}/${text}`;
+          // The month it was published (a draw here put pages of the build year in months to come).
+          path = `/${year}/${String(new Date(pages.published[p] * 86_400_000).getUTCMonth() + 1).padStart(2, '0')}/${text}`;
           break;
         case 'forum':
           path = `/threads/${text}.${rng.int(1000, 999999)}`;
@@ -412,6 +433,50 @@ export function generateSites(spec: WorldSizeSpec, keywords: readonly GeneratedK
     }
   }
   return { roots, hosts, pages, giantRoot: 0 };
+}
+
+/**
+ * Whether a site of a kind writes a page for a keyword, by the keyword's kind and intent
+ * (its first intent label is its main one): an encyclopedia has articles on things and
+ * answers to questions, not "cheap running shoes" or "tent near me"; a shop sells
+ * (products, prices, deals, buying questions), not "how to make cold brew"; a news site
+ * reports, it does not sell; a directory lists local businesses. Blogs and forums write
+ * about nearly everything but local searches; link farms target anything.
+ */
+/** Keywords answered by reviews and comparisons, which shops do not write. */
+const EDITORIAL = /\b(best|top|review|reviews|vs|comparison|compare|beste|test|vergleich|meilleur|avis|comparatif)\b/;
+
+/** Questions an encyclopedia answers: what a thing is, how it works. */
+const DEFINITION = /^(what is|how does|how do|was ist|wie funktioniert|qu est ce que)\b/;
+
+export function keywordFits(kind: SiteKind, k: Pick<GeneratedKeyword, 'kw' | 'kind' | 'intent'>): boolean {
+  const intents = k.intent.split(',');
+  const main = intents[0];
+  const local = intents.includes('local');
+  const question = k.kind === 'question';
+  switch (kind) {
+    case 'wiki':
+      // Articles on things and brands, and what they are or how they work; no how-tos.
+      return k.kind === 'head' || (k.kind === 'brand' && main === 'navigational') || (question && main === 'informational' && DEFINITION.test(k.kw));
+    case 'edu':
+    case 'gov':
+      return k.kind === 'head' || main === 'informational';
+    case 'shop':
+      // Products and offers ("womens running shoes", "running shoes sale"), not reviews or comparisons.
+      return !local && (k.kind === 'head' || main === 'transactional' || (main === 'commercial' && !question && !EDITORIAL.test(k.kw)));
+    case 'brand':
+      return !local && !question && (k.kind === 'head' || main === 'transactional' || main === 'commercial' || main === 'navigational');
+    case 'directory':
+      return local || k.kind === 'head';
+    case 'news':
+      return !local && main !== 'transactional' && main !== 'navigational';
+    case 'forum':
+      return !local && (question || main === 'commercial' || main === 'informational' || k.kind === 'versus');
+    case 'blog':
+      return !local && main !== 'navigational';
+    default:
+      return true;
+  }
 }
 
 export function ipText(ip: number): string {

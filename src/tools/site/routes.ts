@@ -6,6 +6,7 @@
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { DEFAULT_SERP_LOCATION } from '../../engine/search/searchEngine.js';
 import { errors } from '../../lib/errors.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';
 import { historyRoute } from '../common/history.js';
@@ -62,7 +63,10 @@ export async function siteToolRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.get('/competitors', { schema: competitorsSchema }, async (req) => {
     const url = await profiledUrl(req.account!.id, req.query.url);
-    const competitors = engine.sites.competitors(url);
+    // Organic competitors: the domains ranking for the site's keywords in the default market.
+    const search = await engine.search();
+    const byKeywords = engine.links.resolve(url) ? await search.organicCompetitors(url, DEFAULT_SERP_LOCATION, 20) : [];
+    const competitors = engine.sites.competitorsByKeywords(url, byKeywords);
     const target = engine.links.resolve(url);
     if (!competitors || !target) throw errors.invalidParameter('url');
     return presentCompetitors(target, url, competitors);

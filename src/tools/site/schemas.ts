@@ -129,9 +129,12 @@ export const SiteCompetitors = component(
         topRank: Type.Integer(),
         social: Type.Integer({ description: "Social shares of the domain's pages" }),
         refIps: Type.Integer(),
-        score: Type.Number({ description: 'Similarity 0–100: shared referring domains (cosine), plus 10 for the same topic' }),
+        score: Type.Number({
+          description:
+            "Similarity 0–100: the share of the site's ranking keywords (United States) the domain also ranks for in the top 20; for a site ranking for none, shared referring domains (cosine) plus 10 for the same topic",
+        }),
       }),
-      { description: 'Root domains sharing referring domains and topic, most similar first' },
+      { description: 'Root domains ranking for the same keywords (organic competitors), most similar first' },
     ),
   }),
 );
@@ -172,9 +175,13 @@ export const topContentSchema = profile('Top content', `The pages of the site wi
   200: Ref(SiteTopContent),
 });
 
-export const competitorsSchema = profile('Site competitors', `Domains sharing referring domains and topic with the site. ${NEEDS_OVERVIEW}`, {
-  200: Ref(SiteCompetitors),
-});
+export const competitorsSchema = profile(
+  'Site competitors',
+  `Domains ranking for the same keywords as the site (by shared referring domains when it ranks for none). ${NEEDS_OVERVIEW}`,
+  {
+    200: Ref(SiteCompetitors),
+  },
+);
 
 /** Items of GET /site-tool/requests: the analysed URLs and domains. */
 export const RequestItem = Type.String({ description: 'A URL or domain analysed' });

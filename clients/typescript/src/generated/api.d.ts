@@ -643,7 +643,7 @@ export interface paths {
         };
         /**
          * Site competitors
-         * @description Domains sharing referring domains and topic with the site. Free, but only within 24 hours of an overview of the same `url` by the same account; otherwise 429 `RateLimit` `Not in history` without `retry_after` (waiting does not help; an overview does).
+         * @description Domains ranking for the same keywords as the site (by shared referring domains when it ranks for none). Free, but only within 24 hours of an overview of the same `url` by the same account; otherwise 429 `RateLimit` `Not in history` without `retry_after` (waiting does not help; an overview does).
          */
         get: operations["get-site-tool-competitors"];
         put?: never;
@@ -1723,7 +1723,7 @@ export interface components {
             id: string;
             /** @description The url as given */
             source: string;
-            /** @description Root domains sharing referring domains and topic, most similar first */
+            /** @description Root domains ranking for the same keywords (organic competitors), most similar first */
             competitors: {
                 domainId: string;
                 domain: string;
@@ -1731,7 +1731,7 @@ export interface components {
                 /** @description Social shares of the domain's pages */
                 social: number;
                 refIps: number;
-                /** @description Similarity 0–100: shared referring domains (cosine), plus 10 for the same topic */
+                /** @description Similarity 0–100: the share of the site's ranking keywords (United States) the domain also ranks for in the top 20; for a site ranking for none, shared referring domains (cosine) plus 10 for the same topic */
                 score: number;
             }[];
         };
