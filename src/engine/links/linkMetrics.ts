@@ -190,7 +190,8 @@ export function computeLinkMetrics(g: LinkGraphInput, onStage: (stage: MetricsSt
   const bestUrl = best(g.pageCount, null);
 
   onStage('history');
-  const histories = computeRootHistories(g, rootCf, rootTf, pda);
+  // The history ends at today's TopRank (the smoother then leads up to it).
+  const histories = computeRootHistories(g, rootCf, rootTf, pda, topRank);
   return {
     pages: { pagerank: pr.ranks, trustrank: tr.ranks, citationFlow: pageCf, trustFlow: pageTf, authority: upa, counters: pageCounters },
     hosts: { pagerank: hostPr, trustrank: hostTr, citationFlow: hostCf, trustFlow: hostTf, authority: hostPda, counters: hostCounters },

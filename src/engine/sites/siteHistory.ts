@@ -111,8 +111,14 @@ export function historyCounts(g: LinkGraphInput, onlyRoots?: Uint8Array): Histor
  * Histories of all root domains. The last month is the build month, counted at the
  * build day (so its values equal today's counters).
  */
-export function computeRootHistories(g: LinkGraphInput, rootCf: Uint8Array, rootTf: Uint8Array, rootPda: Uint8Array): RootHistory[] {
-  return historyDocuments(historyCounts(g), g.rootCount, rootCf, rootTf, rootPda);
+export function computeRootHistories(
+  g: LinkGraphInput,
+  rootCf: Uint8Array,
+  rootTf: Uint8Array,
+  rootPda: Uint8Array,
+  todayTopRank?: ArrayLike<number>,
+): RootHistory[] {
+  return historyDocuments(historyCounts(g), g.rootCount, rootCf, rootTf, rootPda, todayTopRank);
 }
 
 /**
@@ -141,7 +147,15 @@ export function smoothRanks(topRank: Int32Array, rootCount: number, months: numb
 }
 
 /** History documents from the monthly counts and today's flows and pda of every root domain. */
-export function historyDocuments(counts: HistoryCounts, rootCount: number, rootCf: Uint8Array, rootTf: Uint8Array, rootPda: Uint8Array): RootHistory[] {
+/** `todayTopRank`: today's TopRank of each root (the metrics'), which the last month then shows. */
+export function historyDocuments(
+  counts: HistoryCounts,
+  rootCount: number,
+  rootCf: Uint8Array,
+  rootTf: Uint8Array,
+  rootPda: Uint8Array,
+  todayTopRank?: ArrayLike<number>,
+): RootHistory[] {
   const { months, domains, ips, subnets, social } = counts;
 
   const scale = (r: number, m: number): number => {
@@ -156,6 +170,7 @@ export function historyDocuments(counts: HistoryCounts, rootCount: number, rootC
     order.sort((a, b) => strength[b] - strength[a] || a - b);
     order.forEach((r, position) => (topRank[r * months + m] = position + 1));
   }
+  if (todayTopRank) for (let r = 0; r < rootCount; r++) if (todayTopRank[r] >= 1) topRank[r * months + months - 1] = todayTopRank[r];
   smoothRanks(topRank, rootCount, months);
 
   const histories: RootHistory[] = [];

@@ -126,6 +126,9 @@ describe('link tool: favourites', () => {
   test('GET /favorites/{id}: the list with the full data of every link; an unknown id answers null', async () => {
     const c = await newLinkClient(t);
     await fav(c, wiki[3]._id as string, true);
+    // Added a second apart: a list keeps the order links were added in (links added in the
+    // same second are ordered by id, which need not be the order GET /links shows them in).
+    t.clock.advance(SECOND);
     const list = (await fav(c, wiki[4]._id as string, true)).json();
     const res = await c.get(`/favorites/${list._id}`);
     assert.equal(res.statusCode, 200);

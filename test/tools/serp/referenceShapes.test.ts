@@ -40,7 +40,7 @@ describe('the SERP tool in the reference shapes', () => {
   });
 
   test('GET /serp-tool/serps/reset, several pages', async () => {
-    const pages = await call(`/serp-tool/serps/reset?${qs({ kw: 'mindpath vs scholarly', location_id: 2840, serp_count: 3 })}`, '/serp-tool/serps/reset');
+    const pages = await call(`/serp-tool/serps/reset?${qs({ kw: 'drivex vs motorlane', location_id: 2840, serp_count: 3 })}`, '/serp-tool/serps/reset');
     assert.equal(pages.length, 2);
   });
 

@@ -180,7 +180,7 @@ describe('GET /serp-tool/serps', () => {
     const want: [string, string[]][] = [
       ['summitpeak', ['KNO_GRAPH']],
       ['camping chair near me', ['LOCAL_PACK']],
-      ['how to clean budget app', ['FEATURED_SNIPPET', 'VIDEO_PACK']],
+      ['how to clean running shoes', ['FEATURED_SNIPPET', 'VIDEO_PACK']],
       ['trekking poles', ['IMG_PACK', 'SHOP_RESULTS', 'SIMILAR_QUESTIONS', 'SIMILAR_QUERIES']],
     ];
     for (const [kw, features] of want) {
@@ -312,8 +312,8 @@ describe('GET /serp-tool/serps/reset', () => {
   test('charges serp_count credits, also for pages past the results; never from cache', async () => {
     const c = await newClient(t);
     const before = (await c.pool('serps')).remaining;
-    // 'mindpath vs scholarly' has 132 results: page 0 full, page 1 partial, pages 2-4 fail to parse.
-    const first = await reset(c, { kw: 'mindpath vs scholarly', location_id: 2840, serp_count: 5 });
+    // 'drivex vs motorlane' has 187 results: page 0 full, page 1 partial, pages 2-4 fail to parse.
+    const first = await reset(c, { kw: 'drivex vs motorlane', location_id: 2840, serp_count: 5 });
     assert.equal(first.statusCode, 200);
     const pages = first.json();
     assert.equal(pages.length, 2, 'pages that did not parse are left out');
@@ -324,7 +324,7 @@ describe('GET /serp-tool/serps/reset', () => {
     assert.match(pages[1].serp_snapshot_id, /^[0-9a-f]{32}\.\d{4}-\d{2}-\d{2}\.sch$/, 'a partial page has no .100');
     assert.equal((await c.pool('serps')).remaining, before - 5, 'five pages, five credits');
     pace(t);
-    const again = await reset(c, { kw: 'mindpath vs scholarly', location_id: 2840, serp_count: 5 });
+    const again = await reset(c, { kw: 'drivex vs motorlane', location_id: 2840, serp_count: 5 });
     assert.equal(again.statusCode, 200);
     assert.equal(again.headers['x-cache'], undefined);
     assert.equal((await c.pool('serps')).remaining, before - 10, 'an identical reset is charged again');
@@ -404,7 +404,7 @@ describe('GET /serp-tool/url-metrics', () => {
     assert.equal((await c.pool('sch-url-metrics')).remaining, before['sch-url-metrics'].remaining - 1);
     // A domain and a page of it differ in page authority, share domain authority.
     pace(t);
-    const page = (await c.get('/serp-tool/url-metrics?url=summitpeak.com/products/camping-chair')).json();
+    const page = (await c.get('/serp-tool/url-metrics?url=summitpeak.com/products/hiking-boots')).json();
     assert.equal(page.m.authority.v.pda, pda);
     assert.equal(page.domain, 'summitpeak.com');
   });

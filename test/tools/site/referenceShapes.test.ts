@@ -15,7 +15,7 @@ before(async () => {
 });
 after(async () => t.close());
 
-const TARGETS = ['summitpeak.com', 'www.summitpeak.com', 'https://www.summitpeak.com/products/camping-chair', 'no-such-site-here.com'];
+const TARGETS = ['summitpeak.com', 'www.summitpeak.com', 'https://www.summitpeak.com/products/hiking-boots', 'no-such-site-here.com'];
 const PROFILES = ['backlink-profile', 'top-content', 'competitors'];
 
 async function get(c: ToolClient, path: string, url: string) {

@@ -18,7 +18,7 @@ before(async () => {
 after(async () => t.close());
 
 const DOMAIN = 'summitpeak.com';
-const PAGE = 'https://www.summitpeak.com/products/camping-chair';
+const PAGE = 'https://www.summitpeak.com/products/hiking-boots';
 const PROFILES = ['audience', 'backlink-profile', 'top-content', 'competitors'] as const;
 
 const overview = (c: ToolClient, url: string) => c.get(`/site-tool/overview?${qs({ url })}`);
