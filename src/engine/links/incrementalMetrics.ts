@@ -309,7 +309,7 @@ export function updateLinkMetrics(
   for (let l = 0; l < 3; l++) for (const k of winners[l].values()) flags[k] |= 1 << l;
 
   onStage('history');
-  const histories = rebuildHistories(raw, g, touched, level.roots.citationFlow, level.roots.trustFlow, pda);
+  const histories = rebuildHistories(raw, g, touched, level.roots.citationFlow, level.roots.trustFlow, pda, topRank);
   if (!histories) return full('the stored histories cover other months');
 
   onStage('write');
@@ -394,6 +394,7 @@ function rebuildHistories(
   rootCf: Uint8Array,
   rootTf: Uint8Array,
   pda: Uint8Array,
+  topRank: ArrayLike<number>,
 ): Map<number, string> | null {
   const fresh = historyCounts(g, touched);
   const { months } = fresh;
@@ -414,7 +415,7 @@ function rebuildHistories(
     }
   }
   for (let r = 0; r < g.rootCount; r++) if (!touched[r] && storedText[r] === undefined) return null;
-  const docs = historyDocuments(counts, g.rootCount, rootCf, rootTf, pda);
+  const docs = historyDocuments(counts, g.rootCount, rootCf, rootTf, pda, topRank);
   const changed = new Map<number, string>();
   docs.forEach((doc, r) => {
     const text = JSON.stringify(doc);
