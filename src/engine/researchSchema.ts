@@ -284,17 +284,8 @@ export interface ResearchDatabase {
   domain_priors: DomainPriorsTable;
 }
 
-/** Column order of `entity_metrics` (bulk writers use it). */
-export const ENTITY_METRIC_COLUMNS = [
-  'level',
-  'entity_id',
-  'pagerank',
-  'trustrank',
-  'citation_flow',
-  'trust_flow',
-  'authority',
-  'top_rank',
-  'ac_rank',
+/** The link counters of `entity_metrics`, one column each (counters.ts computes them in this order). */
+export const COUNTER_COLUMNS = [
   'ext_backlinks',
   'ref_domains',
   'ref_domains_all',
@@ -324,6 +315,20 @@ export const ENTITY_METRIC_COLUMNS = [
   'out_external',
   'out_domains_external',
   'social',
+] as const satisfies readonly (keyof EntityMetricsTable)[];
+
+/** Column order of `entity_metrics` (bulk writers use it). */
+export const ENTITY_METRIC_COLUMNS = [
+  'level',
+  'entity_id',
+  'pagerank',
+  'trustrank',
+  'citation_flow',
+  'trust_flow',
+  'authority',
+  'top_rank',
+  'ac_rank',
+  ...COUNTER_COLUMNS,
 ] as const satisfies readonly (keyof EntityMetricsTable)[];
 
 /** Column order of `links` (bulk writers use it). */

@@ -11,7 +11,7 @@
 import path from 'node:path';
 import { sql, type Kysely, type Migration } from 'kysely';
 import { migrate, openSqlite, type SqliteHandle } from '../store/database.js';
-import type { ResearchDatabase } from './researchSchema.js';
+import { COUNTER_COLUMNS, type ResearchDatabase } from './researchSchema.js';
 
 export type ResearchStore = SqliteHandle<ResearchDatabase>;
 
@@ -227,38 +227,6 @@ export const researchMigrations: Record<string, Migration> = {
     },
   },
 };
-
-const COUNTER_COLUMNS = [
-  'ext_backlinks',
-  'ref_domains',
-  'ref_domains_all',
-  'ref_ips',
-  'ref_subnets',
-  'ref_domains_edu',
-  'ext_backlinks_edu',
-  'ref_domains_gov',
-  'ext_backlinks_gov',
-  'ref_domains_edu_exact',
-  'ext_backlinks_edu_exact',
-  'ref_domains_gov_exact',
-  'ext_backlinks_gov_exact',
-  'indexed_urls',
-  'nu_homepages',
-  'nu_indirect',
-  'nu_deleted',
-  'nu_nofollow',
-  'nu_https',
-  'nu_frame',
-  'nu_image',
-  'nu_redirect',
-  'nu_text',
-  'nu_mention',
-  'total_non_unique',
-  'out_internal',
-  'out_external',
-  'out_domains_external',
-  'social',
-] as const;
 
 /** Opens (and migrates) a research store file. */
 export async function openResearchStore(file: string): Promise<ResearchStore> {

@@ -21,6 +21,37 @@ export const LIVE_EXPORTS_PER_ACCOUNT = 3;
 /** Keyword ids one account may keep across all its lists (100 full lists). */
 export const STORED_KEYWORD_IDS_PER_ACCOUNT = 1_000_000;
 
+/**
+ * What one account may keep of the rank tool's objects (README "Fair use"). Each number is
+ * far above what the largest default plan uses (2,000 live tracked keywords; a tracking
+ * holds at most 100 tags, 20 reports), so it binds only an account that piles objects up.
+ * A deleted tracking keeps its keywords, tags, annotations and reports, and counts, until it
+ * is purged DELETED_TRACKING_RETENTION_DAYS after its deletion.
+ */
+export const RANK_STORAGE_PER_ACCOUNT = {
+  trackings: 1_000,
+  trackedKeywords: 100_000,
+  tags: 10_000,
+  annotations: 20_000,
+  reports: 5_000,
+} as const;
+/** Days a deleted tracking is kept (listed with `is_with_deleted`) before it is purged. */
+export const DELETED_TRACKING_RETENTION_DAYS = 30;
+
+/** An account's storage quota; a copy per context, so tests can lower it. */
+export interface StorageQuota {
+  listKeywordIds: number;
+  trackings: number;
+  trackedKeywords: number;
+  tags: number;
+  annotations: number;
+  reports: number;
+}
+
+export function defaultStorageQuota(): StorageQuota {
+  return { listKeywordIds: STORED_KEYWORD_IDS_PER_ACCOUNT, ...RANK_STORAGE_PER_ACCOUNT };
+}
+
 /** The units of a free write carrying `ids` keyword ids. */
 export function writeUnits(ids: number): number {
   return 1 + Math.ceil(Math.max(0, ids) / IDS_PER_WRITE_UNIT);
@@ -95,8 +126,9 @@ export class BulkSlots {
 export interface FairUse {
   writes: FreeWriteBudget;
   bulk: BulkSlots;
+  storage: StorageQuota;
 }
 
 export function fairUse(freeWritesPerMinute: number, clock: Clock): FairUse {
-  return { writes: new FreeWriteBudget(freeWritesPerMinute, clock), bulk: new BulkSlots(BULK_READS_PER_ACCOUNT) };
+  return { writes: new FreeWriteBudget(freeWritesPerMinute, clock), bulk: new BulkSlots(BULK_READS_PER_ACCOUNT), storage: defaultStorageQuota() };
 }

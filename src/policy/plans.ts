@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { RANK_STORAGE_PER_ACCOUNT } from './fairUse.js';
 import { POOLS, type PoolName } from './pools.js';
 
 /** The client classes of the access policy; the class picks the burst window. */
@@ -125,6 +126,8 @@ export function loadPlans(file: string | null): Record<string, Plan> {
     if (p.reqsPerShortPeriod < 1) throw new PlanFileError(`plan ${name}: reqsPerShortPeriod must be at least 1`);
     p.relatedKeywordsRows = Math.min(MAX_RELATED_KEYWORDS_ROWS, Math.max(MIN_IMPORT_SIZE, p.relatedKeywordsRows));
     p.competitorKeywordsRows = Math.min(MAX_COMPETITOR_KEYWORDS_ROWS, p.competitorKeywordsRows);
+    // Live tracked keywords are stored ones too: a plan cannot track more than the storage quota keeps.
+    p.trackedKeywords = Math.min(RANK_STORAGE_PER_ACCOUNT.trackedKeywords, p.trackedKeywords);
     plans[name] = p;
   }
   return plans;

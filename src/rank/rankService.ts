@@ -9,6 +9,8 @@
  * await scheduler.stop();
  */
 import type { QuarryContext } from '../context.js';
+import { DELETED_TRACKING_RETENTION_DAYS } from '../policy/fairUse.js';
+import { unixSeconds } from '../lib/clock.js';
 import { RankTrackingStore } from '../store/rankTracking.js';
 import { PositionChecks } from './positionChecks.js';
 import { RankReports } from './rankReports.js';
@@ -19,14 +21,14 @@ export interface RankServices {
   reports: RankReports;
 }
 
-export type RankContext = Pick<QuarryContext, 'config' | 'clock' | 'state' | 'search' | 'sources' | 'locations' | 'accounts' | 'policy'>;
+export type RankContext = Pick<QuarryContext, 'config' | 'clock' | 'state' | 'search' | 'sources' | 'locations' | 'accounts' | 'policy' | 'fairUse'>;
 
 const services = new WeakMap<object, RankServices>();
 
 export function rankServices(ctx: RankContext): RankServices {
   let s = services.get(ctx);
   if (!s) {
-    const store = new RankTrackingStore(ctx.state.db);
+    const store = new RankTrackingStore(ctx.state.db, ctx.fairUse.storage, DELETED_TRACKING_RETENTION_DAYS * 86_400);
     s = { store, checks: new PositionChecks(ctx.state.db, ctx.sources.serp, ctx.policy), reports: new RankReports(ctx) };
     services.set(ctx, s);
   }
@@ -49,11 +51,11 @@ interface Logger {
 
 /**
  * Starts the periodic rank round in `quarry serve`: every `everyMs` the checks due up to
- * today, then the reports whose period ended. The first round runs at once, so days missed
+ * today, then the reports whose period ended, then the purge of expired deleted trackings. The first round runs at once, so days missed
  * while the service was down are caught up on start.
  */
 export function startRankScheduler(ctx: RankContext, options: { everyMs?: number; logger?: Logger } = {}): RankScheduler {
-  const { checks, reports } = rankServices(ctx);
+  const { store, checks, reports } = rankServices(ctx);
   let current: Promise<void> | null = null;
   let stopped = false;
   const tick = (): Promise<void> => {
@@ -62,6 +64,8 @@ export function startRankScheduler(ctx: RankContext, options: { everyMs?: number
       try {
         await checks.runDueChecks(ctx.clock.now());
         await reports.runDueReports(ctx.clock.now());
+        // Deleted trackings past their retention go, with all they hold (and their storage quota).
+        await store.purgeDeleted(unixSeconds(ctx.clock.now()));
       } catch (err) {
         options.logger?.error({ err }, 'rank scheduler round failed');
       }

@@ -73,6 +73,45 @@ export class TrackedKeywordLimitError extends Error {
   }
 }
 
+/** The rank-tool objects an account's storage quota counts (fair use; see policy/fairUse.ts). */
+export interface RankStorageQuota {
+  trackings: number;
+  trackedKeywords: number;
+  tags: number;
+  annotations: number;
+  reports: number;
+}
+export type RankObject = keyof RankStorageQuota;
+
+const UNLIMITED: RankStorageQuota = {
+  trackings: Infinity,
+  trackedKeywords: Infinity,
+  tags: Infinity,
+  annotations: Infinity,
+  reports: Infinity,
+};
+
+const OBJECT_NAMES: Record<RankObject, [string, string]> = {
+  trackings: ['rank_trackings', 'trackings (deleted ones included until they are purged)'],
+  trackedKeywords: ['rank_tracked_keywords', 'tracked keywords (those of deleted trackings included until they are purged)'],
+  tags: ['rank_tags', 'tags'],
+  annotations: ['rank_annotations', 'annotations'],
+  reports: ['rank_reports', 'reports'],
+};
+
+/** Thrown when a write would take the account past its storage quota of one kind of object (422); nothing is written. */
+export class StorageQuotaError extends Error {
+  constructor(
+    readonly kind: RankObject,
+    readonly limit: number,
+    readonly stored: number,
+  ) {
+    super(
+      `An account stores at most ${limit.toLocaleString('en-US')} ${OBJECT_NAMES[kind][1]} (${stored.toLocaleString('en-US')} stored); delete some to make room`,
+    );
+  }
+}
+
 /** Report types, the reference's numbers. */
 export const REPORT_TYPES = { rankChange: 0, weekly: 1, monthly: 2 } as const;
 
@@ -80,9 +119,53 @@ export const REPORT_TYPES = { rankChange: 0, weekly: 1, monthly: 2 } as const;
 export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 const ROWS_PER_INSERT = 500;
+/** Reports a new tracking starts with: weekly and monthly. */
+const DEFAULT_REPORTS = 2;
 
 export class RankTrackingStore {
-  constructor(private readonly db: Kysely<StateDatabase>) {}
+  constructor(
+    private readonly db: Kysely<StateDatabase>,
+    /** The account's storage quota; read at each write, so a context's copy may be lowered. */
+    private readonly quota: RankStorageQuota = UNLIMITED,
+    /** Seconds a deleted tracking is kept before it is purged with everything it holds. */
+    private readonly retentionSec = Infinity,
+  ) {}
+
+  /**
+   * Purges the trackings deleted more than the retention ago (of one account, or of all),
+   * with their keywords, checks, tags, annotations and reports (the foreign keys cascade).
+   */
+  async purgeDeleted(nowSec: number, accountId?: string, db: Kysely<StateDatabase> = this.db): Promise<number> {
+    if (!Number.isFinite(this.retentionSec)) return 0;
+    const res = await db
+      .deleteFrom('rank_trackings')
+      .where('is_deleted', '=', 1)
+      .where('deleted_at', '<', nowSec - this.retentionSec)
+      .$if(accountId !== undefined, (q) => q.where('account_id', '=', accountId!))
+      .executeTakeFirst();
+    return Number(res.numDeletedRows);
+  }
+
+  /**
+   * Refuses a write that would take the account past its storage quota of any kind it adds.
+   * Run inside the write's (IMMEDIATE) transaction: concurrent writes, of this process or
+   * another, are counted one after the other and cannot both fit. Expired deleted trackings
+   * are purged first, so their room is free at once.
+   */
+  private async checkStorage(trx: Kysely<StateDatabase>, accountId: string, adding: Partial<Record<RankObject, number>>, nowSec: number): Promise<void> {
+    const kinds = (Object.keys(adding) as RankObject[]).filter((k) => (adding[k] ?? 0) > 0 && Number.isFinite(this.quota[k]));
+    if (kinds.length === 0) return;
+    await this.purgeDeleted(nowSec, accountId, trx);
+    for (const kind of kinds) {
+      const { n } = await trx
+        .selectFrom(OBJECT_NAMES[kind][0] as 'rank_tags')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('account_id', '=', accountId)
+        .executeTakeFirstOrThrow();
+      const stored = Number(n);
+      if (stored + adding[kind]! > this.quota[kind]) throw new StorageQuotaError(kind, this.quota[kind], stored);
+    }
+  }
 
   /** Keywords the account tracks across its trackings not deleted. */
   async trackedKeywordCount(db: Kysely<StateDatabase>, accountId: string): Promise<number> {
@@ -128,6 +211,12 @@ export class RankTrackingStore {
       const used = await this.trackedKeywordCount(trx, accountId);
       const requested = used + keywords.length * missing.length;
       if (requested > opts.limit) throw new TrackedKeywordLimitError(opts.limit, requested);
+      await this.checkStorage(
+        trx,
+        accountId,
+        { trackings: missing.length, trackedKeywords: keywords.length * missing.length, reports: DEFAULT_REPORTS * missing.length },
+        opts.nowSec,
+      );
       const out = [];
       for (const t of missing) {
         const tracking: TrackingRow = {
@@ -272,6 +361,7 @@ export class RankTrackingStore {
       const fresh = keywords.filter((k) => !present.has(k.kw));
       const used = await this.trackedKeywordCount(trx, tracking.account_id);
       if (used + fresh.length > opts.limit) throw new TrackedKeywordLimitError(opts.limit, used + fresh.length);
+      await this.checkStorage(trx, tracking.account_id, { trackedKeywords: fresh.length, annotations: fresh.length > 0 ? 1 : 0 }, opts.nowSec);
       const added = await insertKeywords(trx, tracking, fresh, opts.nowSec, opts.nowMs);
       if (opts.tagIds && opts.tagIds.length > 0) {
         const ids = [...keywords.flatMap((k) => (present.has(k.kw) ? [present.get(k.kw)!] : [])), ...added.map((k) => k.id)];
@@ -331,6 +421,8 @@ export class RankTrackingStore {
           .where('is_deleted', '=', 0)
           .executeTakeFirst();
         if (live) throw new TrackingConflictError(`A tracking of ${change.domain} for this location and platform exists already (${live.id})`);
+        // The change is recorded as an annotation, which must fit.
+        await this.checkStorage(trx, tracking.account_id, { annotations: 1 }, opts.nowSec);
         await trx.updateTable('rank_trackings').set({ domain: change.domain }).where('id', '=', tracking.id).execute();
         annotation = await insertAnnotation(
           trx,
@@ -389,7 +481,10 @@ export class RankTrackingStore {
 
   async createTag(tracking: TrackingRow, tag: { name: string; color: string; creator: string }, nowSec: number): Promise<TagRow> {
     const row: TagRow = { id: newId(), account_id: tracking.account_id, tracking_id: tracking.id, ...tag, created_at: nowSec };
-    await this.db.insertInto('rank_tags').values(row).execute();
+    await this.db.transaction().execute(async (trx) => {
+      await this.checkStorage(trx, tracking.account_id, { tags: 1 }, nowSec);
+      await trx.insertInto('rank_tags').values(row).execute();
+    });
     return row;
   }
 
@@ -477,17 +572,16 @@ export class RankTrackingStore {
   }
 
   async createNote(tracking: TrackingRow, note: { date: string; text: string; creator: string }, nowSec: number, nowMs: number): Promise<AnnotationRow> {
-    return this.db
-      .transaction()
-      .execute(async (trx) =>
-        insertAnnotation(
-          trx,
-          tracking,
-          { date: note.date, type: ANNOTATION_TYPES.note, text: note.text, keywords_count: null, avg: null, creator: note.creator },
-          nowSec,
-          await averagePosition(trx, tracking.id, note.date <= utcDay(nowMs) ? note.date : undefined),
-        ),
+    return this.db.transaction().execute(async (trx) => {
+      await this.checkStorage(trx, tracking.account_id, { annotations: 1 }, nowSec);
+      return insertAnnotation(
+        trx,
+        tracking,
+        { date: note.date, type: ANNOTATION_TYPES.note, text: note.text, keywords_count: null, avg: null, creator: note.creator },
+        nowSec,
+        await averagePosition(trx, tracking.id, note.date <= utcDay(nowMs) ? note.date : undefined),
       );
+    });
   }
 
   async updateAnnotationText(trackingId: string, annotationId: string, text: string): Promise<boolean> {
@@ -526,7 +620,10 @@ export class RankTrackingStore {
   }
 
   async createReport(tracking: TrackingRow, report: NewReport, nowSec: number): Promise<ReportRow> {
-    return insertReport(this.db, tracking.account_id, tracking.id, report, nowSec);
+    return this.db.transaction().execute(async (trx) => {
+      await this.checkStorage(trx, tracking.account_id, { reports: 1 }, nowSec);
+      return insertReport(trx, tracking.account_id, tracking.id, report, nowSec);
+    });
   }
 
   async updateReport(trackingId: string, reportId: string, report: NewReport): Promise<ReportRow | undefined> {

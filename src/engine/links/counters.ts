@@ -17,38 +17,10 @@
  */
 import type { LinkGraphInput } from './linkGraphInput.js';
 import { groupByKey } from './grouping.js';
+import { COUNTER_COLUMNS } from '../researchSchema.js';
 
-export const COUNTER_NAMES = [
-  'ext_backlinks',
-  'ref_domains',
-  'ref_domains_all',
-  'ref_ips',
-  'ref_subnets',
-  'ref_domains_edu',
-  'ext_backlinks_edu',
-  'ref_domains_gov',
-  'ext_backlinks_gov',
-  'ref_domains_edu_exact',
-  'ext_backlinks_edu_exact',
-  'ref_domains_gov_exact',
-  'ext_backlinks_gov_exact',
-  'indexed_urls',
-  'nu_homepages',
-  'nu_indirect',
-  'nu_deleted',
-  'nu_nofollow',
-  'nu_https',
-  'nu_frame',
-  'nu_image',
-  'nu_redirect',
-  'nu_text',
-  'nu_mention',
-  'total_non_unique',
-  'out_internal',
-  'out_external',
-  'out_domains_external',
-  'social',
-] as const;
+/** The counters, in the order of their `entity_metrics` columns. */
+export const COUNTER_NAMES = COUNTER_COLUMNS;
 export type CounterName = (typeof COUNTER_NAMES)[number];
 export type Counters = Record<CounterName, Int32Array>;
 

@@ -18,7 +18,7 @@
  */
 import type SqliteDatabase from 'better-sqlite3';
 import type { Clock } from '../../lib/clock.js';
-import type { Level } from '../researchSchema.js';
+import type { EntityMetricsTable, Level } from '../researchSchema.js';
 import { TargetResolver, hexId, parseHexId, type ResolvedTarget, type TargetType } from './targets.js';
 import { isoDay, dayNumber } from '../world/dates.js';
 import { PageDetailsReader, type PageCsvFields, type PageDetails } from './pageDetails.js';
@@ -339,16 +339,8 @@ function backlinkRows(links: readonly LinkRow[], pages: PageDetailsReader): Back
   return backlinksOf(links, pages, backlinkRow);
 }
 
-interface MetricsRow {
-  pagerank: number;
-  trustrank: number;
-  citation_flow: number;
-  trust_flow: number;
-  authority: number;
-  top_rank: number;
-  ac_rank: number;
-  [counter: string]: number;
-}
+/** A stored `entity_metrics` row (counters read by name). */
+type MetricsRow = EntityMetricsTable & Record<string, number>;
 
 /** All zeros (Status NotFound) for targets the index does not know. */
 export function emptyLinkIndex(type: TargetType): LinkIndexMetrics {

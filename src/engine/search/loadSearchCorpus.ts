@@ -5,7 +5,7 @@
  */
 import type SqliteDatabase from 'better-sqlite3';
 import type { ProgressListener } from '../../lib/progress.js';
-import { LEVEL } from '../researchSchema.js';
+import { LEVEL, type KeywordsTable } from '../researchSchema.js';
 import { Bm25Builder, Bm25Index, PAGE_FIELD_WEIGHTS } from './bm25Index.js';
 import type { SearchStore } from './searchStore.js';
 import type { CorpusKeyword, CorpusNiche, CorpusPage, SearchCorpus } from './searchCorpus.js';
@@ -163,21 +163,9 @@ export type KeywordData = Pick<SearchCorpus, 'keywords' | 'marketShare' | 'hasMa
  */
 export function loadKeywordData(raw: SqliteDatabase.Database): KeywordData {
   const keywords: CorpusKeyword[] = (
-    raw.prepare('SELECT id, kw, language_id, niche_id, head, kind, intent, volume, trend, noise_seed, cpc, ppc, origin FROM keywords ORDER BY id').all() as {
-      id: number;
-      kw: string;
-      language_id: number;
-      niche_id: number | null;
-      head: string;
-      kind: string;
-      intent: string;
-      volume: number;
-      trend: number;
-      noise_seed: number;
-      cpc: number;
-      ppc: number;
-      origin: string;
-    }[]
+    raw
+      .prepare('SELECT id, kw, language_id, niche_id, head, kind, intent, volume, trend, noise_seed, cpc, ppc, origin FROM keywords ORDER BY id')
+      .all() as KeywordsTable[]
   ).map((r) => ({
     id: r.id,
     kw: normaliseKeyword(r.kw),

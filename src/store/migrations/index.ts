@@ -15,6 +15,8 @@ import { staleCachedAnswerMigrations } from './0010_stale_cached_answers.js';
 import { rankChecksKeywordIndexMigrations } from './0011_rank_checks_keyword_index.js';
 import { webSessionMigrations } from './0012_web_sessions.js';
 import { providerLedgerMigrations } from './0014_provider_ledger.js';
+import { rankStorageQuotaMigrations } from './0016_rank_storage_quota.js';
+import { searchConsoleMigrations } from './0020_search_console.js';
 
 export const stateMigrations: Record<string, Migration> = {
   ...foundationMigrations,
@@ -29,4 +31,6 @@ export const stateMigrations: Record<string, Migration> = {
   ...rankChecksKeywordIndexMigrations,
   ...webSessionMigrations,
   ...providerLedgerMigrations,
+  ...rankStorageQuotaMigrations,
+  ...searchConsoleMigrations,
 };

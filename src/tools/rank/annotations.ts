@@ -13,7 +13,7 @@ import { presentAnnotation } from './presenters.js';
 import { Annotation, AnnotationBody, AnnotationParams, AnnotationTextBody, TrackingParams } from './schemas.js';
 import { requireText } from './tags.js';
 import { requireDay } from './trackingInput.js';
-import { requireTracking } from './trackings.js';
+import { requireTracking, trackingError } from './trackings.js';
 import { itemsSent } from '../common/fairUse.js';
 
 const TAG = ['rank-tool'];
@@ -47,7 +47,7 @@ export async function annotationRoutes(plain: FastifyInstance): Promise<void> {
         throw errors.listLimit(`A tracking holds at most ${MAX_ANNOTATIONS_PER_TRACKING} annotations`);
       }
       const nowMs = clock.now();
-      const note = await store.createNote(tracking, { date, text, creator: account.email }, unixSeconds(nowMs), nowMs);
+      const note = await store.createNote(tracking, { date, text, creator: account.email }, unixSeconds(nowMs), nowMs).catch(trackingError);
       return reply.code(201).send(presentAnnotation(note));
     },
   );

@@ -12,7 +12,7 @@ import type { NewReport } from '../../store/rankTracking.js';
 import { emptyResponse, errorResponses, Ref } from '../common/schemas.js';
 import { presentReport } from './presenters.js';
 import { Report, ReportBody, ReportParams, TrackingParams } from './schemas.js';
-import { requireTracking } from './trackings.js';
+import { requireTracking, trackingError } from './trackings.js';
 import { itemsSent } from '../common/fairUse.js';
 
 /** Reports a tracking holds at most. */
@@ -82,7 +82,7 @@ export async function reportRoutes(plain: FastifyInstance): Promise<void> {
       if ((await store.reportsOf(tracking.id)).length >= MAX_REPORTS_PER_TRACKING) {
         throw errors.listLimit(`A tracking holds at most ${MAX_REPORTS_PER_TRACKING} reports`);
       }
-      return reply.code(201).send(presentReport(await store.createReport(tracking, report, unixSeconds(clock.now()))));
+      return reply.code(201).send(presentReport(await store.createReport(tracking, report, unixSeconds(clock.now())).catch(trackingError)));
     },
   );
 

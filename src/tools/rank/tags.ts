@@ -12,7 +12,7 @@ import { rankServices } from '../../rank/rankService.js';
 import { emptyResponse, errorResponses, Ref } from '../common/schemas.js';
 import { presentTag } from './presenters.js';
 import { Tag, TagAssignBody, TagBody, TagParams, TrackingParams } from './schemas.js';
-import { requireTracking } from './trackings.js';
+import { requireTracking, trackingError } from './trackings.js';
 import { itemsSent } from '../common/fairUse.js';
 
 /** Tags a tracking holds at most. */
@@ -59,7 +59,7 @@ export async function tagRoutes(plain: FastifyInstance): Promise<void> {
       const name = requireText(req.body.name, 'name');
       const color = requireText(req.body.color, 'color');
       if ((await store.tagsOf(tracking.id)).length >= MAX_TAGS_PER_TRACKING) throw errors.listLimit(`A tracking holds at most ${MAX_TAGS_PER_TRACKING} tags`);
-      const tag = await store.createTag(tracking, { name, color, creator: account.email }, unixSeconds(clock.now()));
+      const tag = await store.createTag(tracking, { name, color, creator: account.email }, unixSeconds(clock.now())).catch(trackingError);
       return reply.code(201).send(presentTag(tag));
     },
   );

@@ -13,7 +13,7 @@ import { errors } from '../../lib/errors.js';
 import { unixSeconds } from '../../lib/clock.js';
 import { trackingStats } from '../../rank/rankStats.js';
 import { rankServices } from '../../rank/rankService.js';
-import { TrackedKeywordLimitError, TrackingConflictError, type TrackingConfig, type TrackingRow } from '../../store/rankTracking.js';
+import { StorageQuotaError, TrackedKeywordLimitError, TrackingConflictError, type TrackingConfig, type TrackingRow } from '../../store/rankTracking.js';
 import { emptyResponse, errorResponses, Ref } from '../common/schemas.js';
 import { requireLocation } from '../common/params.js';
 import { presentAnnotation, presentNewKeyword, presentReport, presentTag, presentTracking, presentTrackedKeyword } from './presenters.js';
@@ -42,10 +42,14 @@ export const IMMEDIATE_CHECKS = 200;
 const SECONDS_PER_CHECK = 0.01;
 const TAG = ['rank-tool'];
 
-/** Maps the store's refusals to the contract's 409 and 422. */
+/**
+ * Maps the store's refusals to the contract's 409 and 422. The storage quota answers like
+ * the keyword lists' (422 `Error`, the type the contract gives a list-count limit).
+ */
 export function trackingError(err: unknown): never {
   if (err instanceof TrackingConflictError) throw errors.conflict(err.message);
   if (err instanceof TrackedKeywordLimitError) throw errors.outOfLimit(err.message);
+  if (err instanceof StorageQuotaError) throw errors.listLimit(err.message);
   throw err;
 }
 
