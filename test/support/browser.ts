@@ -97,7 +97,7 @@ export async function checkpoint(w: WatchedPage, name: string, options: { allowP
   const errors = w.errors.filter(
     (e) => !(options.allowProblem && e.startsWith('console: Failed to load resource')) && !/^console: Failed to load resource: .*status of 429\b/.test(e),
   );
-  if (w.refusals.length > 0) console.log(`${name}: 429 answers waited out by the page: ${w.refusals.join(', ')}`);
+  if (w.refusals.length > 0) console.log(`${name}: 429 answers the page received: ${w.refusals.join(', ')}`);
   w.errors.length = 0;
   w.refusals.length = 0;
   const text = (await w.page.locator('body').innerText()).trim();
