@@ -11,7 +11,7 @@ import { testApp, type TestApp } from '../support/app.js';
 import { SECOND, unixSeconds } from '../../src/lib/clock.js';
 import { BulkSlots, FreeWriteBudget, writeUnits } from '../../src/policy/fairUse.js';
 import { KeywordLists, ListLimitError } from '../../src/store/keywordLists.js';
-import { JobQueue } from '../../src/jobs/jobQueue.js';
+import { openJobQueue } from '../../src/jobs/jobQueue.js';
 import { newClient } from '../tools/keyword/helpers.js';
 import { rankClient, trackingBody, type Res } from '../tools/rank/helpers.js';
 
@@ -186,13 +186,13 @@ describe('fair use of free operations', () => {
     assert.equal(await pool(), before, 'not charged');
   });
 
-  test('workers take the jobs of the least busy account first', () => {
-    const queue = new JobQueue(t.ctx.state, t.clock);
-    for (let i = 0; i < 4; i++) queue.enqueue('fair-kind', 'busy', { i });
-    assert.equal(queue.claim('w1', ['fair-kind'])!.accountId, 'busy');
+  test('workers take the jobs of the least busy account first', async () => {
+    const queue = openJobQueue(t.ctx.state, t.clock);
+    for (let i = 0; i < 4; i++) await queue.enqueue('fair-kind', 'busy', { i });
+    assert.equal((await queue.claim('w1', ['fair-kind']))!.accountId, 'busy');
     t.clock.advance(1);
-    queue.enqueue('fair-kind', 'quiet', { i: 0 });
-    assert.equal(queue.claim('w2', ['fair-kind'])!.accountId, 'quiet', 'before the busy account’s older jobs');
-    assert.equal(queue.claim('w3', ['fair-kind'])!.accountId, 'busy');
+    await queue.enqueue('fair-kind', 'quiet', { i: 0 });
+    assert.equal((await queue.claim('w2', ['fair-kind']))!.accountId, 'quiet', 'before the busy account’s older jobs');
+    assert.equal((await queue.claim('w3', ['fair-kind']))!.accountId, 'busy');
   });
 });

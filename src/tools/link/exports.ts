@@ -142,7 +142,7 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
     },
     // A repeat answers the job it created then, unless that job failed for good: its charge
     // was refunded, so the repeat creates a new job and is charged again.
-    cachedAnswerHolds: (body) => jobs.byId((body as { _id: string })._id)?.state !== 'failed',
+    cachedAnswerHolds: async (body) => (await jobs.byId((body as { _id: string })._id))?.state !== 'failed',
   };
 
   app.post(
@@ -161,7 +161,7 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
       const accountId = req.account!.id;
       // Fair use: a few exports per account at a time. Refused here, the request is released
       // (no charge, no burst slot) and may be sent again once one has finished.
-      if (jobs.liveCount(accountId, EXPORT_JOB_KIND) >= LIVE_EXPORTS_PER_ACCOUNT) {
+      if ((await jobs.liveCount(accountId, EXPORT_JOB_KIND)) >= LIVE_EXPORTS_PER_ACCOUNT) {
         throw errors.rateLimit(60, `At most ${LIVE_EXPORTS_PER_ACCOUNT} backlink exports per account may be queued or running at once`);
       }
       const suggestion = await suggestionFor((kind, key) => app.quarry.policy.lookupData(accountId, kind, key), b.url);
@@ -181,7 +181,7 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
       // The job is stored with the charge and the cached answer, in one transaction: a crash
       // before it leaves neither a charge without a job nor a job an identical retry cannot find.
       const job = jobs.draft(EXPORT_JOB_KIND, accountId, payload);
-      req.paid!.onCommit(() => jobs.insert(job));
+      req.paid!.onCommit(jobs.insertWrite(job));
       return presentExportJob(job as Job<ExportPayload, ExportResult>, signer, clock.now());
     },
   );
