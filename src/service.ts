@@ -21,7 +21,9 @@ import { reloadSearchKeywords } from './engine/search/index.js';
 import { createSources } from './engine/sources/index.js';
 import { JobQueue } from './jobs/jobQueue.js';
 import { loadSigningSecret, UrlSigner } from './lib/signedUrl.js';
-import { fairUse } from './policy/fairUse.js';
+import { fairUse, type ExportJobsView, type FairUse } from './policy/fairUse.js';
+import { redisFairUse } from './policy/redis/redisFairUse.js';
+import { EXPORT_JOB_KIND } from './jobs/exportJobs.js';
 import type { ProgressListener } from './lib/progress.js';
 import { SqlSessionStore } from './sessions/sqlSessionStore.js';
 import { WebSessions } from './sessions/webSessions.js';
@@ -74,7 +76,15 @@ export async function createContext(config: Config, options: ServiceOptions = {}
   const jobs = new JobQueue(base.state, base.clock);
   const signer = new UrlSigner(loadSigningSecret(config), config.publicUrl);
   const sessions = new WebSessions(new SqlSessionStore(base.state.db), base.accounts, base.clock, config.sessionTtlHours * 3600);
-  return { ...base, locations, engine, search, sources, jobs, signer, fairUse: fairUse(config.freeWritesPerMinute, base.clock), sessions };
+  return { ...base, locations, engine, search, sources, jobs, signer, fairUse: fairUseOf(config, base, jobs), sessions };
+}
+
+/** Per-account fair use: in this process, or on the scale mode's Redis, shared by every process. */
+function fairUseOf(config: Config, base: StateContext, jobs: JobQueue): FairUse {
+  const exports: ExportJobsView = { liveIds: (accountId) => jobs.liveIds(accountId, EXPORT_JOB_KIND), settledIds: (ids) => jobs.settledIds(ids) };
+  return base.redis
+    ? redisFairUse(base.redis, base.policy, config.freeWritesPerMinute, base.clock, exports)
+    : fairUse(config.freeWritesPerMinute, base.clock, exports);
 }
 
 /** Closes what createContext opened. */

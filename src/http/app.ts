@@ -282,19 +282,24 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
           // After validation, so a write's size is known; before the handler does any work.
           const limit: preHandlerHookHandler = function (req, reply, done) {
             const accountId = req.account!.id;
-            try {
-              if (fair === 'bulk') {
-                const release = ctx.fairUse.bulk.take(accountId);
-                // 'close' comes when the answer is sent or the client went away, streamed or not.
+            if (fair === 'bulk') {
+              ctx.fairUse.bulk.take(accountId).then((release) => {
+                // 'close' comes when the answer is sent or the client went away, streamed or not;
+                // a client gone while the slot was taken (scale mode: a Redis round trip) gives it back now.
+                if (req.raw.socket?.destroyed === true || reply.raw.writableEnded) release();
                 reply.raw.once('close', release);
                 reply.raw.once('finish', release);
-              } else {
-                ctx.fairUse.writes.spend(accountId, writeUnits(fair(req)));
-              }
+                done();
+              }, done);
+              return;
+            }
+            let units: number;
+            try {
+              units = writeUnits(fair(req));
             } catch (err) {
               return done(err as Error);
             }
-            done();
+            ctx.fairUse.writes.spend(accountId, units).then(() => done(), done);
           };
           const before = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
           route.preHandler = [limit, ...before];

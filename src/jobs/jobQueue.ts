@@ -155,13 +155,20 @@ export class JobQueue {
     });
   }
 
-  /** How many jobs of `kind` the account has queued or running. */
-  liveCount(accountId: string, kind: string): number {
+  /** Ids of the account's jobs of `kind` queued or running. */
+  liveIds(accountId: string, kind: string): string[] {
     return (
-      this.raw.prepare("SELECT COUNT(*) AS n FROM jobs WHERE account_id = ? AND kind = ? AND state IN ('queued', 'running')").get(accountId, kind) as {
-        n: number;
-      }
-    ).n;
+      this.raw.prepare("SELECT id FROM jobs WHERE account_id = ? AND kind = ? AND state IN ('queued', 'running')").all(accountId, kind) as { id: string }[]
+    ).map((r) => r.id);
+  }
+
+  /** Of `ids`, those of stored jobs that are neither queued nor running. */
+  settledIds(ids: readonly string[]): string[] {
+    if (ids.length === 0) return [];
+    const marks = ids.map(() => '?').join(',');
+    return (this.raw.prepare(`SELECT id FROM jobs WHERE id IN (${marks}) AND state NOT IN ('queued', 'running')`).all(...ids) as { id: string }[]).map(
+      (r) => r.id,
+    );
   }
 
   /**
@@ -169,12 +176,12 @@ export class JobQueue {
    * it. For a job that must exist exactly when something else commits, inside the same
    * transaction (an export's job with its charge and cached answer).
    */
-  draft<P>(kind: string, accountId: string, payload: P, options: { maxAttempts?: number } = {}): Job<P> {
+  draft<P>(kind: string, accountId: string, payload: P, options: { maxAttempts?: number; id?: string } = {}): Job<P> {
     const now = this.clock.now();
     const maxAttempts = options.maxAttempts ?? 3;
     if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new RangeError(`maxAttempts must be a positive integer, got ${maxAttempts}`);
     return {
-      id: newId(),
+      id: options.id ?? newId(),
       kind,
       accountId,
       idempotencyKey: null,
