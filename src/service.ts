@@ -36,6 +36,8 @@ export interface ServiceOptions {
   researchFile?: string;
   /** Stages of opening the research engine (the start-up display of `quarry serve`). */
   onProgress?: ProgressListener;
+  /** The state store's busy timeout: long in processes that answer no client (store/database.ts). */
+  busyTimeoutMs?: number;
 }
 
 /** The part of the service that holds accounts and their usage (all the operator CLI needs). */
@@ -44,7 +46,7 @@ export type StateContext = Pick<QuarryContext, 'config' | 'clock' | 'state' | 'a
 export async function openStateContext(config: Config, options: ServiceOptions = {}): Promise<StateContext> {
   const clock = options.clock ?? systemClock;
   const plans = loadPlans(config.plansFile);
-  const state = await openStateStore(options.inMemory ? ':memory:' : path.join(config.dataDir, 'state.db'));
+  const state = await openStateStore(options.inMemory ? ':memory:' : path.join(config.dataDir, 'state.db'), { busyTimeoutMs: options.busyTimeoutMs });
   const accounts = new Accounts(state.db, state.raw, () => Object.keys(plans));
   // Scale mode: the policy's hot state and its single-flight on Redis, shared by every process.
   const redis = config.redisUrl ? await openRedis(config.redisUrl, config.redisPrefix) : null;
