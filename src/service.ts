@@ -19,7 +19,7 @@ import { openStateStore } from './store/database.js';
 import { openEngine, researchStoreFile } from './engine/index.js';
 import { reloadSearchKeywords } from './engine/search/index.js';
 import { createSources } from './engine/sources/index.js';
-import { JobQueue } from './jobs/jobQueue.js';
+import { openJobQueue, type JobQueue } from './jobs/jobQueue.js';
 import { loadSigningSecret, UrlSigner } from './lib/signedUrl.js';
 import { fairUse, type ExportJobsView, type FairUse } from './policy/fairUse.js';
 import { redisFairUse } from './policy/redis/redisFairUse.js';
@@ -75,7 +75,7 @@ export async function createContext(config: Config, options: ServiceOptions = {}
     clock: base.clock,
     metricsTs: asOfMs === null ? 0 : Math.floor(asOfMs / 1000),
   });
-  const jobs = new JobQueue(base.state, base.clock);
+  const jobs = openJobQueue(base.state, base.clock);
   const signer = new UrlSigner(loadSigningSecret(config), config.publicUrl);
   const sessions = new WebSessions(new SqlSessionStore(base.state.db), base.accounts, base.clock, config.sessionTtlHours * 3600);
   return { ...base, locations, engine, search, sources, jobs, signer, fairUse: fairUseOf(config, base, jobs), sessions };

@@ -12,6 +12,8 @@ import fastifyStatic from '@fastify/static';
 import { Type } from '@sinclair/typebox';
 import type { LiveSession } from '../sessions/sessionStore.js';
 import { ApiError, errors } from '../http/errors.js';
+import { rankServices } from '../rank/rankService.js';
+import type { ReportMail } from '../rank/rankReports.js';
 import { checkSessionWrite, clearSessionCookie, csrfRefused, isCrossSite, secureCookies, sessionToken, setSessionCookie } from './webSession.js';
 
 /** Where `npm run build` puts the dashboard: <repo>/dist/web, from src/dashboard or dist/dashboard alike. */
@@ -44,6 +46,25 @@ function sessionAnswer(session: LiveSession) {
     csrf_token: session.csrfToken,
     expires_at: session.expiresAt,
   };
+}
+
+const PreviewParams = Type.Object({
+  tracking_id: Type.String({ minLength: 1, maxLength: 64 }),
+  report_id: Type.String({ minLength: 1, maxLength: 64 }),
+});
+
+/**
+ * The HTML of a mail as a browser shows it without a mail client: each inline image
+ * (`cid:`) replaced by its attachment as a data URL. Nothing else changes, so the preview is
+ * the mail that is sent.
+ */
+export function inlineImages(mail: ReportMail): string {
+  let html = mail.html;
+  for (const a of mail.attachments) {
+    if (!a.cid || !Buffer.isBuffer(a.content)) continue;
+    html = html.split(`cid:${a.cid}`).join(`data:${a.contentType ?? 'application/octet-stream'};base64,${a.content.toString('base64')}`);
+  }
+  return html;
 }
 
 /** The path to return to after sign-in: a dashboard page of this site, never another site. */
@@ -113,6 +134,29 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
     }
     clearSessionCookie(reply, secureCookies(req, config.publicUrl));
     return reply.code(204).send();
+  });
+
+  // The e-mail a rank report will send next, rendered by the code that sends it (the API has no
+  // such operation: it is the dashboard's own, read with the session like its pages).
+  app.get('/app/api/trackings/:tracking_id/reports/:report_id/preview', { schema: { ...hide, params: PreviewParams } }, async (req, reply) => {
+    const session = await resolve(req);
+    reply.header('cache-control', 'no-store');
+    if (!session) throw new ApiError(401, 'AuthError', 'No session: sign in with an API key');
+    const { tracking_id, report_id } = req.params as { tracking_id: string; report_id: string };
+    const { store, reports } = rankServices(app.quarry);
+    const tracking = await store.get(session.account.id, tracking_id, { withDeleted: true });
+    if (!tracking) throw errors.notFound('Tracking not found');
+    const report = (await store.reportsOf(tracking.id)).find((r) => r.id === report_id);
+    if (!report) throw errors.notFound('Report not found');
+    const preview = await reports.preview(report, tracking, app.quarry.clock.now());
+    return {
+      period: preview.period,
+      would_send: preview.wouldSend,
+      to: JSON.parse(report.emails) as string[],
+      subject: preview.mail.subject,
+      html: inlineImages(preview.mail),
+      text: preview.mail.text,
+    };
   });
 
   // Every other /app path is a page of the single-page app: the sign-in page for anyone, the

@@ -12,7 +12,7 @@ import { HOUR } from '../lib/clock.js';
 import { closeStateContext, createContext } from '../service.js';
 import { BACKGROUND_BUSY_TIMEOUT_MS } from '../store/database.js';
 import { exportsDir, sweepExports } from './exportJobs.js';
-import { JobQueue } from './jobQueue.js';
+import { openJobQueue, type JobQueue } from './jobQueue.js';
 import { type JobHandler, Worker, type WorkerLogger, type WorkerOptions } from './worker.js';
 
 /** The handler of every job kind, built from a running context (the lead wires the tools' handlers). */
@@ -42,7 +42,7 @@ export interface RunningWorker {
  * closing the state store.
  */
 export function startEmbeddedWorker(ctx: WorkerHost, options: WorkerRuntimeOptions): RunningWorker {
-  const queue = options.queue ?? new JobQueue(ctx.state, ctx.clock);
+  const queue = options.queue ?? openJobQueue(ctx.state, ctx.clock);
   const worker = new Worker(queue, options);
   for (const [kind, handler] of Object.entries(options.handlers)) worker.register(kind, handler);
   const log = options.logger;
@@ -87,7 +87,7 @@ export function workerCommand(handlers: JobHandlersFactory): Command {
       const config = loadConfig();
       const logger = pino({ level: config.logLevel, name: 'quarry-worker' });
       const ctx = await createContext(config, { busyTimeoutMs: BACKGROUND_BUSY_TIMEOUT_MS });
-      const queue = new JobQueue(ctx.state, ctx.clock);
+      const queue = openJobQueue(ctx.state, ctx.clock);
       const running = startEmbeddedWorker(ctx, {
         handlers: await handlers(ctx, queue),
         queue,

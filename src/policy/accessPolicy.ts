@@ -13,6 +13,7 @@ import { cacheKey } from './canonical.js';
 import type { HistoryTool, HistoryWrite } from './history.js';
 import type { ClientClass, Plan } from './plans.js';
 import { CACHE_TTL_MS, type CachedResponse, type LookupWrite, type PolicyStore, type PoolState, type Reservation } from './policyStore.js';
+import type { StateWrite } from '../store/database.js';
 import { POOL_PERIODS, POOLS, type PoolName } from './pools.js';
 import { LocalFlights, type SingleFlight } from './singleFlight.js';
 
@@ -77,9 +78,9 @@ export interface ExecutionContext {
   charge(units: number): void;
   /**
    * A write that must commit with the charge and the cached answer, or not at all (an
-   * export's job): synchronous, on the state store's connection, run inside the commit.
+   * export's job), run inside the commit's transaction (see StateWrite).
    */
-  onCommit(write: () => void): void;
+  onCommit(write: StateWrite): void;
   /**
    * Keeps this answer out of the 24-hour cache: it holds values still being computed (a
    * market's difficulty while its rank index is built) that a repeat must not be served.
@@ -325,7 +326,7 @@ export class AccessPolicy {
     }
     const reservation: Reservation = admission.reservation;
     let charged = reservation.reserved;
-    const writes: (() => void)[] = [];
+    const writes: StateWrite[] = [];
     let result: ExecutionResult;
     let provisional = false;
     try {

@@ -90,9 +90,9 @@ export interface BulkReads {
 /** What the live-export limit reads of the job queue. */
 export interface ExportJobsView {
   /** Ids of the account's export jobs queued or running. */
-  liveIds(accountId: string): string[];
+  liveIds(accountId: string): Promise<string[]>;
   /** Of `ids`, those stored and no longer queued or running (finished for good). */
-  settledIds(ids: readonly string[]): string[];
+  settledIds(ids: readonly string[]): Promise<string[]>;
 }
 
 /**
@@ -188,9 +188,12 @@ export class ExportPlaces implements LiveExports {
   ) {}
 
   async take(accountId: string, jobId: string): Promise<() => void> {
+    const [settled, liveIds] = await Promise.all([this.jobs.settledIds([...(this.pending.get(accountId) ?? [])]), this.jobs.liveIds(accountId)]);
+    // From here on nothing is awaited: the check and the taking are one step of this process.
+    // A job stored since the read above still has its place, so it is counted all the same.
     const pending = this.pending.get(accountId) ?? new Set<string>();
-    for (const id of this.jobs.settledIds([...pending])) pending.delete(id);
-    const live = new Set([...this.jobs.liveIds(accountId), ...pending]);
+    for (const id of settled) pending.delete(id);
+    const live = new Set([...liveIds, ...pending]);
     if (live.size >= this.perAccount) {
       if (pending.size === 0) this.pending.delete(accountId);
       throw exportRefusal(this.perAccount);

@@ -9,7 +9,7 @@
  * await checks.runDueChecks(ctx.clock.now()); // → { keywords, checks }
  */
 import { performance } from 'node:perf_hooks';
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { parse as parseDomain } from 'tldts';
 import { SourceError, type SerpSource } from '../engine/sources/index.js';
 import type { Serp, SerpItem } from '../engine/search/serpTypes.js';
@@ -163,7 +163,7 @@ export class PositionChecks {
       // A source that failed for this SERP today leaves its keywords due: the next run retries.
       if (groupFailed) continue;
       const matcher = new DomainMatcher(k.domain);
-      const rows: RankChecksTable[] = [];
+      const rows: Insertable<RankChecksTable>[] = [];
       let latest: Serp | undefined;
       try {
         for (const day of daysToCheck(k.first_day, k.checked_through, today)) {
@@ -211,7 +211,7 @@ export class PositionChecks {
    * one the tracked keyword's detail shows), granted in the same transaction: the earlier
    * days of a catch-up are never shown as a snapshot id, so they grant nothing.
    */
-  private async save(k: DueKeyword, rows: RankChecksTable[], today: string, latest: Serp | undefined, nowMs: number): Promise<number> {
+  private async save(k: DueKeyword, rows: Insertable<RankChecksTable>[], today: string, latest: Serp | undefined, nowMs: number): Promise<number> {
     return this.db.transaction().execute(async (trx) => {
       // Removed while its SERPs were being built: nothing to record.
       const live = await trx.selectFrom('rank_tracked_keywords').select('id').where('id', '=', k.id).executeTakeFirst();

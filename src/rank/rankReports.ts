@@ -22,7 +22,7 @@ import type Mail from 'nodemailer/lib/mailer/index.js';
 import { sql } from 'kysely';
 import type { QuarryContext } from '../context.js';
 import { DAY, MINUTE } from '../lib/clock.js';
-import { renderRankReport, type RankReportKeyword } from '../render/rankReportEmail.js';
+import { renderRankReport, type RankReportEmail, type RankReportKeyword } from '../render/rankReportEmail.js';
 import { REPORT_TYPES, utcDay, type ReportRow, type TrackingRow } from '../store/rankTracking.js';
 import { changeOf, DEFAULT_MIN_CHANGE, renderRankChangeAlert, type AlertMove } from './rankChangeAlert.js';
 
@@ -80,6 +80,15 @@ export function lastEndedPeriod(type: PeriodicType, nowMs: number): ReportPeriod
 export function reportMessageId(reportId: string, periodStart: string, domain: string): string {
   return `<rank-report.${reportId}.${periodStart}@${domain}>`;
 }
+
+/** The weekly or monthly period running at `nowMs` (the one its report will be sent for next). */
+export function runningPeriod(type: PeriodicType, nowMs: number): ReportPeriod {
+  // The period after the last ended one: the last ended period as seen from after its end (a week, or more than a month, on).
+  return lastEndedPeriod(type, lastEndedPeriod(type, nowMs).endMs + (type === REPORT_TYPES.weekly ? 7 : 32) * DAY);
+}
+
+/** A report's mail: subject, bodies and inline images (the chart), as nodemailer sends it. */
+export type ReportMail = Pick<RankReportEmail, 'subject' | 'html' | 'text' | 'attachments'>;
 
 /** The last `count` periods of a weekly or monthly report ended by `nowMs`, oldest first. */
 export function endedPeriods(type: PeriodicType, nowMs: number, count: number): ReportPeriod[] {
@@ -194,7 +203,18 @@ export class RankReports {
    */
   private async alert(report: ReportRow, tracking: TrackingRow, nowMs: number, result: ReportRunResult): Promise<void> {
     const today = utcDay(nowMs);
-    const yesterday = utcDay(nowMs - DAY);
+    const { moves, mail } = await this.composeAlert(report, tracking, today);
+    if (moves === 0) return;
+    await this.deliver(report.id, today, nowMs, result, () => this.dispatch(report, today, mail));
+  }
+
+  /** Today's rank-change alert of a report: the keywords that moved enough since yesterday, and its mail. */
+  private async composeAlert(
+    report: ReportRow,
+    tracking: TrackingRow,
+    today: string,
+  ): Promise<{ moves: number; mail: ReturnType<typeof renderRankChangeAlert> }> {
+    const yesterday = utcDay(Date.parse(`${today}T00:00:00Z`) - DAY);
     const minChange = report.min_change ?? DEFAULT_MIN_CHANGE;
     const rows = await this.ctx.state.db
       .selectFrom('rank_checks as c')
@@ -210,11 +230,27 @@ export class RankReports {
       const move = { kw: r.kw, from: before.get(r.keyword_id)!, to: r.position, url: r.url };
       if (Math.abs(changeOf(move)) >= minChange) moves.push(move);
     }
-    if (moves.length === 0) return;
-    await this.deliver(report.id, today, nowMs, result, () => {
-      const mail = renderRankChangeAlert({ name: report.name, tracking: this.trackingHeader(tracking), date: today, minChange, moves });
-      return this.dispatch(report, today, mail);
-    });
+    return { moves: moves.length, mail: renderRankChangeAlert({ name: report.name, tracking: this.trackingHeader(tracking), date: today, minChange, moves }) };
+  }
+
+  /**
+   * The mail a report would send next, from the same code that sends it: a weekly or monthly
+   * report for the period running at `nowMs` (its checks so far), an alert for today. The
+   * dashboard shows it as the preview, so the preview is the e-mail. `wouldSend` is false for
+   * an alert no keyword triggers today (no mail would go out).
+   */
+  async preview(
+    report: ReportRow,
+    tracking: TrackingRow,
+    nowMs: number,
+  ): Promise<{ period: { start: string; end: string }; wouldSend: boolean; mail: ReportMail }> {
+    if (report.type === REPORT_TYPES.rankChange) {
+      const today = utcDay(nowMs);
+      const { moves, mail } = await this.composeAlert(report, tracking, today);
+      return { period: { start: today, end: today }, wouldSend: moves > 0, mail: { ...mail, attachments: [] } };
+    }
+    const period = runningPeriod(report.type as PeriodicType, nowMs);
+    return { period: { start: period.start, end: period.end }, wouldSend: true, mail: await this.composeReport(report, tracking, period) };
   }
 
   private trackingHeader(tracking: TrackingRow) {
@@ -242,8 +278,13 @@ export class RankReports {
   }
 
   private async sendReport(report: ReportRow, tracking: TrackingRow, period: ReportPeriod): Promise<string> {
+    return this.dispatch(report, period.start, await this.composeReport(report, tracking, period));
+  }
+
+  /** A weekly or monthly report's mail for one period. */
+  private async composeReport(report: ReportRow, tracking: TrackingRow, period: Pick<ReportPeriod, 'start' | 'end'>): Promise<ReportMail> {
     const keywords = await this.keywordHistories(tracking.id, period);
-    const mail = renderRankReport({
+    return renderRankReport({
       type: report.type === REPORT_TYPES.monthly ? 1 : 0,
       name: report.name,
       tracking: this.trackingHeader(tracking),
@@ -252,7 +293,6 @@ export class RankReports {
       trackingUrl: `${this.ctx.config.publicUrl}/v3/rank-tool/trackings/${tracking.id}/detail`,
       dataLabel: 'Sandbox data',
     });
-    return this.dispatch(report, period.start, mail);
   }
 
   /** Sends through QUARRY_SMTP_URL, or writes the raw message into the outbox; answers the message id. */
@@ -286,7 +326,7 @@ export class RankReports {
     return host.includes('.') ? host : `${host}.localdomain`;
   }
 
-  private async keywordHistories(trackingId: string, period: ReportPeriod): Promise<RankReportKeyword[]> {
+  private async keywordHistories(trackingId: string, period: Pick<ReportPeriod, 'start' | 'end'>): Promise<RankReportKeyword[]> {
     const db = this.ctx.state.db;
     const keywords = await db.selectFrom('rank_tracked_keywords').select(['id', 'kw', 'sv']).where('tracking_id', '=', trackingId).execute();
     const checks = await db

@@ -5,7 +5,8 @@
  * keyword its first and last check in the timeframe; the ids of the biggest movers.
  *
  * Visibility and visits use the SISTRIX 2020 click-through curve (clickThroughCurve.ts),
- * as the email report does, so the two never disagree on the same checks.
+ * as the email report does, so the two never disagree on the same checks; a check that
+ * carries clicks measured by Search Console (an import) counts those as its visits.
  *
  * @example
  * const stats = await trackingStats(ctx.state.db, tracking, { from: '2026-11-01', to: '2026-11-30' });
@@ -122,18 +123,20 @@ export async function trackingStats(
       WHERE tracking_id = ${tracking.id} AND ${inFilter('id')} ORDER BY created_at, kw`.execute(db)
   ).rows;
 
-  // (day, position) counts and search-volume sums: at most days × 101 rows, whatever the number of keywords.
-  const grouped = await sql<{ day: string; position: number | null; sv: number | null; n: number }>`
-    SELECT c.day, c.position, SUM(k.sv) AS sv, COUNT(*) AS n
-    FROM rank_tracked_keywords k CROSS JOIN rank_checks c INDEXED BY rank_checks_keyword_day_position
+  // (day, position) counts, search-volume sums of the checks without measured clicks and
+  // the measured clicks (Search Console imports): at most days × 101 rows, whatever the
+  // number of keywords, read from the covering index alone.
+  const grouped = await sql<{ day: string; position: number | null; sv: number | null; clicks: number | null; n: number }>`
+    SELECT c.day, c.position, SUM(CASE WHEN c.clicks IS NULL THEN k.sv END) AS sv, SUM(c.clicks) AS clicks, COUNT(*) AS n
+    FROM rank_tracked_keywords k CROSS JOIN rank_checks c INDEXED BY rank_checks_keyword_day_position_clicks
       ON c.keyword_id = k.id AND c.day >= ${range.from} AND c.day <= ${range.to}
     WHERE k.tracking_id = ${tracking.id} AND ${inFilter('k.id')}
     GROUP BY c.day, c.position ORDER BY c.day`.execute(db);
-  const byDay = new Map<string, { position: number | null; sv: number | null; n: number }[]>();
+  const byDay = new Map<string, DayGroup[]>();
   for (const r of grouped.rows) {
     let list = byDay.get(r.day);
     if (!list) byDay.set(r.day, (list = []));
-    list.push({ position: r.position, sv: r.sv === null ? null : Number(r.sv), n: Number(r.n) });
+    list.push({ position: r.position, sv: r.sv === null ? null : Number(r.sv), clicks: r.clicks === null ? null : Number(r.clicks), n: Number(r.n) });
   }
   const firstDays = keywords.map((k) => k.first_day).sort();
   const eligibleOn = (day: string) => {
@@ -213,18 +216,31 @@ export async function trackingStats(
   return { history_dates: [...byDay.keys()], timeframes, top_up, top_down, keywords: out };
 }
 
-/** A day's figures from its (position, checks, sum of their search volumes) groups. */
-function dayFigures(counts: readonly { position: number | null; sv: number | null; n: number }[], eligible: number): DayFigures {
+/**
+ * Checks of one day at one position: how many, the search volumes of those without
+ * measured clicks (visits are estimated from them) and the clicks measured for the others.
+ */
+interface DayGroup {
+  position: number | null;
+  sv: number | null;
+  clicks: number | null;
+  n: number;
+}
+
+/** A day's figures from its (position, checks, search volumes, measured clicks) groups. */
+function dayFigures(counts: readonly DayGroup[], eligible: number): DayFigures {
   const distribution = emptyDistribution();
   let checked = 0;
   let ranked = 0;
   let sum = 0;
   let points = 0;
   let visits = 0;
-  for (const { position, sv, n } of counts) {
+  for (const { position, sv, clicks, n } of counts) {
     checked += n;
     distribution[bucketOf(position)] += n;
     points += n * pointsOf(position);
+    // Clicks Search Console measured are the visits themselves, ranked in the top 100 or not.
+    if (clicks !== null) visits += clicks;
     if (position !== null) {
       ranked += n;
       sum += n * position;

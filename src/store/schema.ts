@@ -155,6 +155,8 @@ export interface StateDatabase {
   web_sessions: WebSessionsTable;
   provider_serps: ProviderSerpsTable;
   provider_spend: ProviderSpendTable;
+  search_console_imports: SearchConsoleImportsTable;
+  search_console_written: SearchConsoleWrittenTable;
 }
 
 export type Timestamp = ColumnType<number, number, number>;
@@ -275,6 +277,30 @@ export interface RankChecksTable {
   features: string;
   serp_snapshot_id: string | null;
   checked_ms: number;
+  /** Clicks Search Console measured for the keyword that day (a period's daily mean for an aggregated export); null for SERP checks. */
+  clicks: ColumnType<number | null, number | null | undefined, number | null>;
+  impressions: ColumnType<number | null, number | null | undefined, number | null>;
+  /** 'search-console' when a Search Console import created the check; null for Quarry's own SERP checks. */
+  source: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Resume state of `quarry import search-console` runs (one per file and tracking). */
+export interface SearchConsoleImportsTable {
+  id: Generated<number>;
+  tracking_id: string;
+  file_key: string;
+  records_done: number;
+  /** running or done. */
+  status: string;
+  started_at: number;
+  updated_at: number;
+}
+
+/** (keyword, day) checks an unfinished Search Console import has written (cleared when it is done). */
+export interface SearchConsoleWrittenTable {
+  import_id: number;
+  keyword_id: string;
+  day: string;
 }
 
 export interface RankReportsTable {

@@ -3,6 +3,7 @@
  * attributes, redirects without a session, forged / expired / revoked sessions, CSRF and
  * cross-site writes, sign-out, the web client class, and account isolation.
  */
+import { sqliteOf } from '../../src/store/database.js';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -59,7 +60,7 @@ describe('signing in', () => {
     assert.equal(typeof s.body.csrf_token, 'string');
     assert.ok(!JSON.stringify(s.body).includes(key), 'the answer never repeats the key');
     // The store keeps hashes only: neither the key nor the cookie token is in the sessions table.
-    const rows = t.ctx.state.raw.prepare('SELECT * FROM web_sessions').all();
+    const rows = sqliteOf(t.ctx.state).prepare('SELECT * FROM web_sessions').all();
     const dump = JSON.stringify(rows);
     assert.ok(!dump.includes(key) && !dump.includes(s.cookie.split('=')[1]));
     const me = await t.app.inject({ url: '/app/session', headers: { cookie: s.cookie } });
@@ -282,5 +283,87 @@ describe('the API through a session', () => {
     // A key in the header wins over a cookie: B's key with A's cookie is B.
     const mixed = await t.app.inject({ url: '/v3/keyword-tool/lists', headers: { cookie: sa.cookie, 'x-access-token': b.key } });
     assert.equal(mixed.json().length, 0);
+  });
+});
+
+/** A decoded part of a MIME message (quoted-printable or base64). */
+function mimePart(raw: string, type: string): string {
+  const m = new RegExp(`Content-Type: ${type}[^\\r\\n]*\\r?\\nContent-Transfer-Encoding: ([\\w-]+)\\r?\\n\\r?\\n([\\s\\S]*?)\\r?\\n--`, 'i').exec(raw);
+  assert.ok(m, `a ${type} part`);
+  const [, encoding, body] = m;
+  if (encoding.toLowerCase() === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (encoding.toLowerCase() === 'quoted-printable') {
+    const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16)));
+    return Buffer.from(bytes, 'latin1').toString('utf8');
+  }
+  return body;
+}
+
+/** Mail travels with CRLF line ends (the outbox writes them so); the rendered mail has LF. */
+const lf = (s: string) => s.replace(/\r\n/g, '\n');
+
+describe('the rank report preview (the dashboard’s own route)', () => {
+  test('is the e-mail the report sends for the running period, images inline; only for its own account', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-preview-'));
+    const p = await testApp({ webDir, env: { QUARRY_DATA_DIR: dataDir } });
+    try {
+      const { rankServices } = await import('../../src/rank/rankService.js');
+      const { key } = await p.account('premium');
+      const other = await p.account('premium');
+      const create = await p.app.inject({
+        method: 'POST',
+        url: '/v3/rank-tool/trackings',
+        headers: { 'x-access-token': key },
+        payload: { domain: 'openpedia.org', location_id: 2840, platform_id: 1, keywords: ['running shoes', 'hiking boots'] },
+      });
+      assert.equal(create.statusCode, 201, create.body);
+      const trackingId = create.json().tracking._id;
+      await rankServices(p.ctx).checks.idle();
+      const reports = (await p.app.inject({ url: `/v3/rank-tool/trackings/${trackingId}/reports`, headers: { 'x-access-token': key } })).json();
+      const weekly = reports.find((r: { type: number }) => r.type === 1);
+      assert.ok(weekly, 'a new tracking has a weekly report');
+      const url = `/app/api/trackings/${trackingId}/reports/${weekly._id}/preview`;
+
+      assert.equal((await p.app.inject({ url })).statusCode, 401, 'no session');
+      const s = await (async () => {
+        const res = await p.app.inject({ method: 'POST', url: '/app/session', payload: { key } });
+        return res.headers['set-cookie']!.toString().split(';')[0];
+      })();
+      const res = await p.app.inject({ url, headers: { cookie: s } });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.headers['cache-control'], 'no-store');
+      const preview = res.json();
+      // The fake clock starts on Sunday 2026-11-22: the running week is Monday 16th to Sunday 22nd.
+      assert.deepEqual(preview.period, { start: '2026-11-16', end: '2026-11-22' });
+      assert.equal(preview.would_send, true);
+      assert.match(preview.subject, /^Weekly rank report: openpedia\.org/);
+      assert.ok(!preview.html.includes('cid:'), 'inline images are data URLs');
+      assert.match(preview.html, /<img src="data:image\/png;base64,[A-Za-z0-9+/=]{100,}"/);
+      // Another account's session: the tracking does not exist for it.
+      const os2 = (await p.app.inject({ method: 'POST', url: '/app/session', payload: { key: other.key } })).headers['set-cookie']!.toString().split(';')[0];
+      assert.equal((await p.app.inject({ url, headers: { cookie: os2 } })).statusCode, 404);
+      assert.equal(
+        (await p.app.inject({ url: `/app/api/trackings/${trackingId}/reports/000000000000000000000000/preview`, headers: { cookie: s } })).statusCode,
+        404,
+      );
+
+      // At the end of the week the report is sent: the same subject, text and HTML.
+      const sender = new (await import('../../src/rank/rankReports.js')).RankReports({ ...p.ctx, config: { ...p.ctx.config, smtpUrl: null, dataDir } });
+      p.clock.set(Date.UTC(2026, 10, 23, 0, 30));
+      assert.deepEqual(await sender.runDueReports(p.clock.now()), { sent: 1, failed: 0 }, 'the weekly report (the month has not ended)');
+      const files = fs.readdirSync(path.join(dataDir, 'outbox')).filter((f) => f.includes(weekly._id));
+      assert.equal(files.length, 1);
+      const raw = fs.readFileSync(path.join(dataDir, 'outbox', files[0]), 'utf8');
+      assert.equal(lf(mimePart(raw, 'text/plain')), preview.text);
+      const sentHtml = lf(mimePart(raw, 'text/html'));
+      const cid = /src="cid:([^"]+)"/.exec(sentHtml)?.[1];
+      assert.ok(cid, 'the sent mail refers to its chart by cid');
+      assert.equal(preview.html.replace(/data:image\/png;base64,[A-Za-z0-9+/=]+/, `cid:${cid}`), sentHtml);
+
+      await sender.close();
+    } finally {
+      await p.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -11,7 +11,7 @@ import { testApp, type TestApp } from '../support/app.js';
 import { SECOND, unixSeconds } from '../../src/lib/clock.js';
 import { BulkSlots, ExportPlaces, FreeWriteBudget, writeUnits } from '../../src/policy/fairUse.js';
 import { KeywordLists, ListLimitError } from '../../src/store/keywordLists.js';
-import { JobQueue } from '../../src/jobs/jobQueue.js';
+import { openJobQueue } from '../../src/jobs/jobQueue.js';
 import { newClient } from '../tools/keyword/helpers.js';
 import { rankClient, trackingBody, type Res } from '../tools/rank/helpers.js';
 
@@ -189,7 +189,7 @@ describe('fair use of free operations', () => {
   test('an export’s place counts from before its charge until its job is stored and finished; a request that stores none gives it back', async () => {
     const live = new Set<string>();
     const finished = new Set<string>();
-    const places = new ExportPlaces(3, { liveIds: () => [...live], settledIds: (ids) => ids.filter((id) => finished.has(id)) });
+    const places = new ExportPlaces(3, { liveIds: async () => [...live], settledIds: async (ids) => ids.filter((id) => finished.has(id)) });
     // Three requests in flight, none stored yet: a fourth is refused (the old count of stored jobs saw 0).
     const release = [await places.take('a', 'j1'), await places.take('a', 'j2'), await places.take('a', 'j3')];
     await assert.rejects(places.take('a', 'j4'), (err: { type?: string }) => err.type === 'RateLimit');
@@ -205,13 +205,13 @@ describe('fair use of free operations', () => {
     await places.take('a', 'j5');
   });
 
-  test('workers take the jobs of the least busy account first', () => {
-    const queue = new JobQueue(t.ctx.state, t.clock);
-    for (let i = 0; i < 4; i++) queue.enqueue('fair-kind', 'busy', { i });
-    assert.equal(queue.claim('w1', ['fair-kind'])!.accountId, 'busy');
+  test('workers take the jobs of the least busy account first', async () => {
+    const queue = openJobQueue(t.ctx.state, t.clock);
+    for (let i = 0; i < 4; i++) await queue.enqueue('fair-kind', 'busy', { i });
+    assert.equal((await queue.claim('w1', ['fair-kind']))!.accountId, 'busy');
     t.clock.advance(1);
-    queue.enqueue('fair-kind', 'quiet', { i: 0 });
-    assert.equal(queue.claim('w2', ['fair-kind'])!.accountId, 'quiet', 'before the busy account’s older jobs');
-    assert.equal(queue.claim('w3', ['fair-kind'])!.accountId, 'busy');
+    await queue.enqueue('fair-kind', 'quiet', { i: 0 });
+    assert.equal((await queue.claim('w2', ['fair-kind']))!.accountId, 'quiet', 'before the busy account’s older jobs');
+    assert.equal((await queue.claim('w3', ['fair-kind']))!.accountId, 'busy');
   });
 });

@@ -132,3 +132,24 @@ export function saveFile(blob: Blob, name: string): void {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
+
+/**
+ * GET of one of the dashboard's own JSON routes under /app/api (not part of the public API,
+ * so not in the SDK): paced like every call, with the session cookie, its errors turned into
+ * the SDK's error classes so that the screens show them like any other.
+ */
+export async function dashboardGet<T>(path: string): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    const res = await paced(() => fetch(path, { credentials: 'same-origin', headers: { accept: 'application/json' } }));
+    if (res.ok) return (await res.json()) as T;
+    const html = (res.headers.get('content-type') ?? '').startsWith('text/html');
+    // The gateway's refusal: wait a second and ask again, as the contract tells clients.
+    if (res.status === 429 && html && attempt < 3) {
+      await new Promise((resolve) => setTimeout(resolve, 1000 * (attempt + 1)));
+      continue;
+    }
+    if (res.status === 429 && html) throw new GatewayRateLimitError('Too many requests from this address (the gateway limit)');
+    const body = (await res.json().catch(() => null)) as { error?: { type?: string; message?: string } } | null;
+    throw new QuarryError(res.status, body?.error?.type ?? 'Error', body?.error?.message ?? `HTTP ${res.status}`);
+  }
+}

@@ -17,6 +17,8 @@ const PAGES: { path: string; label: string; load: () => Promise<PageModule> }[] 
   { path: '/app/keywords', label: 'Keywords', load: () => import('./pages/Keywords') },
   { path: '/app/serp', label: 'SERP', load: () => import('./pages/Serp') },
   { path: '/app/lists', label: 'Lists', load: () => import('./pages/Lists') },
+  { path: '/app/backlinks', label: 'Backlinks', load: () => import('./pages/Backlinks') },
+  { path: '/app/site', label: 'Site profile', load: () => import('./pages/Site') },
   { path: '/app/tracking', label: 'Rank tracking', load: () => import('./pages/Tracking') },
   { path: '/app/account', label: 'Account', load: () => import('./pages/Account') },
 ];

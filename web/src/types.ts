@@ -67,3 +67,36 @@ export interface LocationOption {
   label: string;
   type: number;
 }
+
+export interface Annotation {
+  _id: string;
+  date: string;
+  content: { text: string; keywords_count: number; avg: number; platformId: number };
+  nonShareable: boolean;
+}
+
+export interface Tag {
+  _id: string;
+  name: string;
+  color: string;
+  created_at: number;
+}
+
+export interface Report {
+  _id: string;
+  type: 0 | 1 | 2;
+  emails: string[];
+  name: string;
+  min_change: number | null;
+  created_at: number;
+}
+
+/** The dashboard's own preview of a report's next e-mail (src/dashboard/routes.ts). */
+export interface ReportPreview {
+  period: { start: string; end: string };
+  would_send: boolean;
+  to: string[];
+  subject: string;
+  html: string;
+  text: string;
+}

@@ -1,11 +1,15 @@
 /**
  * The streaming file importers as `quarry import` subcommands, next to `keywords` and
- * `links` (world/commands.ts): `wat`, `cc-ranks`, `tranco`. Each shows progress on stderr
+ * `links` (world/commands.ts): `wat`, `cc-ranks`, `tranco`, `search-console` (into a rank
+ * tracking of the state store). Each shows progress on stderr
  * and prints one summary line per file on stdout; an interrupted import resumes when run
  * again on the same file.
  */
+import path from 'node:path';
 import { Command } from 'commander';
 import { loadConfig } from '../../config.js';
+import { openStateStore } from '../../store/database.js';
+import { importSearchConsole, parsePeriod } from '../../rank/searchConsoleImport.js';
 import { systemClock } from '../../lib/clock.js';
 import { progressBars } from '../../lib/progress.js';
 import { openEngine, researchStoreFile } from '../index.js';
@@ -86,6 +90,48 @@ export function addFileImporters(command: Command): Command {
           }
         });
       });
+  command
+    .command('search-console <files...>')
+    .description(
+      'import Search Console performance exports (Queries CSV, the report ZIP, Search Analytics API JSON) into a rank tracking: positions as rank checks, clicks as visits',
+    )
+    .requiredOption('--tracking <id>', 'the rank tracking (rank tool) whose keywords the queries are')
+    .option('--period <from..to>', 'the days an export without dates covers, e.g. 2026-10-01..2026-10-28 (a ZIP export names them in its Dates sheet)')
+    .option('--dimensions <list>', "API answers: the request's dimensions in order, e.g. query,date (default: told by each key's form)")
+    .option('--data-dir <dir>', 'data directory')
+    .option('--restart', 'import files already imported again, from their start')
+    .action(async (files: string[], options: { tracking: string; period?: string; dimensions?: string; dataDir?: string; restart?: boolean }) => {
+      const config = loadConfig(options.dataDir ? { ...process.env, QUARRY_DATA_DIR: options.dataDir } : process.env);
+      const period = options.period === undefined ? undefined : parsePeriod(options.period);
+      const state = await openStateStore(path.join(config.dataDir, 'state.db'));
+      try {
+        for (const file of files) {
+          const bar = progressBars();
+          try {
+            const r = await importSearchConsole(file, {
+              db: state.raw,
+              trackingId: options.tracking,
+              period,
+              dimensions: options.dimensions?.split(','),
+              restart: options.restart,
+              onProgress: bar.listener,
+            });
+            bar.stop();
+            console.log(
+              r.alreadyImported
+                ? `${file}: already imported into this tracking (use --restart to import it again)`
+                : `${file} (${r.format}${r.period ? `, ${r.period.from}..${r.period.to}` : ''}): ${r.rows} rows${r.resumedFrom ? ` (resumed after ${r.resumedFrom})` : ''}, ` +
+                    `${r.matched} of tracked keywords (${r.checksCreated} checks added, ${r.checksUpdated} given clicks), ${r.untracked} of other queries, ${r.skipped} skipped`,
+            );
+          } catch (error) {
+            bar.stop();
+            throw error;
+          }
+        }
+      } finally {
+        await state.close();
+      }
+    });
   priors('cc-ranks', 'import Common Crawl web graph ranks (*-domain-ranks.txt.gz, *-host-ranks.txt.gz) as authority and TopRank priors', importCcRanks);
   priors('tranco', 'import a Tranco top-sites list (rank,domain CSV) as a popularity prior', importTranco);
   return command;

@@ -7,10 +7,9 @@
  *
  * Example: `for await (const r of readWarc('x.warc.wat.gz')) if (r.type === 'metadata') …`
  */
-import fs from 'node:fs';
-import zlib from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { ImportError } from './importError.js';
+import { openInputFile } from './inputFile.js';
 
 export interface WarcRecord {
   /** `WARC-Type` (warcinfo, response, request, metadata, conversion, …). */
@@ -34,19 +33,8 @@ export interface WarcSource {
 }
 
 export function openWarc(file: string): WarcSource {
-  const size = fs.statSync(file).size;
-  const input = fs.createReadStream(file, { highWaterMark: 1 << 20 });
-  const magic = Buffer.alloc(2);
-  const fd = fs.openSync(file, 'r');
-  try {
-    fs.readSync(fd, magic, 0, 2, 0);
-  } finally {
-    fs.closeSync(fd);
-  }
-  const gzipped = magic[0] === 0x1f && magic[1] === 0x8b;
-  const stream: Readable = gzipped ? input.pipe(zlib.createGunzip({ chunkSize: 1 << 18 })) : input;
-  input.on('error', (error) => stream.destroy(error));
-  return { records: parseRecords(stream), bytesRead: () => input.bytesRead, size };
+  const { stream, bytesRead, size } = openInputFile(file);
+  return { records: parseRecords(stream), bytesRead, size };
 }
 
 async function* parseRecords(stream: Readable): AsyncGenerator<WarcRecord> {

@@ -30,7 +30,7 @@ import { openSearch } from '../search/index.js';
 import { DEFAULT_SERP_LOCATION } from '../search/searchEngine.js';
 
 /** Bumped whenever generated content changes, so cached test worlds are rebuilt. */
-export const GENERATOR_VERSION = 5;
+export const GENERATOR_VERSION = 7;
 
 export type { ProgressListener } from '../../lib/progress.js';
 import type { ProgressListener } from '../../lib/progress.js';
@@ -173,7 +173,7 @@ export async function buildWorld(options: BuildWorldOptions): Promise<BuiltWorld
         const h = hosts[pages.host[p]];
         const k = pages.keyword[p] >= 0 ? keywords[pages.keyword[p]] : null;
         if (p % 5_000 === 0) progress('write sites', p, pages.count);
-        const text = pageText(p + 1, r.kind, r.brand, k?.kw ?? null, pages.niche[p], pages.isHome[p] === 1);
+        const text = pageText(p + 1, r.kind, r.brand, k?.kw ?? null, pages.niche[p], pages.isHome[p] === 1, k?.synonyms);
         page.run(
           p + 1,
           pageUrl(sites, p),

@@ -5,6 +5,7 @@
  */
 import { LANGUAGE_IDS, MARKETS, MODIFIERS, NICHES, type WorldLanguage } from './vocabulary.js';
 import { Rng, hash32 } from './random.js';
+import { ATTRIBUTE_SYNONYMS, EN_PATTERNS, clashes, grammarOf, headProfile } from './headProfiles.js';
 
 export interface GeneratedKeyword {
   id: number;
@@ -20,6 +21,8 @@ export interface GeneratedKeyword {
   cpc: number;
   ppc: number;
   markets: { locationId: number; share: number }[];
+  /** Other keywords of the same search intent (shared volume, CPC, competition): page texts mention them too. */
+  synonyms: string[];
 }
 
 interface Candidate {
@@ -32,6 +35,8 @@ interface Candidate {
   /** Volume before noise. */
   base: number;
   tier: number;
+  /** Synonym family (same intent): its members share volume, CPC, competition and trend. */
+  family: string | null;
 }
 
 /**
@@ -52,72 +57,157 @@ function intentPpcRange(intent: string): [number, number] {
   return [0, 30];
 }
 
-/** Generates `count` keywords (at least every head; then tiers in order, sampled within the last tier). */
+/** Comparisons people actually search: products of one kind, never "running shoes vs protein powder". */
+const VERSUS: readonly (readonly [string, string])[] = [
+  ['hiking boots', 'trail running shoes'],
+  ['tent', 'hammock'],
+  ['treadmill', 'exercise bike'],
+  ['dumbbells', 'kettlebell'],
+  ['fitness tracker', 'smartwatch'],
+  ['french press', 'moka pot'],
+  ['espresso machine', 'coffee maker'],
+  ['pour over coffee', 'cold brew'],
+  ['index funds', 'savings account'],
+  ['credit card', 'personal loan'],
+  ['all inclusive resorts', 'city break'],
+  ['lawn mower', 'hedge trimmer'],
+  ['wireless earbuds', 'smartwatch'],
+  ['tablet', 'gaming laptop'],
+  ['air fryer', 'slow cooker'],
+  ['stand mixer', 'slow cooker'],
+  ['robot vacuum', 'air purifier'],
+  ['online courses', 'coding bootcamp'],
+  ['electric cars', 'used cars'],
+  ['moisturizer', 'vitamin c serum'],
+];
+
+/** Cities for local searches ("oil change in chicago"). */
+const CITIES = ['new york', 'los angeles', 'chicago', 'houston', 'london', 'toronto', 'sydney', 'dublin', 'manchester', 'seattle'];
+
+/** The year of "best … 2026" searches: the world's keywords are of its build year. */
+const YEAR = '2026';
+
+/** A longer variant draws at most this share of any shorter keyword it contains. */
+export const VARIANT_CAP = 0.8;
+/** A head containing another head draws at most this share of it. */
+const HEAD_IN_HEAD_CAP = 0.35;
+
+const words = (text: string): string[] => text.split(' ');
+
+/** Whether a pattern, attribute or phrase would repeat or contradict words the phrase has. */
+function conflicts(phrase: string, addition: string, extraClashes: readonly string[] = []): boolean {
+  const have = ` ${phrase} `;
+  for (const w of words(addition.replace(/\{[a-z]+\}/g, ' ').trim()).filter((w) => w.length > 2)) if (have.includes(` ${w} `)) return true;
+  for (const c of extraClashes) if (have.includes(` ${c} `)) return true;
+  return false;
+}
+
+/** Fills an English pattern for a phrase whose head has the given grammar. */
+function fill(template: string, phrase: string, head: string): string {
+  const g = grammarOf(head, headProfile(head).grammar);
+  // The article goes with the phrase's first word ("an ergonomic office chair").
+  const a = g.a === '' ? '' : /^[aeio]/.test(phrase) ? 'an ' : 'a ';
+  return template.replace('{h}', phrase).replace('{is}', g.is).replace('{does}', g.does).replace('{a}', a).replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Generates `count` keywords (every head first; then tiers in order, sampled within the
+ * last tier that does not fit whole).
+ *
+ * English keywords come from patterns that fit the head's kind (headProfiles.ts) on the
+ * head and on attribute phrases that fit it; German and French from their modifiers.
+ * Volumes are consistent by construction: a keyword never draws more than VARIANT_CAP of
+ * any shorter keyword it contains (heads included: "trail running shoes" < "running
+ * shoes"); synonyms share volume, CPC, competition and trend; and all keywords of a head
+ * share its market shares, so the order holds in every market too.
+ */
 export function generateKeywords(count: number, rng: Rng): GeneratedKeyword[] {
   const candidates: Candidate[] = [];
-  const headVolume = new Map<string, number>();
+  const add = (c: Omit<Candidate, 'family'> & { family?: string | null }) => candidates.push({ ...c, family: c.family ?? null });
   NICHES.forEach((niche, nicheIndex) => {
     const nicheId = nicheIndex + 1;
     for (const language of ['en', 'de', 'fr'] as const) {
       const languageScale = language === 'en' ? 1 : 0.12;
       for (const head of niche.heads[language]) {
         const volume = rng.logUniform(1e4, 1e6) * languageScale;
-        headVolume.set(`${language}:${head}`, volume);
-        candidates.push({ kw: head, language, niche: nicheId, head, kind: 'head', intent: 'commercial,informational', base: volume, tier: 0 });
-        for (const modifier of MODIFIERS[language]) {
-          candidates.push({
-            kw: modifier.template.replace('{h}', head),
-            language,
-            niche: nicheId,
-            head,
-            kind: modifier.kind,
-            intent: modifier.intent,
-            base: volume * modifier.share,
-            tier: 1,
-          });
+        add({ kw: head, language, niche: nicheId, head, kind: 'head', intent: 'commercial,informational', base: volume, tier: 0 });
+        if (language !== 'en') {
+          for (const modifier of MODIFIERS[language]) {
+            if (conflicts(head, modifier.template)) continue;
+            add({
+              kw: modifier.template.replace('{h}', head),
+              language,
+              niche: nicheId,
+              head,
+              kind: modifier.kind,
+              intent: modifier.intent,
+              base: volume * modifier.share,
+              tier: 1,
+            });
+          }
+          continue;
         }
-        if (language === 'en') {
-          for (const attribute of niche.attributes) {
-            const phrase = `${attribute} ${head}`;
-            const phraseVolume = volume * 0.04;
-            candidates.push({ kw: phrase, language, niche: nicheId, head, kind: 'modifier', intent: 'commercial', base: phraseVolume, tier: 2 });
-            for (const modifier of MODIFIERS.en) {
-              candidates.push({
-                kw: modifier.template.replace('{h}', phrase),
-                language,
-                niche: nicheId,
-                head,
-                kind: modifier.kind,
-                intent: modifier.intent,
-                base: phraseVolume * modifier.share,
-                tier: 3,
-              });
-            }
-            for (const second of niche.attributes) {
-              if (second === attribute) continue;
-              const longPhrase = `${attribute} ${second} ${head}`;
-              candidates.push({ kw: longPhrase, language, niche: nicheId, head, kind: 'modifier', intent: 'commercial', base: phraseVolume * 0.02, tier: 4 });
-              for (const modifier of MODIFIERS.en.slice(0, 6)) {
-                candidates.push({
-                  kw: modifier.template.replace('{h}', longPhrase),
-                  language,
-                  niche: nicheId,
-                  head,
-                  kind: modifier.kind,
-                  intent: modifier.intent,
-                  base: phraseVolume * 0.02 * modifier.share,
-                  tier: 5,
-                });
-              }
-            }
+        const profile = headProfile(head);
+        const patterns = EN_PATTERNS[profile.kind].filter((m) => m.needs === undefined || profile[m.needs] === true);
+        const applyPatterns = (phrase: string, phraseVolume: number, tier: number, family: string, limit = patterns.length) => {
+          for (const m of patterns.slice(0, limit)) {
+            if (conflicts(phrase, m.template, m.clashes)) continue;
+            add({
+              kw: fill(m.template, phrase, head),
+              language,
+              niche: nicheId,
+              head,
+              kind: m.kind,
+              intent: m.intent,
+              base: phraseVolume * m.share,
+              tier,
+              family: m.family ? `${family}|${m.family}` : null,
+            });
+          }
+        };
+        applyPatterns(head, volume, 1, head);
+        add({ kw: `best ${head} ${YEAR}`, language, niche: nicheId, head, kind: 'modifier', intent: 'commercial', base: volume * 0.02, tier: 2 });
+        if (profile.local) {
+          for (const city of CITIES) {
+            add({ kw: `${head} in ${city}`, language, niche: nicheId, head, kind: 'modifier', intent: 'transactional,local', base: volume * 0.004, tier: 3 });
+            add({ kw: `best ${head} in ${city}`, language, niche: nicheId, head, kind: 'modifier', intent: 'commercial,local', base: volume * 0.001, tier: 5 });
           }
         }
+        const usable = profile.attributes.filter((a) => !conflicts(head, a));
+        usable.forEach((attribute, i) => {
+          const phrase = `${attribute} ${head}`;
+          const phraseVolume = volume * 0.04;
+          const synonym = ATTRIBUTE_SYNONYMS[attribute];
+          const family = synonym ? `${head}|${synonym.family}` : null;
+          add({ kw: phrase, language, niche: nicheId, head, kind: 'modifier', intent: 'commercial', base: phraseVolume, tier: 2, family });
+          if (synonym)
+            add({
+              kw: fill(synonym.template, head, head),
+              language,
+              niche: nicheId,
+              head,
+              kind: 'modifier',
+              intent: 'commercial',
+              base: phraseVolume,
+              tier: 2,
+              family,
+            });
+          applyPatterns(phrase, phraseVolume, 3, phrase);
+          // One order per pair ("lightweight waterproof", never also "waterproof lightweight").
+          for (const second of usable.slice(i + 1)) {
+            if (clashes(attribute, second)) continue;
+            const longPhrase = `${attribute} ${second} ${head}`;
+            add({ kw: longPhrase, language, niche: nicheId, head, kind: 'modifier', intent: 'commercial', base: phraseVolume * 0.05, tier: 4 });
+            applyPatterns(longPhrase, phraseVolume * 0.05, 5, longPhrase);
+          }
+        });
       }
       if (language === 'en') {
+        const brandable = niche.heads.en.filter((h) => ['product', 'software'].includes(headProfile(h).kind));
         for (const brand of niche.brands) {
           const brandVolume = rng.logUniform(1e3, 8e4);
-          candidates.push({ kw: brand, language, niche: nicheId, head: brand, kind: 'brand', intent: 'navigational', base: brandVolume, tier: 0 });
-          candidates.push({
+          add({ kw: brand, language, niche: nicheId, head: brand, kind: 'brand', intent: 'navigational', base: brandVolume, tier: 0 });
+          add({
             kw: `${brand} review`,
             language,
             niche: nicheId,
@@ -126,22 +216,61 @@ export function generateKeywords(count: number, rng: Rng): GeneratedKeyword[] {
             intent: 'commercial',
             base: brandVolume * 0.05,
             tier: 1,
+            family: `${brand}|review`,
           });
-          for (const head of niche.heads.en.slice(0, 4)) {
-            candidates.push({
-              kw: `${brand} ${head}`,
-              language,
-              niche: nicheId,
-              head,
-              kind: 'brand',
-              intent: 'commercial,navigational',
-              base: brandVolume * 0.08,
-              tier: 1,
-            });
+          add({
+            kw: `${brand} reviews`,
+            language,
+            niche: nicheId,
+            head: brand,
+            kind: 'brand',
+            intent: 'commercial',
+            base: brandVolume * 0.05,
+            tier: 1,
+            family: `${brand}|review`,
+          });
+          add({
+            kw: `${brand} discount code`,
+            language,
+            niche: nicheId,
+            head: brand,
+            kind: 'brand',
+            intent: 'transactional',
+            base: brandVolume * 0.03,
+            tier: 2,
+          });
+          for (const head of brandable) {
+            const phrase = `${brand} ${head}`;
+            add({ kw: phrase, language, niche: nicheId, head, kind: 'brand', intent: 'commercial,navigational', base: brandVolume * 0.08, tier: 2 });
+            for (const suffix of ['review', 'price', 'sale']) {
+              add({
+                kw: `${phrase} ${suffix}`,
+                language,
+                niche: nicheId,
+                head,
+                kind: 'brand',
+                intent: suffix === 'review' ? 'commercial' : 'transactional',
+                base: brandVolume * 0.004,
+                tier: 4,
+              });
+            }
+            for (const attribute of headProfile(head).attributes.slice(0, 3)) {
+              if (conflicts(`${brand} ${head}`, attribute)) continue;
+              add({
+                kw: `${brand} ${attribute} ${head}`,
+                language,
+                niche: nicheId,
+                head,
+                kind: 'brand',
+                intent: 'commercial',
+                base: brandVolume * 0.003,
+                tier: 5,
+              });
+            }
           }
           for (const other of niche.brands) {
             if (other > brand) {
-              candidates.push({
+              add({
                 kw: `${brand} vs ${other}`,
                 language,
                 niche: nicheId,
@@ -154,19 +283,9 @@ export function generateKeywords(count: number, rng: Rng): GeneratedKeyword[] {
             }
           }
         }
-        const heads = niche.heads.en;
-        for (let i = 0; i + 1 < heads.length; i += 2) {
-          const volume = headVolume.get(`en:${heads[i]}`) ?? 1e4;
-          candidates.push({
-            kw: `${heads[i]} vs ${heads[i + 1]}`,
-            language,
-            niche: nicheId,
-            head: heads[i],
-            kind: 'versus',
-            intent: 'commercial',
-            base: volume * 0.002,
-            tier: 2,
-          });
+        for (const [a, b] of VERSUS) {
+          if (!niche.heads.en.includes(a) || !niche.heads.en.includes(b)) continue;
+          add({ kw: `${a} vs ${b}`, language, niche: nicheId, head: a, kind: 'versus', intent: 'commercial', base: 400, tier: 1 });
         }
       }
     }
@@ -195,17 +314,90 @@ export function generateKeywords(count: number, rng: Rng): GeneratedKeyword[] {
     }
   }
 
-  return chosen.map((c, index) => {
+  // Market shares per niche and language (a niche is popular in some countries more than
+  // in others); the caps below take them into account, so that a variant below a shorter
+  // keyword stays below it in every market too.
+  type Market = { locationId: number; share: number };
+  const nicheShares = new Map<string, Market[]>();
+  const sharesOf = (language: WorldLanguage, niche: number) => {
+    const key = `${language}:${niche}`;
+    let markets = nicheShares.get(key);
+    if (!markets) {
+      const raw = MARKETS[language].map((m) => ({ locationId: m.locationId, share: m.share * rng.lognormal(1, 0.3) }));
+      const total = raw.reduce((sum, m) => sum + m.share, 0);
+      // Listed markets cover ~92 % of a language's searches; the rest is spread worldwide.
+      markets = raw.map((m) => ({ locationId: m.locationId, share: Math.round((m.share / total) * 0.92 * 1e4) / 1e4 }));
+      nicheShares.set(key, markets);
+    }
+    return markets;
+  };
+  // Draws, then consistency: shortest keywords first, each capped below every shorter
+  // keyword it contains; synonyms then take their family's lowest volume and one draw of
+  // CPC, competition and trend, and the caps run again for what contains them.
+  const drawn = chosen.map((c) => {
     const niche = NICHES[c.niche - 1];
-    const noise = c.tier === 0 ? 1 : rng.lognormal(1, 0.7);
-    const volume = Math.max(10, Math.round(c.base * noise));
+    const noise = c.tier === 0 ? 1 : rng.lognormal(1, 0.5);
     const cpc = Math.round(niche.cpc * intentCpcFactor(c.intent) * rng.lognormal(1, 0.55) * 100) / 100;
     const [lo, hi] = intentPpcRange(c.intent);
-    const ppc = Math.round(lo + (hi - lo) * rng.next());
-    const raw = MARKETS[c.language].map((m) => ({ locationId: m.locationId, share: m.share * rng.lognormal(1, 0.3) }));
-    const total = raw.reduce((sum, m) => sum + m.share, 0);
-    // Listed markets cover ~92 % of a language's searches; the rest is spread worldwide.
-    const markets = raw.map((m) => ({ locationId: m.locationId, share: Math.round((m.share / total) * 0.92 * 1e4) / 1e4 }));
+    return {
+      c,
+      volume: Math.max(10, Math.round(c.base * noise)),
+      cpc,
+      ppc: Math.round(lo + (hi - lo) * rng.next()),
+      trend: Math.round(niche.trend * rng.lognormal(1, 0.03) * 1e4) / 1e4,
+      markets: sharesOf(c.language, c.niche),
+    };
+  });
+  /** How far below a shorter keyword a variant must stay worldwide for the order to hold in each of its markets too. */
+  const marketFactor = (variant: { markets: Market[] }, shorter: { markets: Market[] }): number => {
+    let factor = 1;
+    for (const m of variant.markets) {
+      const other = shorter.markets.find((o) => o.locationId === m.locationId);
+      if (other && m.share > 0) factor = Math.min(factor, other.share / m.share);
+    }
+    return factor;
+  };
+  const byKey = new Map(drawn.map((d) => [`${d.c.language}:${d.c.kw}`, d]));
+  const order = [...drawn].sort((a, b) => words(a.c.kw).length - words(b.c.kw).length);
+  const cap = () => {
+    for (const d of order) {
+      const w = words(d.c.kw);
+      // A head inside another ("running shoes" in "trail running shoes") is the broader search by far.
+      const factor = d.c.kind === 'head' ? HEAD_IN_HEAD_CAP : VARIANT_CAP;
+      for (let from = 0; from < w.length; from++) {
+        for (let to = from + 1; to <= w.length; to++) {
+          if (to - from === w.length) continue;
+          const shorter = byKey.get(`${d.c.language}:${w.slice(from, to).join(' ')}`);
+          if (shorter) d.volume = Math.max(10, Math.min(d.volume, Math.floor(shorter.volume * factor * marketFactor(d, shorter))));
+        }
+      }
+    }
+  };
+  cap();
+  const families = new Map<string, (typeof drawn)[number][]>();
+  for (const d of drawn) {
+    if (d.c.family === null) continue;
+    const members = families.get(d.c.family);
+    if (members) members.push(d);
+    else families.set(d.c.family, [d]);
+  }
+  for (const members of families.values()) {
+    const first = members[0];
+    const volume = Math.min(...members.map((m) => m.volume));
+    for (const m of members) Object.assign(m, { volume, cpc: first.cpc, ppc: first.ppc, trend: first.trend });
+  }
+  cap();
+
+  const synonymsOf = (d: (typeof drawn)[number]) =>
+    d.c.family === null
+      ? []
+      : families
+          .get(d.c.family)!
+          .filter((m) => m !== d)
+          .map((m) => m.c.kw);
+
+  return drawn.map((d, index) => {
+    const c = d.c;
     return {
       id: index + 1,
       kw: c.kw,
@@ -214,12 +406,13 @@ export function generateKeywords(count: number, rng: Rng): GeneratedKeyword[] {
       head: c.head,
       kind: c.kind,
       intent: c.intent,
-      volume,
-      trend: Math.round(niche.trend * rng.lognormal(1, 0.03) * 1e4) / 1e4,
+      volume: d.volume,
+      trend: d.trend,
       noiseSeed: hash32(`${c.language}:${c.kw}`),
-      cpc,
-      ppc,
-      markets,
+      cpc: d.cpc,
+      ppc: d.ppc,
+      markets: d.markets,
+      synonyms: synonymsOf(d),
     };
   });
 }

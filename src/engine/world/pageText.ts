@@ -30,7 +30,33 @@ function titleCase(text: string): string {
   return text.replace(/(^|\s)(\p{L})/gu, (_, space: string, letter: string) => space + letter.toUpperCase());
 }
 
-export function pageText(pageId: number, kind: SiteKind, brand: string, keyword: string | null, nicheId: number, isHome: boolean): PageText {
+/** Title templates that do not repeat a word of the keyword ("Buy Buy Running Shoes Online", "Study on Cheap Cheap …"). */
+function templatesFor(kind: SiteKind, keyword: string, brand: string): readonly string[] {
+  const have = new Set(keyword.toLowerCase().split(/\s+/));
+  const fitting = TITLE_TEMPLATES[kind].filter((t) =>
+    t
+      .replace('{K}', ' ')
+      .replace('{B}', brand)
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .every((w) => w === '' || !have.has(w)),
+  );
+  return fitting.length > 0 ? fitting : ['{K}'];
+}
+
+/**
+ * The text of a page; `synonyms` are other phrasings of the page's keyword (one search
+ * intent), which a page about it uses too.
+ */
+export function pageText(
+  pageId: number,
+  kind: SiteKind,
+  brand: string,
+  keyword: string | null,
+  nicheId: number,
+  isHome: boolean,
+  synonyms: readonly string[] = [],
+): PageText {
   const rng = new Rng(pageId * 2654435761);
   const niche = NICHES[Math.max(1, nicheId) - 1];
   if (isHome || keyword === null) {
@@ -41,12 +67,16 @@ export function pageText(pageId: number, kind: SiteKind, brand: string, keyword:
       body: [brand.toLowerCase(), topic, ...Array.from({ length: 25 }, () => rng.pick(niche.terms))].join(' '),
     };
   }
-  const title = rng.pick(TITLE_TEMPLATES[kind]).replaceAll('{K}', titleCase(keyword)).replaceAll('{B}', brand);
+  const title = rng
+    .pick(templatesFor(kind, keyword, brand))
+    .replaceAll('{K}', titleCase(keyword))
+    .replaceAll('{B}', brand);
   const description = `${titleCase(keyword)}: ${rng.pick(niche.terms)}, ${rng.pick(niche.terms)} and ${rng.pick(niche.terms)} explained. ${rng.pick(niche.attributes)} options compared.`;
   const terms: string[] = [];
   const keywordTerms = keyword.toLowerCase().split(/\s+/);
   const repeats = kind === 'farm' ? 8 : rng.int(2, 5);
   for (let i = 0; i < repeats; i++) terms.push(...keywordTerms);
+  for (const synonym of synonyms) terms.push(...synonym.toLowerCase().split(/\s+/));
   const fill = rng.int(20, 60);
   for (let i = 0; i < fill; i++) terms.push(rng.chance(0.15) ? rng.pick(niche.attributes) : rng.pick(niche.terms));
   return { title, description, body: terms.join(' ') };

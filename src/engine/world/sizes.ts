@@ -2,6 +2,7 @@ import type { WorldSize } from '../../config.js';
 
 /** Targets for each world size (see DESIGN.md §6 and the task brief for the minima). */
 export interface WorldSizeSpec {
+  /** At most this many keywords: the patterns of keywordGenerator.ts give about 22,000 in all. */
   keywords: number;
   rootDomains: number;
   /** Pages of the giant wiki (the root domain with the most backlinks). */

@@ -432,36 +432,8 @@ export interface Modifier {
   kind: 'modifier' | 'question';
 }
 
-export const MODIFIERS: Record<'en' | 'de' | 'fr', readonly Modifier[]> = {
-  en: [
-    { template: 'best {h}', intent: 'commercial', share: 0.12, kind: 'modifier' },
-    { template: 'cheap {h}', intent: 'transactional', share: 0.04, kind: 'modifier' },
-    { template: '{h} review', intent: 'commercial', share: 0.03, kind: 'modifier' },
-    { template: '{h} reviews', intent: 'commercial', share: 0.02, kind: 'modifier' },
-    { template: '{h} near me', intent: 'transactional,local', share: 0.05, kind: 'modifier' },
-    { template: 'how to choose {h}', intent: 'informational', share: 0.01, kind: 'modifier' },
-    { template: 'how to clean {h}', intent: 'informational', share: 0.008, kind: 'modifier' },
-    { template: '{h} for beginners', intent: 'informational', share: 0.01, kind: 'modifier' },
-    { template: 'buy {h}', intent: 'transactional', share: 0.02, kind: 'modifier' },
-    { template: '{h} online', intent: 'transactional', share: 0.015, kind: 'modifier' },
-    { template: '{h} price', intent: 'transactional', share: 0.02, kind: 'modifier' },
-    { template: '{h} sale', intent: 'transactional', share: 0.015, kind: 'modifier' },
-    { template: '{h} deals', intent: 'transactional', share: 0.012, kind: 'modifier' },
-    { template: 'top 10 {h}', intent: 'commercial', share: 0.008, kind: 'modifier' },
-    { template: '{h} guide', intent: 'informational', share: 0.006, kind: 'modifier' },
-    { template: '{h} tips', intent: 'informational', share: 0.006, kind: 'modifier' },
-    { template: '{h} ideas', intent: 'informational', share: 0.005, kind: 'modifier' },
-    { template: '{h} for kids', intent: 'commercial', share: 0.004, kind: 'modifier' },
-    { template: 'used {h}', intent: 'transactional', share: 0.006, kind: 'modifier' },
-    { template: '{h} comparison', intent: 'commercial', share: 0.004, kind: 'modifier' },
-    { template: 'what is {h}', intent: 'informational,question', share: 0.01, kind: 'question' },
-    { template: 'how much does {h} cost', intent: 'informational,question,commercial', share: 0.006, kind: 'question' },
-    { template: 'is {h} worth it', intent: 'informational,question,commercial', share: 0.004, kind: 'question' },
-    { template: 'where to buy {h}', intent: 'transactional,question', share: 0.004, kind: 'question' },
-    { template: 'why {h}', intent: 'informational,question', share: 0.002, kind: 'question' },
-    { template: 'how to use {h}', intent: 'informational,question', share: 0.005, kind: 'question' },
-    { template: 'which {h} is best', intent: 'commercial,question', share: 0.003, kind: 'question' },
-  ],
+/** German and French modifiers (English keywords come from headProfiles.ts patterns). */
+export const MODIFIERS: Record<'de' | 'fr', readonly Modifier[]> = {
   de: [
     { template: 'beste {h}', intent: 'commercial', share: 0.1, kind: 'modifier' },
     { template: '{h} test', intent: 'commercial', share: 0.08, kind: 'modifier' },

@@ -91,8 +91,7 @@ class RedisExportPlaces implements LiveExports {
     // good, so a stale read only leaves a place to the next take. The live ids may be stale
     // too, in the safe direction: a job stored since still has its place in the hash.
     const placed = await this.redis.hkeys(key);
-    const settled = this.jobs.settledIds(placed);
-    const live = this.jobs.liveIds(accountId);
+    const [settled, live] = await Promise.all([this.jobs.settledIds(placed), this.jobs.liveIds(accountId)]);
     const taken = await this.redis.quarryTakeExport(
       key,
       this.perAccount,

@@ -58,8 +58,15 @@ test('tiny world meets its size and variety minima', async () => {
   for (const kind of ['blog', 'shop', 'brand', 'news', 'forum', 'wiki', 'edu', 'gov', 'directory', 'farm']) assert.ok(kinds.includes(kind), kind);
   const linkTypes = db.prepare('SELECT DISTINCT type FROM links ORDER BY 1').pluck().all();
   assert.deepEqual(linkTypes, ['frame', 'image', 'mention', 'redirect', 'text']);
-  // Heavy-tailed volumes: heads in 1e4–1e6, tails down to 10.
-  assert.ok(one("SELECT MIN(volume) FROM keywords WHERE kind = 'head' AND language_id = 1000") >= 10_000);
+  // Heavy-tailed volumes: heads in 1e4–1e6, tails down to 10. A head containing another
+  // head ("trail running shoes" in "running shoes") is the narrower search: below it.
+  const nested = `EXISTS (SELECT 1 FROM keywords o WHERE o.kind = 'head' AND o.language_id = k.language_id AND o.id <> k.id AND (' ' || k.kw || ' ') LIKE ('% ' || o.kw || ' %'))`;
+  assert.ok(one(`SELECT MIN(volume) FROM keywords k WHERE kind = 'head' AND language_id = 1000 AND NOT ${nested}`) >= 10_000);
+  assert.equal(
+    one(`SELECT COUNT(*) FROM keywords k JOIN keywords o ON o.kind = 'head' AND o.language_id = k.language_id AND o.id <> k.id
+          AND (' ' || k.kw || ' ') LIKE ('% ' || o.kw || ' %') WHERE k.kind = 'head' AND k.volume >= o.volume`),
+    0,
+  );
   assert.ok(one("SELECT MAX(volume) FROM keywords WHERE kind = 'head'") <= 1_000_000);
   assert.ok(one('SELECT COUNT(*) FROM keywords WHERE volume <= 100') > 0);
   // CPC tied to commercial intent.

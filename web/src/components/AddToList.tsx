@@ -1,7 +1,7 @@
 /** Adds keywords to one of the account's lists, or to a new list. */
 import { useState } from 'preact/hooks';
-import { api, data, problemOf, type Problem } from '../api';
-import { useApi } from '../useApi';
+import { api, data } from '../api';
+import { useAction, useApi } from '../useApi';
 import { ProblemBox } from './States';
 import type { KeywordList } from '../types';
 
@@ -9,34 +9,27 @@ export function AddToList({ keywordIds, onDone }: { keywordIds: string[]; onDone
   const lists = useApi(() => data<KeywordList[]>(api.GET('/keyword-tool/lists')), []);
   const [target, setTarget] = useState('new');
   const [name, setName] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<Problem | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const existing = lists.status === 'ready' ? lists.data : [];
+  const add = useAction(async () => {
+    setDone(null);
+    let list: KeywordList;
+    if (target === 'new') {
+      list = await data<KeywordList>(api.POST('/keyword-tool/lists', { body: { name: name.trim() || 'New list', keyword_ids: keywordIds } }));
+    } else {
+      await api.POST('/keyword-tool/lists/{list_id}/keywords', { params: { path: { list_id: target } }, body: { keyword_ids: keywordIds } });
+      list = existing.find((l) => l._id === target)!;
+    }
+    setDone(`Added ${keywordIds.length} keyword${keywordIds.length === 1 ? '' : 's'} to “${list.name}”.`);
+    lists.reload();
+    onDone?.(list);
+  });
   return (
     <form
       class="add-to-list"
-      onSubmit={async (e) => {
+      onSubmit={(e) => {
         e.preventDefault();
-        setBusy(true);
-        setProblem(null);
-        setDone(null);
-        try {
-          let list: KeywordList;
-          if (target === 'new') {
-            list = await data<KeywordList>(api.POST('/keyword-tool/lists', { body: { name: name.trim() || 'New list', keyword_ids: keywordIds } }));
-          } else {
-            await api.POST('/keyword-tool/lists/{list_id}/keywords', { params: { path: { list_id: target } }, body: { keyword_ids: keywordIds } });
-            list = existing.find((l) => l._id === target)!;
-          }
-          setDone(`Added ${keywordIds.length} keyword${keywordIds.length === 1 ? '' : 's'} to “${list.name}”.`);
-          lists.reload();
-          onDone?.(list);
-        } catch (err) {
-          setProblem(problemOf(err));
-        } finally {
-          setBusy(false);
-        }
+        void add.run();
       }}
     >
       <select value={target} onChange={(e) => setTarget((e.currentTarget as HTMLSelectElement).value)} aria-label="List">
@@ -56,7 +49,7 @@ export function AddToList({ keywordIds, onDone }: { keywordIds: string[]; onDone
           aria-label="New list name"
         />
       )}
-      <button type="submit" disabled={busy || keywordIds.length === 0}>
+      <button type="submit" disabled={add.busy || keywordIds.length === 0}>
         Add {keywordIds.length} to list
       </button>
       {done && (
@@ -64,7 +57,7 @@ export function AddToList({ keywordIds, onDone }: { keywordIds: string[]; onDone
           {done}
         </span>
       )}
-      {problem && <ProblemBox problem={problem} />}
+      {add.problem && <ProblemBox problem={add.problem} />}
     </form>
   );
 }

@@ -1,7 +1,7 @@
 /** Keyword lists: all lists, one list's keywords (remove, rename, delete) and its CSV download. */
 import { useState } from 'preact/hooks';
-import { api, data, problemOf, saveFile, type Problem } from '../api';
-import { useApi } from '../useApi';
+import { api, data, saveFile } from '../api';
+import { useAction, useApi } from '../useApi';
 import { href, linkClick, navigate, useLocation } from '../router';
 import { AsyncView, Empty, ProblemBox } from '../components/States';
 import { VirtualTable } from '../components/VirtualTable';
@@ -60,17 +60,13 @@ function ListDetail({ id }: { id: string }) {
     [id],
   );
   const [checked, setChecked] = useState<Set<string>>(new Set());
-  const [problem, setProblem] = useState<Problem | null>(null);
-  const act = async (work: () => Promise<unknown>) => {
-    setProblem(null);
-    try {
-      await work();
-      setChecked(new Set());
-      detail.reload();
-    } catch (err) {
-      setProblem(problemOf(err));
-    }
-  };
+  const action = useAction(async (work: () => Promise<unknown>) => {
+    await work();
+    setChecked(new Set());
+    detail.reload();
+  });
+  const act = action.run;
+  const problem = action.problem;
   return (
     <div class="page list-detail">
       <p>

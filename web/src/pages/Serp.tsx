@@ -1,7 +1,7 @@
 /** SERP analysis: the SERP with its features and per-result metrics, the snapshot image, and reset. */
 import { useState } from 'preact/hooks';
-import { api, data, problemOf, type Problem } from '../api';
-import { useApi } from '../useApi';
+import { api, data } from '../api';
+import { useAction, useApi } from '../useApi';
 import { href, navigate, useLocation } from '../router';
 import { AsyncView, Empty, ProblemBox } from '../components/States';
 import { SerpView } from '../components/SerpView';
@@ -15,11 +15,14 @@ export default function SerpPage() {
   const [draft, setDraft] = useState(kw);
   const [draftLoc, setDraftLoc] = useState(locationId);
   const [fresh, setFresh] = useState<Serp | null>(null);
-  const [resetProblem, setResetProblem] = useState<Problem | null>(null);
-  const [resetting, setResetting] = useState(false);
   const [showSnapshot, setShowSnapshot] = useState(false);
   const serp = useApi(kw ? () => data<Serp>(api.GET('/serp-tool/serps', { params: { query: { kw, location_id: locationId } } })) : null, [kw, locationId]);
   const shown = fresh ?? (serp.status === 'ready' ? serp.data : null);
+  const reset = useAction(async () => {
+    const answer = await data<Serp | Serp[]>(api.GET('/serp-tool/serps/reset', { params: { query: { kw, location_id: locationId } } }));
+    setFresh(Array.isArray(answer) ? answer[0] : answer);
+    setShowSnapshot(false);
+  });
 
   return (
     <div class="page serp-page">
@@ -52,28 +55,11 @@ export default function SerpPage() {
               <button type="button" disabled={!shown.serp_snapshot_id} onClick={() => setShowSnapshot(true)}>
                 Snapshot
               </button>
-              <button
-                type="button"
-                disabled={resetting}
-                title="Fetch this SERP again (charged per page)"
-                onClick={async () => {
-                  setResetting(true);
-                  setResetProblem(null);
-                  try {
-                    const answer = await data<Serp | Serp[]>(api.GET('/serp-tool/serps/reset', { params: { query: { kw, location_id: locationId } } }));
-                    setFresh(Array.isArray(answer) ? answer[0] : answer);
-                    setShowSnapshot(false);
-                  } catch (err) {
-                    setResetProblem(problemOf(err));
-                  } finally {
-                    setResetting(false);
-                  }
-                }}
-              >
-                {resetting ? 'Resetting…' : 'Reset (fetch again)'}
+              <button type="button" disabled={reset.busy} title="Fetch this SERP again (charged per page)" onClick={() => void reset.run()}>
+                {reset.busy ? 'Resetting…' : 'Reset (fetch again)'}
               </button>
             </div>
-            {resetProblem && <ProblemBox problem={resetProblem} />}
+            {reset.problem && <ProblemBox problem={reset.problem} />}
             <SerpView serp={shown} />
           </div>
           {showSnapshot && shown.serp_snapshot_id && <Snapshot id={shown.serp_snapshot_id} kw={shown.kw} />}

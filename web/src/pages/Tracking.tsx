@@ -1,16 +1,19 @@
 /**
  * Rank tracking: the account's trackings, creating one (domain, location, platform, keywords),
  * and a tracking's keyword table (position, change, best position, ranking URL) with the
- * tracking's visibility and average-position chart and a position chart per keyword.
+ * tracking's visibility and average-position chart (its annotations marked) and a position
+ * chart per keyword; the tracking's tags, annotations and e-mail reports, each report with a
+ * preview of the mail as it will be sent.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { api, data, problemOf, type Problem } from '../api';
-import { useApi } from '../useApi';
+import { api, data } from '../api';
+import { useAction, useApi } from '../useApi';
 import { href, linkClick, navigate, useLocation } from '../router';
 import { AsyncView, Empty, ProblemBox } from '../components/States';
 import { LocationPicker } from '../components/LocationPicker';
-import { Chart } from '../components/Chart';
-import type { Tracking } from '../types';
+import { Chart, type ChartMark } from '../components/Chart';
+import { annotationText, TrackingExtras } from '../components/TrackingExtras';
+import type { Annotation, Tracking } from '../types';
 
 export default function TrackingPage() {
   const loc = useLocation();
@@ -70,29 +73,23 @@ function CreateTracking() {
   const [locationId, setLocationId] = useState(2840);
   const [platform, setPlatform] = useState<1 | 2>(1);
   const [keywords, setKeywords] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<Problem | null>(null);
+  const create = useAction(async () => {
+    const list = keywords
+      .split('\n')
+      .map((k) => k.trim())
+      .filter(Boolean);
+    const created = await data<{ tracking: Tracking }>(
+      api.POST('/rank-tool/trackings', { body: { domain: domain.trim(), location_id: locationId, platform_id: platform, keywords: list } }),
+    );
+    navigate(href(`/app/tracking/${created.tracking._id}`));
+  });
+  const { busy, problem } = create;
   return (
     <form
       class="create-tracking"
-      onSubmit={async (e) => {
+      onSubmit={(e) => {
         e.preventDefault();
-        const list = keywords
-          .split('\n')
-          .map((k) => k.trim())
-          .filter(Boolean);
-        setBusy(true);
-        setProblem(null);
-        try {
-          const created = await data<{ tracking: Tracking }>(
-            api.POST('/rank-tool/trackings', { body: { domain: domain.trim(), location_id: locationId, platform_id: platform, keywords: list } }),
-          );
-          navigate(href(`/app/tracking/${created.tracking._id}`));
-        } catch (err) {
-          setProblem(problemOf(err));
-        } finally {
-          setBusy(false);
-        }
+        void create.run();
       }}
     >
       <h2>New tracking</h2>
@@ -150,7 +147,7 @@ interface Stats {
   history_dates: string[];
   stats: { timeframes: Record<string, { visibility_index: number; average_position: number | null; estimated_visits: number }> };
   keywords: StatsKeyword[];
-  annotations: { _id: string; date: string; text: string }[];
+  annotations: Annotation[];
 }
 
 interface KeywordDetail {
@@ -195,7 +192,12 @@ function TrackingDetail({ id, keywordId }: { id: string; keywordId: string | nul
         )}
       </AsyncView>
       <AsyncView state={stats} what="positions" onRetry={stats.reload}>
-        {(s) => <TrackingStats trackingId={id} stats={s} keywordId={keywordId} />}
+        {(s) => (
+          <>
+            <TrackingStats trackingId={id} stats={s} keywordId={keywordId} />
+            <TrackingExtras trackingId={id} annotations={s.annotations} onAnnotationsChanged={stats.reload} />
+          </>
+        )}
       </AsyncView>
     </div>
   );
@@ -204,6 +206,7 @@ function TrackingDetail({ id, keywordId }: { id: string; keywordId: string | nul
 function TrackingStats({ trackingId, stats, keywordId }: { trackingId: string; stats: Stats; keywordId: string | null }) {
   const days = Object.keys(stats.stats.timeframes).sort();
   const best = useBestPositions(trackingId, stats.keywords);
+  const marks: ChartMark[] = stats.annotations.map((a) => ({ x: dayToSeconds(a.date), label: annotationText(a) }));
   return (
     <>
       {days.length === 0 ? (
@@ -214,6 +217,7 @@ function TrackingStats({ trackingId, stats, keywordId }: { trackingId: string; s
             title="Visibility"
             x={days.map(dayToSeconds)}
             series={[{ label: 'visibility %', values: days.map((d) => stats.stats.timeframes[d].visibility_index), color: '#2563eb' }]}
+            marks={marks}
           />
           <Chart
             title="Average position"

@@ -1,0 +1,339 @@
+/**
+ * What each English head term is, so that keyword patterns fit it: a product is bought
+ * ("cheap tents", "is a treadmill worth it"), a service is compared and applied for
+ * ("compare personal loans"), a place is booked, a topic is learnt ("meal prep for
+ * beginners"). Grammar makes questions read as English ("how much do running shoes cost",
+ * "how much does a tent cost", "is protein powder worth it"), and each head lists the
+ * niche attributes that make sense on it ("burr coffee grinder", never "burr coffee beans").
+ */
+export type HeadKind = 'product' | 'software' | 'service' | 'place' | 'topic';
+/** plural ("running shoes"), mass ("protein powder": no article) or countable singular ("tent": "a tent"). */
+export type HeadGrammar = 'plural' | 'mass' | 'countable';
+
+export interface HeadProfile {
+  kind: HeadKind;
+  grammar: HeadGrammar;
+  /** Niche attributes that fit this head, in the order they are combined ("lightweight waterproof tent"). */
+  attributes: readonly string[];
+  /** A durable good (cleaned, bought used); consumables are neither. */
+  durable?: boolean;
+  /** Something people look for nearby (a shop, lessons, a garage). */
+  local?: boolean;
+  /** A topic people make or do ("how to make cold brew"). */
+  make?: boolean;
+}
+
+const p = (grammar: HeadGrammar, attributes: readonly string[], extra: Partial<HeadProfile> = {}): HeadProfile => ({
+  kind: 'product',
+  grammar,
+  attributes,
+  durable: true,
+  local: true,
+  ...extra,
+});
+const consumable = (grammar: HeadGrammar, attributes: readonly string[], extra: Partial<HeadProfile> = {}): HeadProfile =>
+  p(grammar, attributes, { durable: false, ...extra });
+const software = (grammar: HeadGrammar, attributes: readonly string[]): HeadProfile => ({ kind: 'software', grammar, attributes });
+const service = (grammar: HeadGrammar, attributes: readonly string[], extra: Partial<HeadProfile> = {}): HeadProfile => ({
+  kind: 'service',
+  grammar,
+  attributes,
+  ...extra,
+});
+const place = (grammar: HeadGrammar, attributes: readonly string[]): HeadProfile => ({ kind: 'place', grammar, attributes });
+const topic = (grammar: HeadGrammar, attributes: readonly string[], extra: Partial<HeadProfile> = {}): HeadProfile => ({
+  kind: 'topic',
+  grammar,
+  attributes,
+  ...extra,
+});
+
+export const EN_HEAD_PROFILES: Readonly<Record<string, HeadProfile>> = {
+  // outdoor: waterproof, lightweight, ultralight, womens, mens, winter, 4 season, budget
+  'hiking boots': p('plural', ['budget', 'lightweight', 'waterproof', 'winter', 'womens', 'mens']),
+  tent: p('countable', ['budget', 'ultralight', 'lightweight', '4 season', 'winter']),
+  'sleeping bag': p('countable', ['budget', 'ultralight', 'lightweight', 'winter', 'womens']),
+  backpack: p('countable', ['budget', 'ultralight', 'lightweight', 'waterproof', 'womens', 'mens']),
+  'camping stove': p('countable', ['budget', 'ultralight', 'lightweight']),
+  'trekking poles': p('plural', ['budget', 'ultralight', 'lightweight']),
+  'rain jacket': p('countable', ['budget', 'ultralight', 'lightweight', 'womens', 'mens']),
+  headlamp: p('countable', ['budget', 'lightweight', 'waterproof']),
+  'water filter': p('countable', ['budget', 'lightweight']),
+  'camping chair': p('countable', ['budget', 'ultralight', 'lightweight']),
+  hammock: p('countable', ['budget', 'ultralight', 'lightweight']),
+  'trail running shoes': p('plural', ['budget', 'lightweight', 'waterproof', 'winter', 'womens', 'mens']),
+  // fitness: adjustable, beginner, vegan, foldable, cheap, professional, womens, compact
+  'running shoes': p('plural', ['cheap', 'beginner', 'professional', 'womens']),
+  'protein powder': consumable('mass', ['cheap', 'vegan', 'beginner', 'womens']),
+  'yoga mat': p('countable', ['cheap', 'beginner', 'foldable', 'professional', 'compact']),
+  dumbbells: p('plural', ['cheap', 'adjustable', 'beginner', 'compact', 'womens']),
+  treadmill: p('countable', ['cheap', 'foldable', 'compact', 'professional']),
+  'resistance bands': p('plural', ['cheap', 'beginner', 'professional', 'womens']),
+  'home gym': p('countable', ['cheap', 'foldable', 'compact', 'professional']),
+  'workout plan': topic('countable', ['beginner', 'womens']),
+  'fitness tracker': p('countable', ['cheap', 'compact', 'womens']),
+  kettlebell: p('countable', ['cheap', 'adjustable', 'beginner']),
+  'exercise bike': p('countable', ['cheap', 'foldable', 'compact', 'professional']),
+  'pre workout': consumable('mass', ['cheap', 'vegan', 'beginner', 'womens']),
+  // coffee: automatic, manual, burr, organic, single origin, decaf, portable, dual boiler
+  'espresso machine': p('countable', ['automatic', 'manual', 'portable', 'dual boiler']),
+  'coffee grinder': p('countable', ['automatic', 'manual', 'burr', 'portable']),
+  'french press': p('countable', ['portable']),
+  'coffee beans': consumable('plural', ['organic', 'single origin', 'decaf']),
+  'pour over coffee': topic('mass', [], { make: true }),
+  'cold brew': topic('mass', ['organic', 'decaf'], { make: true }),
+  'milk frother': p('countable', ['automatic', 'manual', 'portable']),
+  'coffee maker': p('countable', ['automatic', 'manual', 'portable']),
+  'moka pot': p('countable', ['manual', 'portable']),
+  'latte art': topic('mass', [], { make: true }),
+  // finance: low interest, no fee, online, student, high yield, fixed rate, small business, instant
+  'credit card': service('countable', ['no fee', 'low interest', 'student', 'small business', 'instant']),
+  'savings account': service('countable', ['high yield', 'no fee', 'online', 'student']),
+  'personal loan': service('countable', ['low interest', 'fixed rate', 'online', 'instant', 'small business']),
+  mortgage: service('countable', ['low interest', 'fixed rate', 'online']),
+  'index funds': service('plural', ['no fee', 'online']),
+  'budget app': software('countable', ['no fee', 'online', 'student', 'small business']),
+  'stock broker': service('countable', ['no fee', 'online']),
+  'retirement plan': service('countable', ['online', 'small business']),
+  'credit score': topic('countable', []),
+  'car insurance': service('mass', ['online', 'student', 'instant']),
+  'life insurance': service('mass', ['online', 'instant']),
+  'tax software': software('mass', ['online', 'small business']),
+  // travel: last minute, family, luxury, budget, weekend, europe, solo, summer
+  'cheap flights': service('plural', ['last minute', 'weekend', 'europe']),
+  'hotels in paris': place('plural', ['budget', 'luxury', 'family']),
+  'travel insurance': service('mass', ['budget', 'family', 'europe', 'solo']),
+  'all inclusive resorts': place('plural', ['budget', 'luxury', 'family', 'europe']),
+  'road trip': topic('countable', ['family', 'weekend', 'europe', 'solo', 'summer']),
+  'packing list': topic('countable', ['family', 'weekend', 'europe', 'summer']),
+  'carry on luggage': p('mass', ['budget', 'luxury']),
+  'city break': place('countable', ['budget', 'luxury', 'last minute', 'weekend', 'europe']),
+  'beach holidays': place('plural', ['budget', 'luxury', 'last minute', 'family', 'europe', 'summer']),
+  'travel adapter': p('countable', ['budget', 'europe']),
+  // gardening: cordless, electric, organic, small, indoor, heavy duty, wooden, self propelled
+  'raised garden bed': p('countable', ['small', 'wooden']),
+  'lawn mower': p('countable', ['cordless', 'electric', 'small', 'self propelled']),
+  'tomato plants': consumable('plural', ['organic', 'indoor']),
+  'compost bin': p('countable', ['small', 'indoor', 'wooden']),
+  'garden hose': p('countable', ['heavy duty']),
+  'pruning shears': p('plural', ['heavy duty', 'electric']),
+  'grow lights': p('plural', ['small', 'indoor']),
+  fertilizer: consumable('mass', ['organic', 'indoor']),
+  greenhouse: p('countable', ['small', 'indoor', 'wooden']),
+  'hedge trimmer': p('countable', ['cordless', 'electric', 'heavy duty']),
+  // pets: grain free, large breed, orthopedic, natural, senior, small dog, clumping, indestructible
+  'dog food': consumable('mass', ['natural', 'grain free', 'large breed', 'senior', 'small dog']),
+  'cat litter': consumable('mass', ['natural', 'clumping']),
+  'dog bed': p('countable', ['orthopedic', 'indestructible', 'large breed', 'senior', 'small dog']),
+  'puppy training': topic('mass', ['small dog', 'large breed']),
+  'cat tree': p('countable', ['natural']),
+  'dog harness': p('countable', ['large breed', 'small dog']),
+  aquarium: p('countable', []),
+  'pet insurance': service('mass', ['senior']),
+  'dog toys': p('plural', ['natural', 'indestructible', 'large breed', 'small dog']),
+  'bird cage': p('countable', []),
+  // tech: 4k, wireless, noise cancelling, budget, rgb, portable, usb c, 144hz
+  'gaming laptop': p('countable', ['budget', '4k', '144hz', 'rgb']),
+  'wireless earbuds': p('plural', ['budget', 'noise cancelling']),
+  'mechanical keyboard': p('countable', ['budget', 'wireless', 'rgb']),
+  smartphone: p('countable', ['budget']),
+  monitor: p('countable', ['budget', '4k', 'portable', 'usb c', '144hz']),
+  'external hard drive': p('countable', ['budget', 'portable', 'usb c']),
+  'wifi router': p('countable', ['budget', 'portable']),
+  smartwatch: p('countable', ['budget']),
+  'graphics card': p('countable', ['budget']),
+  webcam: p('countable', ['budget', '4k', 'wireless', 'usb c']),
+  tablet: p('countable', ['budget', 'portable']),
+  vpn: software('countable', ['budget']),
+  // cooking: easy, healthy, quick, vegetarian, keto, non stick, large, gluten free
+  'air fryer': p('countable', ['large', 'non stick']),
+  'chicken recipes': topic('plural', ['easy', 'quick', 'healthy', 'keto']),
+  'sourdough bread': topic('mass', ['easy', 'gluten free'], { make: true }),
+  'cast iron skillet': p('countable', ['large']),
+  'slow cooker': p('countable', ['large']),
+  'meal prep': topic('mass', ['easy', 'quick', 'healthy', 'vegetarian', 'keto']),
+  'chef knife': p('countable', []),
+  'banana bread': topic('mass', ['easy', 'healthy', 'vegetarian', 'gluten free'], { make: true }),
+  'pasta recipes': topic('plural', ['easy', 'quick', 'healthy', 'vegetarian', 'gluten free']),
+  'stand mixer': p('countable', ['large']),
+  // home: memory foam, quiet, ergonomic, king size, smart, cordless, hypoallergenic, cheap
+  'robot vacuum': p('countable', ['cheap', 'quiet', 'cordless']),
+  mattress: p('countable', ['cheap', 'memory foam', 'king size', 'hypoallergenic']),
+  'air purifier': p('countable', ['cheap', 'quiet', 'smart']),
+  'standing desk': p('countable', ['cheap', 'ergonomic', 'smart']),
+  'office chair': p('countable', ['cheap', 'ergonomic']),
+  'sofa bed': p('countable', ['cheap', 'memory foam', 'king size']),
+  'smart thermostat': p('countable', ['cheap']),
+  dehumidifier: p('countable', ['cheap', 'quiet', 'smart']),
+  'blackout curtains': p('plural', ['cheap']),
+  'bed sheets': p('plural', ['cheap', 'king size', 'hypoallergenic']),
+  // education: free, accredited, online, part time, certificate, beginner, advanced, affordable
+  'online courses': service('plural', ['free', 'accredited', 'certificate', 'beginner', 'advanced', 'affordable']),
+  'learn python': topic('mass', ['free']),
+  'spanish lessons': service('plural', ['free', 'online', 'beginner', 'advanced', 'affordable'], { local: true }),
+  'mba programs': service('plural', ['online', 'accredited', 'part time', 'affordable']),
+  scholarships: service('plural', []),
+  'sat prep': service('mass', ['free', 'online', 'affordable'], { local: true }),
+  'coding bootcamp': service('countable', ['free', 'online', 'part time', 'beginner', 'affordable'], { local: true }),
+  'study tips': topic('plural', []),
+  'student loans': service('plural', []),
+  'online degree': service('countable', ['accredited', 'part time', 'affordable']),
+  // automotive: all season, cheap, best rated, portable, winter, hybrid, suv, fast
+  'electric cars': p('plural', ['cheap', 'suv'], { local: true }),
+  'car tires': p('plural', ['cheap', 'all season', 'winter', 'suv']),
+  'dash cam': p('countable', ['cheap']),
+  'car battery': p('countable', ['cheap']),
+  'used cars': p('plural', ['cheap', 'hybrid', 'suv']),
+  'car wax': consumable('mass', []),
+  'jump starter': p('countable', ['cheap', 'portable']),
+  'oil change': service('countable', ['cheap', 'fast'], { local: true }),
+  'car seat covers': p('plural', ['cheap']),
+  'ev charger': p('countable', ['portable', 'fast']),
+  // beauty: sensitive skin, oily skin, natural, spf 50, anti aging, travel size, fragrance free, professional
+  moisturizer: consumable('countable', ['natural', 'fragrance free', 'anti aging', 'oily skin', 'sensitive skin']),
+  sunscreen: consumable('mass', ['natural', 'fragrance free', 'spf 50', 'oily skin', 'sensitive skin']),
+  'hair dryer': p('countable', ['professional', 'travel size']),
+  'vitamin c serum': consumable('countable', ['natural', 'anti aging', 'oily skin', 'sensitive skin']),
+  'electric toothbrush': p('countable', ['travel size']),
+  'retinol cream': consumable('mass', ['natural', 'fragrance free', 'anti aging', 'sensitive skin']),
+  'dry shampoo': consumable('mass', ['natural', 'travel size']),
+  'face wash': consumable('mass', ['natural', 'fragrance free', 'oily skin', 'sensitive skin']),
+  'hair straightener': p('countable', ['professional', 'travel size']),
+  perfume: consumable('mass', ['natural', 'travel size']),
+};
+
+/** The profile of an English head (a head missing here is a countable product with no attributes). */
+export function headProfile(head: string): HeadProfile {
+  return EN_HEAD_PROFILES[head] ?? p('countable', []);
+}
+
+/** Pieces of English that depend on the head's grammar. */
+export function grammarOf(head: string, grammar: HeadGrammar): { is: string; does: string; a: string } {
+  if (grammar === 'plural') return { is: 'are', does: 'do', a: '' };
+  if (grammar === 'mass') return { is: 'is', does: 'does', a: '' };
+  return { is: 'is', does: 'does', a: /^[aeio]/.test(head) ? 'an ' : 'a ' };
+}
+
+/**
+ * An English keyword pattern: `{h}` is the (attributed) head, `{is}`, `{does}` and `{a}`
+ * follow its grammar. `family` names synonyms of one intent ("{h} review" and "{h}
+ * reviews"; "beginner {h}" and "{h} for beginners"): they share volume, CPC and
+ * competition. `clashes`: words that make the pattern contradictory on a phrase that
+ * already has them ("cheap luxury …", "cheap cheap …").
+ */
+export interface EnPattern {
+  template: string;
+  intent: string;
+  /** Share of the phrase's volume the keyword draws (median). */
+  share: number;
+  kind: 'modifier' | 'question';
+  family?: string;
+  clashes?: readonly string[];
+  /** Only on durable goods / local heads / topics one makes. */
+  needs?: 'durable' | 'local' | 'make';
+}
+
+const PRICE_WORDS = ['cheap', 'budget', 'luxury', 'affordable', 'free', 'professional', 'best rated'];
+
+export const EN_PATTERNS: Readonly<Record<HeadKind, readonly EnPattern[]>> = {
+  product: [
+    { template: 'best {h}', intent: 'commercial', share: 0.12, kind: 'modifier', clashes: ['best rated'] },
+    { template: 'cheap {h}', intent: 'transactional', share: 0.05, kind: 'modifier', clashes: PRICE_WORDS },
+    { template: '{h} review', intent: 'commercial', share: 0.03, kind: 'modifier', family: 'review' },
+    { template: '{h} reviews', intent: 'commercial', share: 0.03, kind: 'modifier', family: 'review' },
+    { template: '{h} near me', intent: 'transactional,local', share: 0.03, kind: 'modifier', needs: 'local' },
+    { template: 'buy {h}', intent: 'transactional', share: 0.02, kind: 'modifier' },
+    { template: '{h} sale', intent: 'transactional', share: 0.015, kind: 'modifier' },
+    { template: '{h} deals', intent: 'transactional', share: 0.012, kind: 'modifier' },
+    { template: '{h} price', intent: 'transactional', share: 0.012, kind: 'modifier' },
+    { template: 'used {h}', intent: 'transactional', share: 0.006, kind: 'modifier', needs: 'durable' },
+    { template: 'top rated {h}', intent: 'commercial', share: 0.006, kind: 'modifier', clashes: ['best rated'] },
+    { template: 'how to choose {a}{h}', intent: 'informational', share: 0.008, kind: 'modifier' },
+    { template: 'how to clean {a}{h}', intent: 'informational', share: 0.006, kind: 'modifier', needs: 'durable' },
+    { template: 'what {is} the best {h}', intent: 'commercial,question', share: 0.008, kind: 'question', clashes: ['best rated'] },
+    { template: 'how much {does} {a}{h} cost', intent: 'informational,question,commercial', share: 0.006, kind: 'question' },
+    { template: '{is} {a}{h} worth it', intent: 'informational,question,commercial', share: 0.004, kind: 'question' },
+    { template: 'where to buy {a}{h}', intent: 'transactional,question', share: 0.004, kind: 'question' },
+    { template: 'how to use {a}{h}', intent: 'informational,question', share: 0.004, kind: 'question', needs: 'durable' },
+  ],
+  software: [
+    { template: 'best {h}', intent: 'commercial', share: 0.15, kind: 'modifier' },
+    { template: 'free {h}', intent: 'transactional', share: 0.08, kind: 'modifier', clashes: PRICE_WORDS },
+    { template: '{h} review', intent: 'commercial', share: 0.03, kind: 'modifier', family: 'review' },
+    { template: '{h} reviews', intent: 'commercial', share: 0.03, kind: 'modifier', family: 'review' },
+    { template: '{h} pricing', intent: 'transactional', share: 0.015, kind: 'modifier' },
+    { template: '{h} comparison', intent: 'commercial', share: 0.01, kind: 'modifier', family: 'compare' },
+    { template: 'compare {h}', intent: 'commercial', share: 0.01, kind: 'modifier', family: 'compare' },
+    { template: 'what {is} the best {h}', intent: 'commercial,question', share: 0.008, kind: 'question' },
+    { template: 'how does {a}{h} work', intent: 'informational,question', share: 0.006, kind: 'question' },
+    { template: '{is} {a}{h} worth it', intent: 'informational,question,commercial', share: 0.004, kind: 'question' },
+  ],
+  service: [
+    { template: 'best {h}', intent: 'commercial', share: 0.12, kind: 'modifier' },
+    { template: 'compare {h}', intent: 'commercial', share: 0.02, kind: 'modifier', family: 'compare' },
+    { template: '{h} comparison', intent: 'commercial', share: 0.02, kind: 'modifier', family: 'compare' },
+    { template: '{h} reviews', intent: 'commercial', share: 0.015, kind: 'modifier' },
+    { template: '{h} cost', intent: 'transactional', share: 0.015, kind: 'modifier' },
+    { template: 'cheapest {h}', intent: 'transactional', share: 0.012, kind: 'modifier', clashes: PRICE_WORDS },
+    { template: '{h} near me', intent: 'transactional,local', share: 0.03, kind: 'modifier', needs: 'local' },
+    { template: '{h} requirements', intent: 'informational', share: 0.006, kind: 'modifier' },
+    { template: 'how to get {a}{h}', intent: 'informational', share: 0.008, kind: 'modifier' },
+    { template: 'what is {a}{h}', intent: 'informational,question', share: 0.01, kind: 'question' },
+    { template: 'how {does} {a}{h} work', intent: 'informational,question', share: 0.006, kind: 'question' },
+    { template: 'how much {does} {a}{h} cost', intent: 'informational,question,commercial', share: 0.005, kind: 'question' },
+    { template: '{is} {a}{h} worth it', intent: 'informational,question,commercial', share: 0.004, kind: 'question' },
+  ],
+  place: [
+    { template: 'best {h}', intent: 'commercial', share: 0.12, kind: 'modifier' },
+    { template: 'cheap {h}', intent: 'transactional', share: 0.05, kind: 'modifier', clashes: PRICE_WORDS },
+    { template: '{h} deals', intent: 'transactional', share: 0.03, kind: 'modifier' },
+    { template: '{h} packages', intent: 'transactional', share: 0.012, kind: 'modifier' },
+    { template: '{h} reviews', intent: 'commercial', share: 0.01, kind: 'modifier' },
+    { template: 'where to stay for {a}{h}', intent: 'informational,question', share: 0.004, kind: 'question' },
+    { template: 'when is the best time for {a}{h}', intent: 'informational,question', share: 0.003, kind: 'question' },
+  ],
+  topic: [
+    { template: '{h} for beginners', intent: 'informational', share: 0.03, kind: 'modifier', family: 'beginner', clashes: ['beginner', 'advanced'] },
+    { template: 'easy {h}', intent: 'informational', share: 0.03, kind: 'modifier', clashes: ['easy', 'advanced'] },
+    { template: '{h} tips', intent: 'informational', share: 0.02, kind: 'modifier' },
+    { template: '{h} ideas', intent: 'informational', share: 0.015, kind: 'modifier' },
+    { template: '{h} guide', intent: 'informational', share: 0.01, kind: 'modifier' },
+    { template: 'best {h}', intent: 'commercial', share: 0.05, kind: 'modifier' },
+    { template: 'how to make {h}', intent: 'informational,question', share: 0.04, kind: 'question', needs: 'make' },
+    { template: 'what is {h}', intent: 'informational,question', share: 0.008, kind: 'question' },
+  ],
+};
+
+/**
+ * Attributes with a synonym pattern: "beginner yoga mat" and "yoga mat for beginners" are
+ * one search intent (shared volume, CPC, competition).
+ */
+export const ATTRIBUTE_SYNONYMS: Readonly<Record<string, { template: string; family: string }>> = {
+  beginner: { template: '{h} for beginners', family: 'beginner' },
+  womens: { template: '{h} for women', family: 'womens' },
+  mens: { template: '{h} for men', family: 'mens' },
+  family: { template: '{h} for families', family: 'family' },
+  student: { template: '{h} for students', family: 'student' },
+  'small business': { template: '{h} for small business', family: 'small business' },
+  senior: { template: '{h} for seniors', family: 'senior' },
+};
+
+/** Attributes that contradict each other on one phrase. */
+export const CLASHING_ATTRIBUTES: readonly (readonly string[])[] = [
+  ['womens', 'mens'],
+  ['cheap', 'budget', 'luxury', 'professional', 'affordable', 'free'],
+  ['beginner', 'advanced', 'professional'],
+  ['automatic', 'manual'],
+  ['small', 'large', 'heavy duty', 'king size'],
+  ['small dog', 'large breed'],
+  ['lightweight', 'ultralight'],
+  ['oily skin', 'sensitive skin'],
+  ['summer', 'winter', '4 season', 'all season'],
+  ['cordless', 'electric'],
+];
+
+/** Whether two attributes (or an attribute and a pattern's words) contradict or repeat each other. */
+export function clashes(a: string, b: string): boolean {
+  if (a === b) return true;
+  return CLASHING_ATTRIBUTES.some((group) => group.includes(a) && group.includes(b));
+}

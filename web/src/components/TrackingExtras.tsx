@@ -1,0 +1,350 @@
+/**
+ * A tracking's tags, annotations and e-mail reports (create, list, delete), and the preview
+ * of a report's next e-mail: the server renders it with the code that sends it
+ * (GET /app/api/trackings/:id/reports/:id/preview), and the page shows that HTML in a
+ * sandboxed frame (no script, no same-origin access), as a mail client would.
+ */
+import { useState } from 'preact/hooks';
+import { api, dashboardGet, data } from '../api';
+import { useAction, useApi } from '../useApi';
+import { AsyncView, Empty, ProblemBox } from './States';
+import type { Annotation, Report, ReportPreview, Tag } from '../types';
+
+/** What an annotation says: its note, or the keywords added or removed that it records. */
+export function annotationText(a: Annotation): string {
+  if (a.content.text) return a.content.text;
+  const k = a.content.keywords_count;
+  return k > 0 ? `${k} keyword${k === 1 ? '' : 's'} added` : k < 0 ? `${-k} keyword${k === -1 ? '' : 's'} removed` : 'Change';
+}
+
+const TABS = [
+  ['tags', 'Tags'],
+  ['annotations', 'Annotations'],
+  ['reports', 'Reports'],
+] as const;
+
+export function TrackingExtras({
+  trackingId,
+  annotations,
+  onAnnotationsChanged,
+}: {
+  trackingId: string;
+  annotations: Annotation[];
+  onAnnotationsChanged: () => void;
+}) {
+  const [tab, setTab] = useState<(typeof TABS)[number][0]>('tags');
+  return (
+    <section class="tracking-extras">
+      <nav class="tabs">
+        {TABS.map(([id, label]) => (
+          <button key={id} type="button" class={tab === id ? 'active' : ''} onClick={() => setTab(id)}>
+            {label}
+          </button>
+        ))}
+      </nav>
+      {tab === 'tags' && <Tags trackingId={trackingId} />}
+      {tab === 'annotations' && <Annotations trackingId={trackingId} annotations={annotations} onChanged={onAnnotationsChanged} />}
+      {tab === 'reports' && <Reports trackingId={trackingId} />}
+    </section>
+  );
+}
+
+function Tags({ trackingId }: { trackingId: string }) {
+  const tags = useApi(() => data<Tag[]>(api.GET('/rank-tool/trackings/{tracking_id}/tags', { params: { path: { tracking_id: trackingId } } })), [trackingId]);
+  const [name, setName] = useState('');
+  const [color, setColor] = useState('#2563eb');
+  const create = useAction(async () => {
+    await api.POST('/rank-tool/trackings/{tracking_id}/tags', { params: { path: { tracking_id: trackingId } }, body: { name: name.trim(), color } });
+    setName('');
+    tags.reload();
+  });
+  const remove = useAction(async (tag: Tag) => {
+    await api.DELETE('/rank-tool/trackings/{tracking_id}/tags/{tag_id}', { params: { path: { tracking_id: trackingId, tag_id: tag._id } } });
+    tags.reload();
+  });
+  return (
+    <div class="tags">
+      <form
+        class="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (name.trim()) void create.run();
+        }}
+      >
+        <input
+          placeholder="Tag name"
+          value={name}
+          maxLength={100}
+          onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)}
+          aria-label="Tag name"
+        />
+        <input type="color" value={color} onInput={(e) => setColor((e.currentTarget as HTMLInputElement).value)} aria-label="Tag colour" />
+        <button type="submit" disabled={create.busy}>
+          Add tag
+        </button>
+      </form>
+      {(create.problem ?? remove.problem) && <ProblemBox problem={(create.problem ?? remove.problem)!} />}
+      <AsyncView state={tags} what="tags" onRetry={tags.reload}>
+        {(all) =>
+          all.length === 0 ? (
+            <Empty>No tags yet: name one above to label keywords.</Empty>
+          ) : (
+            <ul class="tag-list" aria-label="Tags">
+              {all.map((t) => (
+                <li key={t._id}>
+                  <span class="chip" style={{ borderColor: t.color, color: t.color }}>
+                    {t.name}
+                  </span>
+                  <button type="button" class="danger" aria-label={`Delete tag ${t.name}`} disabled={remove.busy} onClick={() => void remove.run(t)}>
+                    ✕
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </AsyncView>
+    </div>
+  );
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+function Annotations({ trackingId, annotations, onChanged }: { trackingId: string; annotations: Annotation[]; onChanged: () => void }) {
+  const [date, setDate] = useState(today());
+  const [text, setText] = useState('');
+  const create = useAction(async () => {
+    await api.POST('/rank-tool/trackings/{tracking_id}/annotations', { params: { path: { tracking_id: trackingId } }, body: { date, text: text.trim() } });
+    setText('');
+    onChanged();
+  });
+  const remove = useAction(async (a: Annotation) => {
+    await api.DELETE('/rank-tool/trackings/{tracking_id}/annotations/{annotation_id}', {
+      params: { path: { tracking_id: trackingId, annotation_id: a._id } },
+    });
+    onChanged();
+  });
+  const sorted = [...annotations].sort((a, b) => b.date.localeCompare(a.date));
+  return (
+    <div class="annotations">
+      <form
+        class="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (text.trim()) void create.run();
+        }}
+      >
+        <input type="date" value={date} onInput={(e) => setDate((e.currentTarget as HTMLInputElement).value)} aria-label="Annotation date" required />
+        <input
+          placeholder="What happened, e.g. new title tags"
+          value={text}
+          maxLength={2000}
+          onInput={(e) => setText((e.currentTarget as HTMLInputElement).value)}
+          aria-label="Annotation text"
+        />
+        <button type="submit" disabled={create.busy}>
+          Add annotation
+        </button>
+      </form>
+      {(create.problem ?? remove.problem) && <ProblemBox problem={(create.problem ?? remove.problem)!} />}
+      {sorted.length === 0 ? (
+        <Empty>No annotations in the last 90 days. They are drawn on the visibility chart.</Empty>
+      ) : (
+        <table class="plain" aria-label="Annotations">
+          <thead>
+            <tr>
+              <th>Date</th>
+              <th>Note</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {sorted.map((a) => (
+              <tr key={a._id}>
+                <td>{a.date}</td>
+                <td>{annotationText(a)}</td>
+                <td>
+                  <button
+                    type="button"
+                    class="danger"
+                    disabled={remove.busy}
+                    onClick={() => void remove.run(a)}
+                    aria-label={`Delete annotation ${annotationText(a)}`}
+                  >
+                    Delete
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
+
+const REPORT_TYPE = { 0: 'Rank-change alert', 1: 'Weekly', 2: 'Monthly' } as const;
+
+function Reports({ trackingId }: { trackingId: string }) {
+  const reports = useApi(
+    () => data<Report[]>(api.GET('/rank-tool/trackings/{tracking_id}/reports', { params: { path: { tracking_id: trackingId } } })),
+    [trackingId],
+  );
+  const [previewOf, setPreviewOf] = useState<string | null>(null);
+  const [type, setType] = useState<0 | 1 | 2>(1);
+  const [emails, setEmails] = useState('');
+  const [name, setName] = useState('');
+  const [minChange, setMinChange] = useState('5');
+  const create = useAction(async () => {
+    const list = emails
+      .split(/[\s,;]+/)
+      .map((e) => e.trim())
+      .filter(Boolean);
+    await api.POST('/rank-tool/trackings/{tracking_id}/reports', {
+      params: { path: { tracking_id: trackingId } },
+      body: { type, emails: list, ...(name.trim() ? { name: name.trim() } : {}), ...(type === 0 ? { min_change: Number(minChange) || 5 } : {}) },
+    });
+    setEmails('');
+    setName('');
+    reports.reload();
+  });
+  const remove = useAction(async (r: Report) => {
+    await api.DELETE('/rank-tool/trackings/{tracking_id}/reports/{report_id}', { params: { path: { tracking_id: trackingId, report_id: r._id } } });
+    if (previewOf === r._id) setPreviewOf(null);
+    reports.reload();
+  });
+  return (
+    <div class="reports">
+      <form
+        class="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void create.run();
+        }}
+      >
+        <select value={String(type)} onChange={(e) => setType(Number((e.currentTarget as HTMLSelectElement).value) as 0 | 1 | 2)} aria-label="Report type">
+          <option value="1">Weekly</option>
+          <option value="2">Monthly</option>
+          <option value="0">Rank-change alert</option>
+        </select>
+        <input
+          placeholder="Recipients, comma separated"
+          value={emails}
+          maxLength={5000}
+          required
+          onInput={(e) => setEmails((e.currentTarget as HTMLInputElement).value)}
+          aria-label="Recipients"
+        />
+        <input
+          placeholder="Name (optional)"
+          value={name}
+          maxLength={200}
+          onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)}
+          aria-label="Report name"
+        />
+        {type === 0 && (
+          <label>
+            moved ≥
+            <input
+              type="number"
+              min="1"
+              max="100"
+              value={minChange}
+              onInput={(e) => setMinChange((e.currentTarget as HTMLInputElement).value)}
+              aria-label="Minimum change"
+            />
+            places
+          </label>
+        )}
+        <button type="submit" disabled={create.busy}>
+          Add report
+        </button>
+      </form>
+      {(create.problem ?? remove.problem) && <ProblemBox problem={(create.problem ?? remove.problem)!} />}
+      <AsyncView state={reports} what="reports" onRetry={reports.reload}>
+        {(all) =>
+          all.length === 0 ? (
+            <Empty>No e-mail reports for this tracking.</Empty>
+          ) : (
+            <table class="plain" aria-label="Reports">
+              <thead>
+                <tr>
+                  <th>Report</th>
+                  <th>Type</th>
+                  <th>Recipients</th>
+                  <th />
+                </tr>
+              </thead>
+              <tbody>
+                {all.map((r) => (
+                  <tr key={r._id} class={previewOf === r._id ? 'selected' : ''}>
+                    <td>{r.name || REPORT_TYPE[r.type]}</td>
+                    <td>
+                      {REPORT_TYPE[r.type]}
+                      {r.type === 0 ? ` (≥ ${r.min_change ?? 5} places)` : ''}
+                    </td>
+                    <td>{r.emails.join(', ')}</td>
+                    <td class="actions">
+                      <button
+                        type="button"
+                        onClick={() => setPreviewOf(previewOf === r._id ? null : r._id)}
+                        aria-label={`Preview ${r.name || REPORT_TYPE[r.type]}`}
+                      >
+                        {previewOf === r._id ? 'Hide preview' : 'Preview'}
+                      </button>
+                      <button
+                        type="button"
+                        class="danger"
+                        disabled={remove.busy}
+                        onClick={() => void remove.run(r)}
+                        aria-label={`Delete ${r.name || REPORT_TYPE[r.type]}`}
+                      >
+                        Delete
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )
+        }
+      </AsyncView>
+      {previewOf && <MailPreview trackingId={trackingId} reportId={previewOf} />}
+    </div>
+  );
+}
+
+function MailPreview({ trackingId, reportId }: { trackingId: string; reportId: string }) {
+  const preview = useApi(
+    () => dashboardGet<ReportPreview>(`/app/api/trackings/${encodeURIComponent(trackingId)}/reports/${encodeURIComponent(reportId)}/preview`),
+    [trackingId, reportId],
+  );
+  return (
+    <section class="mail-preview" aria-label="E-mail preview">
+      <AsyncView state={preview} what="the e-mail preview" onRetry={preview.reload}>
+        {(p) => (
+          <>
+            <dl class="mail-head">
+              <dt>To</dt>
+              <dd>{p.to.join(', ')}</dd>
+              <dt>Subject</dt>
+              <dd data-subject>{p.subject}</dd>
+              <dt>Period</dt>
+              <dd>
+                {p.period.start === p.period.end
+                  ? `${p.period.start} (today's checks against yesterday's)`
+                  : `${p.period.start} – ${p.period.end} (positions so far; sent when the period ends)`}
+              </dd>
+            </dl>
+            {!p.would_send && <p class="state empty">No keyword moved enough today: no alert would be sent. This is how it would look.</p>}
+            <iframe class="mail-body" title="E-mail as it will be sent" sandbox="" srcDoc={p.html} />
+            <details>
+              <summary>Plain-text part</summary>
+              <pre>{p.text}</pre>
+            </details>
+          </>
+        )}
+      </AsyncView>
+    </section>
+  );
+}
