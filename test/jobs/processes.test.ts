@@ -36,7 +36,7 @@ function start(script: string, options: object): ChildProcess {
   });
 }
 
-function exited(child: ChildProcess, timeoutMs = 60_000): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
+function exited(child: ChildProcess, timeoutMs = 180_000): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
