@@ -97,7 +97,7 @@ async function workerMain(dataDir: string, researchFile: string, jobId: string, 
   const readyRss = kib('VmRSS', 'self');
   const running = startEmbeddedWorker(ctx, { handlers, queue: ctx.jobs, pollIntervalMs: 20, concurrency: 1 });
   for (;;) {
-    const job = ctx.jobs.byId(jobId);
+    const job = await ctx.jobs.byId(jobId);
     if (job && (job.state === 'completed' || job.state === 'failed')) {
       await running.stop();
       const result = job.result as { rows: number; bytes: number } | null;

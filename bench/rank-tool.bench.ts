@@ -12,6 +12,7 @@
  *
  * Run: `npx tsx bench/rank-tool.bench.ts` (env BENCH_RUNS, default 30; BENCH_ONLY=checks or stats).
  */
+import { sqliteOf } from '../src/store/database.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -103,13 +104,13 @@ async function main(): Promise<void> {
         opts,
       )
     )[0];
-    const insert = ctx.state.raw.prepare(
+    const insert = sqliteOf(ctx.state).prepare(
       'INSERT INTO rank_checks (keyword_id, day, tracking_id, position, url, visual, features, serp_snapshot_id, checked_ms) VALUES (?, ?, ?, ?, ?, NULL, ?, NULL, ?)',
     );
     const firstDayMs = Date.parse(`${utcDay(clock.now())}T00:00:00Z`) - (STATS_DAYS - 1) * DAY;
     let seed = 1;
     const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-    ctx.state.raw.transaction(() => {
+    sqliteOf(ctx.state).transaction(() => {
       for (const k of statsTracking.keywords) {
         let position = 1 + Math.floor(random() * 120);
         for (let d = 0; d < STATS_DAYS; d++) {

@@ -47,7 +47,7 @@ export async function downloadRoutes(app: FastifyInstance, options: DownloadRout
       const now = clock.now();
       const check = signer.verify(req.url, now);
       if (check.status === 'bad-signature' || check.path !== downloadPath(req.params.jobId)) return sendError(reply, notFound());
-      const job = queue.byId(req.params.jobId);
+      const job = await queue.byId(req.params.jobId);
       if (!job || job.kind !== EXPORT_JOB_KIND) return sendError(reply, notFound());
       if (check.status === 'expired' || job.state === 'expired') return sendError(reply, expired());
       const expiresMs = exportExpiresMs(job);

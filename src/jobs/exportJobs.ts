@@ -157,11 +157,11 @@ export interface ExportJobHandlerOptions<P> {
 export function exportJobHandler<P>(options: ExportJobHandlerOptions<P>): JobHandler<P, ExportResult> {
   return {
     async run(ctx) {
-      ctx.stage(EXPORT_STAGE_COLLECTING);
+      await ctx.stage(EXPORT_STAGE_COLLECTING);
       const { total, rows } = await options.collect(ctx.job.payload, ctx);
       ctx.signal.throwIfAborted();
-      ctx.stage(EXPORT_STAGE_WRITING);
-      ctx.progress(0, total);
+      await ctx.stage(EXPORT_STAGE_WRITING);
+      await ctx.progress(0, total);
       const written = await writeCsvExport({
         dir: options.dir,
         fileName: exportFileName(ctx.job.id),
@@ -190,11 +190,11 @@ export async function sweepExports(queue: JobQueue, dir: string): Promise<{ expi
   let expired = 0;
   for (const job of due) {
     await removeExportFile(dir, exportFileName(job.id));
-    if (queue.expire(job.id)) expired++;
+    if (await queue.expire(job.id)) expired++;
   }
   let tempsRemoved = 0;
   for (const jobId of await tempFileOwners(dir)) {
-    if (queue.byId(jobId)?.state === 'running') continue;
+    if ((await queue.byId(jobId))?.state === 'running') continue;
     tempsRemoved += await removeTempFiles(dir, exportFileName(jobId));
   }
   return { expired, tempsRemoved };

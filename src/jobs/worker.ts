@@ -22,12 +22,15 @@ export interface JobContext<P = unknown> {
   /** Aborted when the job must stop: its lease was lost, or the worker is shutting down. */
   signal: AbortSignal;
   clock: Clock;
-  /** Records progress, visible to API clients while the job runs. */
-  progress(done: number, total?: number | null): void;
+  /**
+   * Records progress, visible to API clients while the job runs. Updates are stored in the
+   * order they were made; the promise (which never rejects) resolves once this one is.
+   */
+  progress(done: number, total?: number | null): Promise<void>;
   /** Enters a named stage (an export's `collecting`, `writing`). */
-  stage(name: string): void;
-  /** Renews the lease now; the worker also does so on a timer. */
-  heartbeat(): void;
+  stage(name: string): Promise<void>;
+  /** Renews the lease now; the worker also does so on a timer. A lost lease aborts `signal`. */
+  heartbeat(): Promise<void>;
 }
 
 export interface JobHandler<P = unknown, R = unknown> {
@@ -94,6 +97,8 @@ export class Worker {
   private started = false;
   private stopping = false;
   private idleWaiters: Array<() => void> = [];
+  /** Polls run one after another (the timer's and a test's), so slots are never over-filled. */
+  private polling: Promise<number> = Promise.resolve(0);
 
   constructor(
     private readonly queue: JobQueue,
@@ -130,14 +135,25 @@ export class Worker {
   }
 
   /**
-   * Claims jobs until every slot is busy or nothing is due, and starts them. Returns how
+   * Claims jobs until every slot is busy or nothing is due, and starts them. Resolves to how
    * many it started. Tests call this directly instead of waiting for the timer.
    */
-  poll(): number {
+  poll(): Promise<number> {
+    const next = this.polling.catch(() => 0).then(() => this.pollOnce());
+    this.polling = next;
+    return next;
+  }
+
+  private async pollOnce(): Promise<number> {
     let startedNow = 0;
     while (!this.stopping && this.running.size < this.concurrency) {
-      const job = this.queue.claim(this.id, this.kinds);
+      const job = await this.queue.claim(this.id, this.kinds);
       if (!job) break;
+      // Stopped while the claim was on its way: the job goes straight back.
+      if (this.stopping) {
+        await this.queue.release(job.id, this.id);
+        break;
+      }
       this.launch(job);
       startedNow++;
     }
@@ -165,7 +181,7 @@ export class Worker {
     const unfinished = [...this.running.values()];
     for (const r of unfinished) {
       // Release first: from here on the job is the queue's again, whatever the handler does.
-      this.queue.release(r.job.id, this.id);
+      await this.queue.release(r.job.id, this.id).catch((err: unknown) => this.log.error({ job: r.job.id, err }, 'could not release job'));
       r.controller.abort(new WorkerStoppingError());
       this.log.info({ job: r.job.id }, 'released job on shutdown');
     }
@@ -177,12 +193,9 @@ export class Worker {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
-      try {
-        this.poll();
-      } catch (err) {
-        this.log.error({ err }, 'poll failed');
-      }
-      this.schedule(this.pollIntervalMs);
+      this.poll()
+        .catch((err: unknown) => this.log.error({ err }, 'poll failed'))
+        .finally(() => this.schedule(this.pollIntervalMs));
     }, delayMs);
   }
 
@@ -207,28 +220,28 @@ export class Worker {
     const lost = () => {
       if (!controller.signal.aborted) controller.abort(new LeaseLostError(job.id));
     };
-    const heartbeat = () => {
-      if (!controller.signal.aborted && !this.queue.heartbeat(job.id, this.id)) lost();
+    // The handler's updates are recorded in the order it made them (one chain per job); a
+    // false answer means the lease is gone. The outcome is recorded after the last of them.
+    let updates: Promise<void> = Promise.resolve();
+    const record = (what: string, update: () => Promise<boolean>): Promise<void> => {
+      return (updates = updates.then(async () => {
+        if (controller.signal.aborted) return;
+        try {
+          if (!(await update())) lost();
+        } catch (err) {
+          // A missed beat or progress note is survivable: the next one extends the lease, or finds it lost.
+          this.log.warn({ job: job.id, err }, `${what} failed`);
+        }
+      }));
     };
-    const timedHeartbeat = () => {
-      try {
-        heartbeat();
-      } catch (err) {
-        // A missed beat is survivable: the next one extends the lease, or finds it lost.
-        this.log.warn({ job: job.id, err }, 'heartbeat failed');
-      }
-    };
-    const timer = setInterval(timedHeartbeat, this.heartbeatIntervalMs);
+    const heartbeat = () => record('heartbeat', () => this.queue.heartbeat(job.id, this.id));
+    const timer = setInterval(() => void heartbeat(), this.heartbeatIntervalMs);
     const ctx: JobContext = {
       job,
       signal: controller.signal,
       clock: this.queue.clock,
-      progress: (done, total = job.progress.total) => {
-        if (!this.queue.progress(job.id, this.id, done, total ?? null)) lost();
-      },
-      stage: (name) => {
-        if (!this.queue.stage(job.id, this.id, name)) lost();
-      },
+      progress: (done, total = job.progress.total) => record('progress', () => this.queue.progress(job.id, this.id, done, total ?? null)),
+      stage: (name) => record('stage', () => this.queue.stage(job.id, this.id, name)),
       heartbeat,
     };
     this.log.info({ job: job.id, kind: job.kind, attempt: job.attempts }, 'job started');
@@ -240,17 +253,18 @@ export class Worker {
     } finally {
       clearInterval(timer);
     }
+    await updates;
     // Another worker owns the job now, or this one is shutting down and released it.
     if (controller.signal.aborted) return;
     // Errors from here on are the store's, not the handler's: they propagate to launch().
     if (outcome.ok) {
-      if (this.queue.complete(job.id, this.id, outcome.result)) this.log.info({ job: job.id }, 'job completed');
+      if (await this.queue.complete(job.id, this.id, outcome.result)) this.log.info({ job: job.id }, 'job completed');
       else this.log.warn({ job: job.id }, 'job finished after its lease was lost; result dropped');
       return;
     }
     const { error } = outcome;
     const message = error instanceof Error ? error.message : String(error);
-    const result = this.queue.fail(job.id, this.id, message, !(error instanceof PermanentJobError));
+    const result = await this.queue.fail(job.id, this.id, message, !(error instanceof PermanentJobError));
     this.log.warn({ job: job.id, err: message, outcome: result }, 'job failed');
   }
 }

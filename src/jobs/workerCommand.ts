@@ -10,8 +10,9 @@ import { loadConfig } from '../config.js';
 import type { QuarryContext } from '../context.js';
 import { HOUR } from '../lib/clock.js';
 import { closeStateContext, createContext } from '../service.js';
+import { BACKGROUND_BUSY_TIMEOUT_MS } from '../store/database.js';
 import { exportsDir, sweepExports } from './exportJobs.js';
-import { JobQueue } from './jobQueue.js';
+import { openJobQueue, type JobQueue } from './jobQueue.js';
 import { type JobHandler, Worker, type WorkerLogger, type WorkerOptions } from './worker.js';
 
 /** The handler of every job kind, built from a running context (the lead wires the tools' handlers). */
@@ -41,7 +42,7 @@ export interface RunningWorker {
  * closing the state store.
  */
 export function startEmbeddedWorker(ctx: WorkerHost, options: WorkerRuntimeOptions): RunningWorker {
-  const queue = options.queue ?? new JobQueue(ctx.state, ctx.clock);
+  const queue = options.queue ?? openJobQueue(ctx.state, ctx.clock);
   const worker = new Worker(queue, options);
   for (const [kind, handler] of Object.entries(options.handlers)) worker.register(kind, handler);
   const log = options.logger;
@@ -85,8 +86,8 @@ export function workerCommand(handlers: JobHandlersFactory): Command {
     .action(async (opts: { concurrency: number; pollInterval: number; grace: number }) => {
       const config = loadConfig();
       const logger = pino({ level: config.logLevel, name: 'quarry-worker' });
-      const ctx = await createContext(config);
-      const queue = new JobQueue(ctx.state, ctx.clock);
+      const ctx = await createContext(config, { busyTimeoutMs: BACKGROUND_BUSY_TIMEOUT_MS });
+      const queue = openJobQueue(ctx.state, ctx.clock);
       const running = startEmbeddedWorker(ctx, {
         handlers: await handlers(ctx, queue),
         queue,

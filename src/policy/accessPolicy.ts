@@ -1,17 +1,19 @@
 /**
  * The access policy for paid operations, in the contract's order:
- * answer without charge → cache → import cooldown → burst window → quota pool → execute → commit.
+ * answer without charge → cache → cooldown → burst window → quota pool → execute → commit.
  *
  * A route declares what it costs (a PaidOperation); this module alone decides how that is
  * charged. It knows nothing of HTTP: http/paidRoutes.ts adapts it to Fastify.
  */
 import type { Account } from '../accounts/accounts.js';
 import { ApiError, errors } from '../lib/errors.js';
+import { isSqliteBusy } from '../store/database.js';
 import type { Clock } from '../lib/clock.js';
 import { cacheKey } from './canonical.js';
 import type { HistoryTool, HistoryWrite } from './history.js';
 import type { ClientClass, Plan } from './plans.js';
 import { CACHE_TTL_MS, type CachedResponse, type LookupWrite, type PolicyStore, type PoolState, type Reservation } from './policyStore.js';
+import type { StateWrite } from '../store/database.js';
 import { POOL_PERIODS, POOLS, type PoolName } from './pools.js';
 import { LocalFlights, type SingleFlight } from './singleFlight.js';
 
@@ -76,9 +78,9 @@ export interface ExecutionContext {
   charge(units: number): void;
   /**
    * A write that must commit with the charge and the cached answer, or not at all (an
-   * export's job): synchronous, on the state store's connection, run inside the commit.
+   * export's job), run inside the commit's transaction (see StateWrite).
    */
-  onCommit(write: () => void): void;
+  onCommit(write: StateWrite): void;
   /**
    * Keeps this answer out of the 24-hour cache: it holds values still being computed (a
    * market's difficulty while its rank index is built) that a repeat must not be served.
@@ -324,7 +326,7 @@ export class AccessPolicy {
     }
     const reservation: Reservation = admission.reservation;
     let charged = reservation.reserved;
-    const writes: (() => void)[] = [];
+    const writes: StateWrite[] = [];
     let result: ExecutionResult;
     let provisional = false;
     try {
@@ -369,7 +371,8 @@ export class AccessPolicy {
       });
     } catch (err) {
       await this.store.release(reservation);
-      throw err instanceof ApiError ? err : new Error(`could not commit the charge: ${(err as Error).message}`);
+      // A busy store keeps its error (answered 503 "retry"); anything else is the server's fault.
+      throw err instanceof ApiError || isSqliteBusy(err) ? err : new Error(`could not commit the charge: ${(err as Error).message}`);
     }
     return { status: result.status, contentType: JSON_TYPE, body, fromCache: false };
   }

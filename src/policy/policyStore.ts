@@ -1,6 +1,7 @@
 import type { ClientClass } from './plans.js';
 import type { PoolName, PoolPeriod } from './pools.js';
 import type { HistoryWrite } from './history.js';
+import type { StateWrite } from '../store/database.js';
 
 /** How long an identical paid request is answered from cache. */
 export const CACHE_TTL_MS = 24 * 60 * 60 * 1000;
@@ -64,10 +65,10 @@ export interface Commit {
   history?: HistoryWrite[];
   lookups?: LookupWrite[];
   /**
-   * Further writes on the state store's connection that must commit with the charge or not
-   * at all (an export's job): synchronous, run inside the commit's transaction.
+   * Further writes on the state store that must commit with the charge or not at all (an
+   * export's job), run inside the commit's transaction (see StateWrite).
    */
-  writes?: (() => void)[];
+  writes?: StateWrite[];
 }
 
 /** A lookup that unlocks or discounts later requests; kept 24 h unless `ttlMs` says otherwise. */

@@ -2,6 +2,7 @@ import type SqliteDatabase from 'better-sqlite3';
 import { CacheMirror, mirrorId } from './cacheMirror.js';
 import type { HistoryWrite } from './history.js';
 import type { Admission, AdmissionRequest, CachedResponse, Commit, LookupWrite, PolicyStore, PoolState, Reservation } from './policyStore.js';
+import { runSqliteWrite } from '../store/database.js';
 import type { PoolName, PoolPeriod } from './pools.js';
 import { SqliteBurstWindow } from './sqlite/burstWindow.js';
 import { cooldownWait, SqliteCooldowns } from './sqlite/cooldowns.js';
@@ -158,7 +159,7 @@ export class SqlitePolicyStore implements PolicyStore {
 
   private commitInside(r: Reservation, c: Commit): void {
     this.inflight.settle(r.inflightId);
-    for (const write of c.writes ?? []) write();
+    for (const write of c.writes ?? []) runSqliteWrite(write);
     const cost = Math.max(0, Math.min(c.cost, r.reserved));
     this.pools.adjust(r.accountId, r.pool, cost - r.reserved);
     if (c.cache) this.cache.write(r.accountId, c.cache.key, c.cache, c.nowMs);

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { CompiledQuery, Kysely, Migrator, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type Migration } from 'kysely';
+import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type Migration } from 'kysely';
+import pg from 'pg';
 import type { StateDatabase } from './schema.js';
 import { stateMigrations } from './migrations/index.js';
+import { postgresStateMigrations } from './migrations/postgres/index.js';
 
 /** A SQLite file opened both raw (for synchronous atomic sections) and through Kysely. */
 export interface SqliteHandle<DB> {
@@ -35,11 +37,35 @@ class ImmediateSqliteDialect extends SqliteDialect {
 }
 
 /**
+ * How long a process waits for another's write lock before SQLite answers SQLITE_BUSY. The
+ * API keeps it short: better-sqlite3 waits synchronously, so every request of the process
+ * waits with it, and a client is better answered "retry" (503, http/app.ts) than held. The
+ * worker, the scheduler alone and the CLI answer no client: they wait long, so that a burst
+ * of writers (several workers claiming, a loaded machine descheduling the lock's holder) is
+ * waited out instead of failing a claim, a heartbeat or an operator's command. SQLite's busy
+ * handler is not fair (it sleeps up to 100 ms between tries while others take the lock), so
+ * under heavy load a waiter can lose for seconds; 5 s was measured to be too short there.
+ */
+export const API_BUSY_TIMEOUT_MS = 5_000;
+export const BACKGROUND_BUSY_TIMEOUT_MS = 60_000;
+
+export interface SqliteOptions {
+  /** busy_timeout in milliseconds (default API_BUSY_TIMEOUT_MS). */
+  busyTimeoutMs?: number;
+}
+
+/** Whether `err` is SQLite's "database is locked" (the busy timeout ran out). */
+export function isSqliteBusy(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
+/**
  * Opens a SQLite database in WAL mode. `file` ':memory:' gives a private in-memory store
  * (tests). busy_timeout lets a second process (`quarry worker`, the CLI) wait for a
  * writer instead of failing.
  */
-export function openSqlite<DB>(file: string): SqliteHandle<DB> {
+export function openSqlite<DB>(file: string, options: SqliteOptions = {}): SqliteHandle<DB> {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const raw = new SqliteDatabase(file);
   // Accounts, keys' hashes, usage and research data are the owner's alone; SQLite gives the
@@ -47,7 +73,7 @@ export function openSqlite<DB>(file: string): SqliteHandle<DB> {
   if (file !== ':memory:') fs.chmodSync(file, 0o600);
   raw.pragma('journal_mode = WAL');
   raw.pragma('synchronous = NORMAL');
-  raw.pragma('busy_timeout = 5000');
+  raw.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? API_BUSY_TIMEOUT_MS))}`);
   raw.pragma('foreign_keys = ON');
   const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect(raw) });
   return {
@@ -71,11 +97,71 @@ export async function migrate(db: Kysely<any>, migrations: Record<string, Migrat
   }
 }
 
-export type StateStore = SqliteHandle<StateDatabase>;
+/** The embedded state store: one SQLite file, with its raw handle for synchronous atomic sections. */
+export type SqliteStateStore = SqliteHandle<StateDatabase> & { dialect: 'sqlite' };
+
+/** The scale mode's state store (QUARRY_DATABASE_URL): PostgreSQL through a pg pool, shared by every process. */
+export interface PostgresStateStore {
+  dialect: 'postgres';
+  db: Kysely<StateDatabase>;
+  pool: pg.Pool;
+  close(): Promise<void>;
+}
+
+export type StateStore = SqliteStateStore | PostgresStateStore;
+
+/**
+ * A write that must commit with something else (an export's job with its charge): on SQLite a
+ * synchronous call on the store's connection inside the caller's transaction (`trx` null), on
+ * PostgreSQL statements on the caller's transaction.
+ */
+export type StateWrite = (trx: Kysely<StateDatabase> | null) => void | Promise<void>;
+
+/** Runs a write inside a synchronous SQLite transaction, where nothing can be awaited. */
+export function runSqliteWrite(write: StateWrite): void {
+  if (write(null) instanceof Promise) throw new TypeError('a write on the SQLite state store must be synchronous');
+}
 
 /** Opens (and migrates) the state store: `<dataDir>/state.db`, or in memory for tests. */
-export async function openStateStore(file: string): Promise<StateStore> {
-  const handle = openSqlite<StateDatabase>(file);
+export async function openStateStore(file: string, options: SqliteOptions = {}): Promise<SqliteStateStore> {
+  const handle = openSqlite<StateDatabase>(file, options);
   await migrate(handle.db, stateMigrations);
-  return handle;
+  return { ...handle, dialect: 'sqlite' };
+}
+
+/**
+ * int8 (bigint, COUNT(*)) as a JS number rather than pg's default string: every bigint of the
+ * state store is a count, an id sequence or a millisecond timestamp, far below 2^53.
+ * Per pool (not pg.types' global registry), so nothing else in the process is affected.
+ */
+const numericTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === pg.types.builtins.INT8) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+/**
+ * Opens (and migrates) the state store on PostgreSQL. Several processes may start at once:
+ * Kysely's migrator takes an advisory lock, so the migrations run once.
+ */
+export async function openPostgresStateStore(url: string, options: { max?: number } = {}): Promise<PostgresStateStore> {
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, types: numericTypes as pg.CustomTypesConfig });
+  // An idle client's error (the server restarted) must not crash the process; the pool replaces the client.
+  pool.on('error', (err) => process.emitWarning(`PostgreSQL pool: ${err.message}`));
+  const db = new Kysely<StateDatabase>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    await migrate(db, postgresStateMigrations);
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+  // Kysely's PostgreSQL driver ends the pool itself.
+  return { dialect: 'postgres', db, pool, close: () => db.destroy() };
+}
+
+/** The SQLite handle of an embedded state store; for code that exists only in the embedded mode. */
+export function sqliteOf(state: StateStore): SqliteHandle<StateDatabase>['raw'] {
+  if (state.dialect !== 'sqlite') throw new Error('this needs the embedded SQLite state store');
+  return state.raw;
 }

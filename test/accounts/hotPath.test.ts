@@ -4,6 +4,7 @@
  * another connection — `quarry keys revoke` in another process — applies to the next
  * request (the first one handled in a later turn of the event loop).
  */
+import { sqliteOf } from '../../src/store/database.js';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -104,7 +105,7 @@ describe('hot-path memory stays coherent with the state store', () => {
     assert.equal(await store.cached('acct', 'k1', now + CACHE_TTL_MS), null);
 
     // A store that did not write the entry (another process, or after a restart) finds it in the table.
-    const fresh = new SqlitePolicyStore(ctx.state.raw);
+    const fresh = new SqlitePolicyStore(sqliteOf(ctx.state));
     assert.equal((await fresh.cached('acct', 'k1', now + 1000))?.body, '{"a":1}');
     // Once swept, neither the table nor memory answers it.
     await store.sweep(now + DAY + 1);

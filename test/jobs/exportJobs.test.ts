@@ -21,7 +21,7 @@ import {
   exportState,
   sweepExports,
 } from '../../src/jobs/exportJobs.js';
-import { type Job, JobQueue } from '../../src/jobs/jobQueue.js';
+import { type Job, JobQueue, openJobQueue } from '../../src/jobs/jobQueue.js';
 import { PermanentJobError, Worker } from '../../src/jobs/worker.js';
 import { openStateStore, type StateStore } from '../../src/store/database.js';
 
@@ -34,9 +34,9 @@ function deferred<T = void>() {
   return { promise, resolve };
 }
 
-async function until(condition: () => boolean, what: string): Promise<void> {
+async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
   for (let i = 0; i < 400; i++) {
-    if (condition()) return;
+    if (await condition()) return;
     await sleep(5);
   }
   assert.fail(`timed out waiting for ${what}`);
@@ -66,7 +66,7 @@ describe('backlink export jobs', () => {
   beforeEach(async () => {
     store = await openStateStore(':memory:');
     clock = new FakeClock();
-    queue = new JobQueue(store, clock, { leaseMs: 30 * SECOND, retryDelayMs: () => SECOND });
+    queue = openJobQueue(store, clock, { leaseMs: 30 * SECOND, retryDelayMs: () => SECOND });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-export-jobs-'));
     refunds = [];
     collectGate = deferred();
@@ -96,23 +96,23 @@ describe('backlink export jobs', () => {
   });
 
   const enqueue = (limit = 120, maxAttempts = 3) => queue.enqueue(EXPORT_JOB_KIND, ACCOUNT, { limit, cost: limit }, { maxAttempts });
-  const current = (job: Job) => queue.byId(job.id)!;
+  const current = async (job: Job) => (await queue.byId(job.id))!;
 
   it('shows the last finished stage: 100 queued and collecting → 200 links collected while writing (progress visible) → 600 done with a download URL', async () => {
-    const job = enqueue();
-    assert.equal(exportState(current(job)), ExportState.Queued);
-    assert.equal(exportDownloadUrl(current(job), signer, clock.now()), undefined);
-    worker.poll();
-    await until(() => current(job).stage === 'collecting', 'collecting');
-    assert.equal(exportState(current(job)), ExportState.Queued);
+    const job = await enqueue();
+    assert.equal(exportState(await current(job)), ExportState.Queued);
+    assert.equal(exportDownloadUrl(await current(job), signer, clock.now()), undefined);
+    await worker.poll();
+    await until(async () => (await current(job)).stage === 'collecting', 'collecting');
+    assert.equal(exportState(await current(job)), ExportState.Queued);
     collectGate.resolve();
-    await until(() => current(job).progress.done >= 50, 'rows written');
-    assert.equal(exportState(current(job)), ExportState.LinksCollected);
-    assert.deepEqual(current(job).progress, { done: 50, total: 120 });
-    assert.equal(exportDownloadUrl(current(job), signer, clock.now()), undefined);
+    await until(async () => (await current(job)).progress.done >= 50, 'rows written');
+    assert.equal(exportState(await current(job)), ExportState.LinksCollected);
+    assert.deepEqual((await current(job)).progress, { done: 50, total: 120 });
+    assert.equal(exportDownloadUrl(await current(job), signer, clock.now()), undefined);
     rowGate.resolve();
     await worker.idle();
-    const done = current(job);
+    const done = await current(job);
     assert.equal(exportState(done), ExportState.Done);
     assert.deepEqual(done.progress, { done: 120, total: 120 });
     assert.deepEqual(done.result, { fileName: exportFileName(job.id), rows: 120, bytes: fs.statSync(path.join(dir, exportFileName(job.id))).size });
@@ -145,14 +145,14 @@ describe('backlink export jobs', () => {
   it('expires 60 days after completion: the sweep removes the file, state 600, the link answers 410', async () => {
     collectGate.resolve();
     rowGate.resolve();
-    const job = enqueue(20);
-    worker.poll();
+    const job = await enqueue(20);
+    await worker.poll();
     await worker.idle();
-    const url = exportDownloadUrl(current(job), signer, clock.now())!.replace('http://quarry.test', '');
+    const url = exportDownloadUrl(await current(job), signer, clock.now())!.replace('http://quarry.test', '');
 
     clock.advance(EXPORT_RETENTION_MS - 1);
     assert.deepEqual(await sweepExports(queue, dir), { expired: 0, tempsRemoved: 0 });
-    assert.equal(exportState(current(job)), ExportState.Done);
+    assert.equal(exportState(await current(job)), ExportState.Done);
     assert.equal((await app.inject({ method: 'GET', url })).statusCode, 200);
 
     clock.advance(1);
@@ -160,11 +160,11 @@ describe('backlink export jobs', () => {
     const gone = await app.inject({ method: 'GET', url });
     assert.equal(gone.statusCode, 410);
     assert.equal(gone.json().error.type, 'Expired');
-    assert.equal(exportDownloadUrl(current(job), signer, clock.now()), undefined);
+    assert.equal(exportDownloadUrl(await current(job), signer, clock.now()), undefined);
 
     assert.deepEqual(await sweepExports(queue, dir), { expired: 1, tempsRemoved: 0 });
-    assert.equal(current(job).state, 'expired');
-    assert.equal(exportState(current(job)), ExportState.Done, 'an expired export stays done; only its downloadURL goes');
+    assert.equal((await current(job)).state, 'expired');
+    assert.equal(exportState(await current(job)), ExportState.Done, 'an expired export stays done; only its downloadURL goes');
     assert.deepEqual(fs.readdirSync(dir), []);
     assert.equal((await app.inject({ method: 'GET', url })).statusCode, 410);
     assert.deepEqual(await sweepExports(queue, dir), { expired: 0, tempsRemoved: 0 });
@@ -173,10 +173,10 @@ describe('backlink export jobs', () => {
   it('answers 404 with the error object for a tampered, unsigned or unknown download', async () => {
     collectGate.resolve();
     rowGate.resolve();
-    const job = enqueue(5);
-    worker.poll();
+    const job = await enqueue(5);
+    await worker.poll();
     await worker.idle();
-    const url = exportDownloadUrl(current(job), signer, clock.now())!.replace('http://quarry.test', '');
+    const url = exportDownloadUrl(await current(job), signer, clock.now())!.replace('http://quarry.test', '');
     const sig = new URL(url, 'http://x').searchParams.get('sig')!;
     const other = 'e'.repeat(24);
     for (const bad of [
@@ -200,15 +200,15 @@ describe('backlink export jobs', () => {
     collectGate.resolve();
     rowGate.resolve();
     failWith = new Error('link index unavailable');
-    const job = enqueue(100, 2);
-    worker.poll();
+    const job = await enqueue(100, 2);
+    await worker.poll();
     await worker.idle();
-    assert.equal(exportState(current(job)), ExportState.Queued, 'retry pending');
+    assert.equal(exportState(await current(job)), ExportState.Queued, 'retry pending');
     assert.equal(refunds.length, 0);
     clock.advance(SECOND);
-    worker.poll();
+    await worker.poll();
     await worker.idle();
-    const failed = current(job);
+    const failed = await current(job);
     assert.equal(failed.state, 'failed');
     assert.equal(failed.error, 'link index unavailable');
     assert.equal(exportJobStatus(failed, signer, clock.now()).error, 'link index unavailable');
@@ -218,7 +218,7 @@ describe('backlink export jobs', () => {
     assert.deepEqual(refunds[0].payload, { limit: 100, cost: 100 });
     assert.deepEqual(fs.readdirSync(dir), [], 'no partial file');
     clock.advance(DAY);
-    assert.equal(worker.poll(), 0);
+    assert.equal(await worker.poll(), 0);
     await sweepExports(queue, dir);
     assert.equal(refunds.length, 1);
   });
@@ -227,10 +227,10 @@ describe('backlink export jobs', () => {
     collectGate.resolve();
     rowGate.resolve();
     failWith = new PermanentJobError('target is not in the link index');
-    const job = enqueue(100, 3);
-    worker.poll();
+    const job = await enqueue(100, 3);
+    await worker.poll();
     await worker.idle();
-    assert.equal(current(job).state, 'failed');
+    assert.equal((await current(job)).state, 'failed');
     assert.equal(refunds.length, 1);
   });
 });

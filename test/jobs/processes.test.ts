@@ -20,8 +20,8 @@ import type { QuarryContext } from '../../src/context.js';
 import { buildApp } from '../../src/http/app.js';
 import { systemClock, unixSeconds } from '../../src/lib/clock.js';
 import { EXPORT_JOB_KIND, ExportState, exportFileName, exportsDir, exportState } from '../../src/jobs/exportJobs.js';
-import { type Job, JobQueue } from '../../src/jobs/jobQueue.js';
-import { openStateStore, type StateStore } from '../../src/store/database.js';
+import { type Job, JobQueue, openJobQueue } from '../../src/jobs/jobQueue.js';
+import { openStateStore, sqliteOf, type SqliteStateStore } from '../../src/store/database.js';
 import { closeContext, createContext } from '../../src/service.js';
 import { EXPORT_COLUMNS } from '../../src/tools/link/exports.js';
 import { copyTinyWorld } from '../support/world.js';
@@ -36,7 +36,7 @@ function start(script: string, options: object): ChildProcess {
   });
 }
 
-function exited(child: ChildProcess, timeoutMs = 60_000): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
+function exited(child: ChildProcess, timeoutMs = 180_000): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
@@ -53,9 +53,13 @@ function exited(child: ChildProcess, timeoutMs = 60_000): Promise<{ code: number
   });
 }
 
-async function until(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+/**
+ * Waits for a child process to get somewhere. Generous: a `quarry worker` loads the research
+ * engine first, which took over 25 s on a loaded 2-core machine (load average 20).
+ */
+async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
     await sleep(20);
   }
@@ -63,7 +67,7 @@ async function until(condition: () => boolean, what: string, timeoutMs = 30_000)
 
 describe('worker processes on one state store', () => {
   let dataDir: string;
-  let store: StateStore;
+  let store: SqliteStateStore;
   let queue: JobQueue;
   const stateFile = () => path.join(dataDir, 'state.db');
 
@@ -72,7 +76,7 @@ describe('worker processes on one state store', () => {
     store = await openStateStore(stateFile());
     store.raw.exec(`CREATE TABLE fixture_ledger (job_id TEXT NOT NULL, entry TEXT NOT NULL, pid INTEGER NOT NULL)`);
     store.raw.exec(`CREATE TABLE fixture_claims (job_id TEXT NOT NULL, worker TEXT NOT NULL)`);
-    queue = new JobQueue(store, systemClock);
+    queue = openJobQueue(store, systemClock);
   });
   after(async () => {
     await store.close();
@@ -82,21 +86,21 @@ describe('worker processes on one state store', () => {
   const ledger = (jobId: string, entry: string) =>
     (store.raw.prepare('SELECT COUNT(*) AS n FROM fixture_ledger WHERE job_id = ? AND entry = ?').get(jobId, entry) as { n: number }).n;
   /** The API's side of export creation: the job and its one charge, in one transaction. */
-  const createExport = (rows: number, maxAttempts: number): Job =>
+  const createExport = (rows: number, maxAttempts: number): Promise<Job> =>
     queue.enqueue(
       EXPORT_JOB_KIND,
       ACCOUNT,
       { rows },
       {
         maxAttempts,
-        onCreated: (job) => store.raw.prepare(`INSERT INTO fixture_ledger (job_id, entry, pid) VALUES (?, 'charge', ?)`).run(job.id, process.pid),
+        onCreated: (job) => void store.raw.prepare(`INSERT INTO fixture_ledger (job_id, entry, pid) VALUES (?, 'charge', ?)`).run(job.id, process.pid),
       },
     );
   const workerOptions = { stateFile: '', dataDir: '', leaseMs: 1_500, pauseEvery: 100, pauseMs: 8 };
   const exportFiles = () => (fs.existsSync(exportsDir(dataDir)) ? fs.readdirSync(exportsDir(dataDir)) : []);
 
   it('never hands one job to two processes', async () => {
-    const jobs = Array.from({ length: 400 }, () => queue.enqueue('contended', ACCOUNT, {}));
+    const jobs = await Promise.all(Array.from({ length: 400 }, () => queue.enqueue('contended', ACCOUNT, {})));
     const startAt = Date.now() + 2_500;
     const claimers = ['p1', 'p2', 'p3'].map((workerId) => exited(start('claimer.ts', { stateFile: stateFile(), workerId, startAt })));
     const results = await Promise.all(claimers);
@@ -112,18 +116,18 @@ describe('worker processes on one state store', () => {
       claims.every((c) => c.n === 1),
       'every job claimed exactly once',
     );
-    assert.ok(jobs.every((j) => queue.byId(j.id)?.state === 'completed'));
+    for (const j of jobs) assert.equal((await queue.byId(j.id))?.state, 'completed');
     console.log(`# claims per process: ${perProcess.join(', ')}`);
   });
 
   it('kill -9 mid-export: the next worker process re-runs it to exactly one complete file, one charge, no refund', async () => {
     const rows = 30_000;
-    const job = createExport(rows, 3);
+    const job = await createExport(rows, 3);
     const options = { ...workerOptions, stateFile: stateFile(), dataDir };
     const first = start('exportWorker.ts', options);
     const firstExit = exited(first);
-    await until(() => (queue.byId(job.id)?.progress.done ?? 0) >= 3_000, 'the first worker to write 3,000 rows');
-    const midway = queue.byId(job.id)!;
+    await until(async () => ((await queue.byId(job.id))?.progress.done ?? 0) >= 3_000, 'the first worker to write 3,000 rows');
+    const midway = (await queue.byId(job.id))!;
     assert.equal(exportState(midway), ExportState.LinksCollected);
     assert.equal(midway.progress.total, rows);
     assert.ok(midway.progress.done < rows, 'killed mid-export');
@@ -134,11 +138,11 @@ describe('worker processes on one state store', () => {
     assert.ok(!exportFiles().includes(exportFileName(job.id)), 'no final file yet');
     first.kill('SIGKILL');
     assert.equal((await firstExit).signal, 'SIGKILL');
-    assert.equal(queue.byId(job.id)?.state, 'running', 'the dead worker still holds the lease');
+    assert.equal((await queue.byId(job.id))?.state, 'running', 'the dead worker still holds the lease');
 
     const second = await exited(start('exportWorker.ts', options));
     assert.equal(second.code, 0, second.stderr);
-    const done = queue.byId(job.id)!;
+    const done = (await queue.byId(job.id))!;
     assert.equal(exportState(done), ExportState.Done);
     assert.equal(done.attempts, 2);
     assert.deepEqual(exportFiles(), [exportFileName(job.id)]);
@@ -152,18 +156,18 @@ describe('worker processes on one state store', () => {
   });
 
   it('kill -9 on the last attempt: the next worker process fails the job and refunds it exactly once', async () => {
-    const job = createExport(30_000, 1);
+    const job = await createExport(30_000, 1);
     const options = { ...workerOptions, stateFile: stateFile(), dataDir };
     const first = start('exportWorker.ts', options);
     const firstExit = exited(first);
-    await until(() => (queue.byId(job.id)?.progress.done ?? 0) >= 1_000, 'the first worker to write 1,000 rows');
+    await until(async () => ((await queue.byId(job.id))?.progress.done ?? 0) >= 1_000, 'the first worker to write 1,000 rows');
     first.kill('SIGKILL');
     await firstExit;
 
     for (let run = 0; run < 2; run++) {
       const next = await exited(start('exportWorker.ts', options));
       assert.equal(next.code, 0, next.stderr);
-      const failed = queue.byId(job.id)!;
+      const failed = (await queue.byId(job.id))!;
       assert.equal(failed.state, 'failed');
       assert.match(failed.error ?? '', /worker lost/);
       assert.equal(ledger(job.id, 'charge'), 1);
@@ -228,27 +232,27 @@ describe('the real export path across processes', () => {
     const firstExit = exited(first);
     // Writing the tiny world's largest export takes about a second; its temporary file
     // appears part way through, which is the moment to kill.
-    const over = () => ['completed', 'failed'].includes(ctx.jobs.byId(jobId)!.state);
-    await until(() => tempFile() !== undefined || over(), 'the first worker to write the CSV');
+    const over = async () => ['completed', 'failed'].includes((await ctx.jobs.byId(jobId))!.state);
+    await until(async () => tempFile() !== undefined || (await over()), 'the first worker to write the CSV');
     first.kill('SIGKILL');
     assert.equal((await firstExit).signal, 'SIGKILL');
-    const killed = ctx.jobs.byId(jobId)!;
+    const killed = (await ctx.jobs.byId(jobId))!;
     assert.equal(killed.state, 'running', 'killed mid-export: the dead worker still holds the lease');
     assert.equal(exportState(killed), ExportState.LinksCollected);
     assert.equal(killed.attempts, 1);
     assert.ok(tempFile(), 'a temporary file was being written');
     assert.ok(!exportFiles().includes(exportFileName(jobId)), 'no final file yet');
     // The dead worker's lease would run out 30 s from its last heartbeat; end it now instead.
-    ctx.state.raw.prepare('UPDATE jobs SET lease_expires_ms = ? WHERE id = ?').run(Date.now(), jobId);
+    sqliteOf(ctx.state).prepare('UPDATE jobs SET lease_expires_ms = ? WHERE id = ?').run(Date.now(), jobId);
 
     const second = quarryWorker();
     const secondExit = exited(second);
-    await until(() => ctx.jobs.byId(jobId)!.state !== 'running', 'the second worker to finish the export');
+    await until(async () => (await ctx.jobs.byId(jobId))!.state !== 'running', 'the second worker to finish the export');
     second.kill('SIGTERM');
     const stopped = await secondExit;
     assert.equal(stopped.code, 0, stopped.stderr);
 
-    const done = ctx.jobs.byId(jobId)!;
+    const done = (await ctx.jobs.byId(jobId))!;
     assert.equal(done.state, 'completed', done.error ?? '');
     assert.equal(done.attempts, 2);
     assert.deepEqual(exportFiles(), [exportFileName(jobId)], 'one CSV, no temporary leftovers');

@@ -13,7 +13,7 @@ const JOB = '0123456789abcdef01234567';
 describe('signed URLs', () => {
   const signer = new UrlSigner('s'.repeat(64), 'https://quarry.example/');
 
-  it('signs <publicUrl>/downloads/<jobId>?expires=<unix>&sig=<hex> and verifies it', () => {
+  it('signs <publicUrl>/downloads/<jobId>?expires=<unix>&sig=<hex> and verifies it', async () => {
     const url = signer.sign(`/downloads/${JOB}`, EXPIRES);
     assert.match(url, new RegExp(`^https://quarry\\.example/downloads/${JOB}\\?expires=${EXPIRES}&sig=[0-9a-f]{64}$`));
     assert.deepEqual(signer.verify(url, NOW), { status: 'ok', path: `/downloads/${JOB}`, expiresAt: EXPIRES });
@@ -22,13 +22,13 @@ describe('signed URLs', () => {
     assert.equal(signer.sign(`/downloads/${JOB}`, EXPIRES), url, 'deterministic');
   });
 
-  it('is expired from the expiry second on', () => {
+  it('is expired from the expiry second on', async () => {
     const url = signer.sign(`/downloads/${JOB}`, EXPIRES);
     assert.equal(signer.verify(url, EXPIRES * 1000 - 1).status, 'ok');
     assert.equal(signer.verify(url, EXPIRES * 1000).status, 'expired');
   });
 
-  it('refuses a tampered path, expiry or signature, and a missing one', () => {
+  it('refuses a tampered path, expiry or signature, and a missing one', async () => {
     const url = signer.sign(`/downloads/${JOB}`, EXPIRES);
     const sig = new URL(url).searchParams.get('sig')!;
     const otherJob = 'f'.repeat(24);
@@ -50,7 +50,7 @@ describe('signed URLs', () => {
     assert.equal(signer.verify(url.replace(`expires=${EXPIRES}`, `expires=${EXPIRES - 7200}`), NOW).status, 'bad-signature');
   });
 
-  it('refuses every single-character change of the signature (property)', () => {
+  it('refuses every single-character change of the signature (property)', async () => {
     const url = signer.sign(`/downloads/${JOB}`, EXPIRES);
     const sig = new URL(url).searchParams.get('sig')!;
     fc.assert(
@@ -69,12 +69,12 @@ describe('signed URLs', () => {
     });
     afterEach(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-    it('uses the configured secret when given', () => {
+    it('uses the configured secret when given', async () => {
       assert.equal(loadSigningSecret({ signingSecret: 'configured-secret', dataDir }), 'configured-secret');
       assert.equal(fs.existsSync(path.join(dataDir, SIGNING_SECRET_FILE)), false);
     });
 
-    it('otherwise generates one into <dataDir>/signing-secret (0600) that survives restarts', () => {
+    it('otherwise generates one into <dataDir>/signing-secret (0600) that survives restarts', async () => {
       const first = loadSigningSecret({ signingSecret: null, dataDir });
       const file = path.join(dataDir, SIGNING_SECRET_FILE);
       assert.equal(fs.statSync(file).mode & 0o777, 0o600);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { FakeClock, SECOND } from '../../src/lib/clock.js';
-import { JobQueue } from '../../src/jobs/jobQueue.js';
+import { JobQueue, openJobQueue } from '../../src/jobs/jobQueue.js';
 import { type JobContext, LeaseLostError, PermanentJobError, Worker, WorkerStoppingError } from '../../src/jobs/worker.js';
 import { openStateStore, type StateStore } from '../../src/store/database.js';
 
@@ -37,7 +37,7 @@ describe('worker', () => {
   beforeEach(async () => {
     store = await openStateStore(':memory:');
     clock = new FakeClock();
-    queue = new JobQueue(store, clock, { leaseMs: 30 * SECOND, retryDelayMs: () => SECOND });
+    queue = openJobQueue(store, clock, { leaseMs: 30 * SECOND, retryDelayMs: () => SECOND });
   });
   afterEach(async () => {
     await Promise.all(workers.splice(0).map((w) => w.stop(0)));
@@ -55,8 +55,8 @@ describe('worker', () => {
         return { echoed: ctx.job.payload.text, at: ctx.clock.now() };
       },
     });
-    const job = queue.enqueue('echo', ACCOUNT, { text: 'hi' });
-    assert.equal(w.poll(), 1);
+    const job = await queue.enqueue('echo', ACCOUNT, { text: 'hi' });
+    assert.equal(await w.poll(), 1);
     const running = (await queue.get(ACCOUNT, job.id))!;
     assert.equal(running.state, 'running');
     assert.equal(running.stage, 'working');
@@ -84,7 +84,7 @@ describe('worker', () => {
         return null;
       },
     });
-    const jobs = Array.from({ length: 5 }, () => queue.enqueue('slow', ACCOUNT, {}));
+    const jobs = await Promise.all(Array.from({ length: 5 }, () => queue.enqueue('slow', ACCOUNT, {})));
     w.start();
     await until(() => gates.size === 2, 'two jobs to start');
     assert.equal(w.runningCount, 2);
@@ -113,15 +113,15 @@ describe('worker', () => {
       },
       onFailure: () => refunds++,
     });
-    const job = queue.enqueue('flaky', ACCOUNT, {}, { maxAttempts: 5 });
-    w.poll();
+    const job = await queue.enqueue('flaky', ACCOUNT, {}, { maxAttempts: 5 });
+    await w.poll();
     await w.idle();
-    assert.equal(queue.byId(job.id)?.state, 'queued');
-    assert.equal(queue.byId(job.id)?.error, 'connection reset');
+    assert.equal((await queue.byId(job.id))?.state, 'queued');
+    assert.equal((await queue.byId(job.id))?.error, 'connection reset');
     clock.advance(SECOND);
-    w.poll();
+    await w.poll();
     await w.idle();
-    const failed = queue.byId(job.id)!;
+    const failed = (await queue.byId(job.id))!;
     assert.equal(failed.state, 'failed');
     assert.equal(failed.error, 'target not found');
     assert.equal(refunds, 1);
@@ -136,16 +136,16 @@ describe('worker', () => {
         return { from: 'first' };
       },
     });
-    const job = queue.enqueue('long', ACCOUNT, {});
-    w.poll();
+    const job = await queue.enqueue('long', ACCOUNT, {});
+    await w.poll();
     const ctx = await started.promise;
     clock.advance(30 * SECOND);
-    assert.equal(queue.claim('second', ['long'])?.id, job.id);
-    ctx.heartbeat();
+    assert.equal((await queue.claim('second', ['long']))?.id, job.id);
+    await ctx.heartbeat();
     assert.equal(ctx.signal.aborted, true);
     assert.ok(ctx.signal.reason instanceof LeaseLostError);
     await w.idle();
-    const stored = queue.byId(job.id)!;
+    const stored = (await queue.byId(job.id))!;
     assert.equal(stored.state, 'running');
     assert.equal(stored.leaseOwner, 'second');
   });
@@ -157,12 +157,12 @@ describe('worker', () => {
         return 'done';
       },
     });
-    const job = queue.enqueue('quick', ACCOUNT, {});
-    w.poll();
+    const job = await queue.enqueue('quick', ACCOUNT, {});
+    await w.poll();
     await w.stop(5_000);
-    assert.equal(queue.byId(job.id)?.state, 'completed');
-    queue.enqueue('quick', ACCOUNT, {});
-    assert.equal(w.poll(), 0, 'a stopped worker claims nothing');
+    assert.equal((await queue.byId(job.id))?.state, 'completed');
+    await queue.enqueue('quick', ACCOUNT, {});
+    assert.equal(await w.poll(), 0, 'a stopped worker claims nothing');
   });
 
   it('on stop, releases the lease of a job that does not finish in time', async () => {
@@ -178,35 +178,35 @@ describe('worker', () => {
         );
       },
     });
-    const job = queue.enqueue('stuck', ACCOUNT, {});
-    w.poll();
+    const job = await queue.enqueue('stuck', ACCOUNT, {});
+    await w.poll();
     await w.stop(20);
     assert.ok(reason instanceof WorkerStoppingError);
-    const released = queue.byId(job.id)!;
+    const released = (await queue.byId(job.id))!;
     assert.equal(released.state, 'queued');
     assert.equal(released.attempts, 0);
     assert.equal(released.leaseOwner, null);
     // Another worker takes it at once, without waiting for a lease to run out.
-    assert.equal(queue.claim('next', ['stuck'])?.id, job.id);
+    assert.equal((await queue.claim('next', ['stuck']))?.id, job.id);
   });
 
   it('survives a store that cannot record the outcome: the lease runs out and the job runs again', async () => {
-    class BusyQueue extends JobQueue {
-      override complete(): boolean {
+    const real = openJobQueue(store, clock, { leaseMs: 30 * SECOND });
+    const busy: JobQueue = Object.assign(Object.create(real) as JobQueue, {
+      complete: async (): Promise<boolean> => {
         throw new Error('SQLITE_BUSY: database is locked');
-      }
-    }
-    const busy = new BusyQueue(store, clock, { leaseMs: 30 * SECOND });
+      },
+    });
     const logged: string[] = [];
     const w = new Worker(busy, { logger: { info() {}, warn() {}, error: (_o, msg) => logged.push(msg) } });
     workers.push(w);
     w.register('echo', { run: async () => 'ok' });
-    const job = busy.enqueue('echo', ACCOUNT, {});
-    w.poll();
+    const job = await busy.enqueue('echo', ACCOUNT, {});
+    await w.poll();
     await w.idle();
     assert.deepEqual(logged, ['could not record the job outcome']);
-    assert.equal(busy.byId(job.id)?.state, 'running');
+    assert.equal((await busy.byId(job.id))?.state, 'running');
     clock.advance(30 * SECOND);
-    assert.equal(queue.claim('healthy', ['echo'])?.attempts, 2);
+    assert.equal((await queue.claim('healthy', ['echo']))?.attempts, 2);
   });
 });

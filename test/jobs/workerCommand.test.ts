@@ -14,8 +14,8 @@ import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { systemClock } from '../../src/lib/clock.js';
 import { EXPORT_JOB_KIND, ExportState, exportFileName, exportsDir, exportState } from '../../src/jobs/exportJobs.js';
-import { type Job, JobQueue } from '../../src/jobs/jobQueue.js';
-import { openStateStore, type StateStore } from '../../src/store/database.js';
+import { type Job, JobQueue, openJobQueue } from '../../src/jobs/jobQueue.js';
+import { openStateStore, type SqliteStateStore } from '../../src/store/database.js';
 
 const ACCOUNT = '9'.repeat(24);
 const cli = fileURLToPath(new URL('./fixtures/workerCli.ts', import.meta.url));
@@ -37,9 +37,9 @@ function exited(child: ChildProcess, timeoutMs = 30_000): Promise<{ code: number
   });
 }
 
-async function until(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
     await sleep(20);
   }
@@ -47,14 +47,14 @@ async function until(condition: () => boolean, what: string, timeoutMs = 30_000)
 
 describe('quarry worker', () => {
   let dataDir: string;
-  let store: StateStore;
+  let store: SqliteStateStore;
   let queue: JobQueue;
 
   before(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-worker-cli-'));
     store = await openStateStore(path.join(dataDir, 'state.db'));
     store.raw.exec(`CREATE TABLE fixture_ledger (job_id TEXT NOT NULL, entry TEXT NOT NULL, pid INTEGER NOT NULL)`);
-    queue = new JobQueue(store, systemClock);
+    queue = openJobQueue(store, systemClock);
   });
   after(async () => {
     await store.close();
@@ -71,33 +71,33 @@ describe('quarry worker', () => {
     (store.raw.prepare(`SELECT COUNT(*) AS n FROM fixture_ledger WHERE job_id = ? AND entry = 'refund'`).get(job.id) as { n: number }).n;
 
   it('on SIGTERM past the grace period, gives the job back (attempt not counted) and exits 0', async () => {
-    const job = queue.enqueue(EXPORT_JOB_KIND, ACCOUNT, { rows: 50_000 });
+    const job = await queue.enqueue(EXPORT_JOB_KIND, ACCOUNT, { rows: 50_000 });
     const worker = startWorker(100);
     const done = exited(worker);
-    await until(() => (queue.byId(job.id)?.progress.done ?? 0) >= 1_000, 'the export to be under way');
+    await until(async () => ((await queue.byId(job.id))?.progress.done ?? 0) >= 1_000, 'the export to be under way');
     worker.kill('SIGTERM');
     const { code, stderr } = await done;
     assert.equal(code, 0, stderr);
-    const released = queue.byId(job.id)!;
+    const released = (await queue.byId(job.id))!;
     assert.equal(exportState(released), ExportState.Queued);
     assert.equal(released.attempts, 0);
     assert.equal(released.leaseOwner, null);
     assert.deepEqual(files(), [], 'the aborted attempt removed its temporary file');
     assert.equal(refunds(job), 0);
     // Leave the queue as the next test expects it: this job done by another worker.
-    const lease = queue.claim('cleanup', [EXPORT_JOB_KIND])!;
-    queue.complete(lease.id, 'cleanup', null);
+    const lease = (await queue.claim('cleanup', [EXPORT_JOB_KIND]))!;
+    await queue.complete(lease.id, 'cleanup', null);
   });
 
   it('on SIGTERM within the grace period, finishes the running export first', async () => {
-    const job = queue.enqueue(EXPORT_JOB_KIND, ACCOUNT, { rows: 15_000 });
+    const job = await queue.enqueue(EXPORT_JOB_KIND, ACCOUNT, { rows: 15_000 });
     const worker = startWorker(60_000);
     const done = exited(worker);
-    await until(() => (queue.byId(job.id)?.progress.done ?? 0) >= 1_000, 'the export to be under way');
+    await until(async () => ((await queue.byId(job.id))?.progress.done ?? 0) >= 1_000, 'the export to be under way');
     worker.kill('SIGTERM');
     const { code, stderr } = await done;
     assert.equal(code, 0, stderr);
-    const finished = queue.byId(job.id)!;
+    const finished = (await queue.byId(job.id))!;
     assert.equal(exportState(finished), ExportState.Done);
     assert.deepEqual(files(), [exportFileName(job.id)]);
     const records = parse(fs.readFileSync(path.join(exportsDir(dataDir), exportFileName(job.id))), { columns: true }) as unknown[];

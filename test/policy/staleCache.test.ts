@@ -4,6 +4,7 @@
  * its 24 hours: it is executed anew and charged nothing, and its fresh answer is what the
  * cache serves from then on.
  */
+import { sqliteOf } from '../../src/store/database.js';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../support/app.js';
@@ -37,11 +38,11 @@ describe('stale cached answers after an upgrade', () => {
     // Answered by "the previous release", in its shape, and charged once.
     const old = await request(t.ctx.policy);
     assert.equal(await used(), 499);
-    t.ctx.state.raw.prepare('UPDATE request_cache SET stale = 1, body = \'{"shape":"old"}\'').run();
+    sqliteOf(t.ctx.state).prepare('UPDATE request_cache SET stale = 1, body = \'{"shape":"old"}\'').run();
     t.clock.advance(HOUR);
 
     // A new process (the upgrade) reads the entry from the table, not from a memory mirror.
-    const upgraded = new AccessPolicy(new SqlitePolicyStore(t.ctx.state.raw), t.ctx.plans, t.clock);
+    const upgraded = new AccessPolicy(new SqlitePolicyStore(sqliteOf(t.ctx.state)), t.ctx.plans, t.clock);
     const repeat = await request(upgraded);
     assert.equal(repeat.fromCache, false);
     assert.deepEqual(JSON.parse(repeat.body!), { shape: 'new', n: 2 });

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import yazl from 'yazl';
-import { openStateStore, type StateStore } from '../../src/store/database.js';
+import { openStateStore, type SqliteStateStore } from '../../src/store/database.js';
 import { RankTrackingStore } from '../../src/store/rankTracking.js';
 import { importSearchConsole, parseApiRow, parsePeriod, periodDays } from '../../src/rank/searchConsoleImport.js';
 import { trackingStats } from '../../src/rank/rankStats.js';
@@ -21,7 +21,7 @@ import { ImportError } from '../../src/engine/import/importError.js';
 
 const NOW = Date.UTC(2026, 10, 20, 12);
 let dir: string;
-let state: StateStore;
+let state: SqliteStateStore;
 let trackingId: string;
 let keywordIds: Map<string, string>;
 

@@ -4,6 +4,7 @@
  * (charge, burst slot and cooldown); an export creation's job
  * commits with its charge and cached answer, or not at all.
  */
+import { sqliteOf } from '../../src/store/database.js';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../support/app.js';
@@ -47,12 +48,12 @@ describe('charges and answers', () => {
     assert.equal((await c.post('/keyword-imports', importBody(['tent']))).statusCode, 429, 'the cooldown holds while the request is in flight');
 
     // The next start, on the same state store.
-    assert.equal(await new SqlitePolicyStore(t.ctx.state.raw).releaseInFlight(), 1);
+    assert.equal(await new SqlitePolicyStore(sqliteOf(t.ctx.state)).releaseInFlight(), 1);
     assert.equal(await pool(), before);
     const retry = await c.post('/keyword-imports', importBody(['tent']));
     assert.equal(retry.statusCode, 200, retry.body);
     assert.equal(await pool(), before - 1);
-    assert.equal(await new SqlitePolicyStore(t.ctx.state.raw).releaseInFlight(), 0, 'a committed request leaves nothing in flight');
+    assert.equal(await new SqlitePolicyStore(sqliteOf(t.ctx.state)).releaseInFlight(), 0, 'a committed request leaves nothing in flight');
   });
 
   test('an import committed but never answered: its identical retry within the cooldown gets the same answer, free; any other import is refused', async () => {
@@ -102,7 +103,7 @@ describe('charges and answers', () => {
         params: { n: 1 },
         execute: async (paid) => {
           const job = t.ctx.jobs.draft(EXPORT_JOB_KIND, id, {});
-          paid.onCommit(() => t.ctx.jobs.insert(job));
+          paid.onCommit(t.ctx.jobs.insertWrite(job));
           throw new Error('died before the answer');
         },
       }),
@@ -117,7 +118,7 @@ describe('charges and answers', () => {
         params: { n: 2 },
         execute: async (paid) => {
           const job = t.ctx.jobs.draft(EXPORT_JOB_KIND, id, {});
-          paid.onCommit(() => t.ctx.jobs.insert(job));
+          paid.onCommit(t.ctx.jobs.insertWrite(job));
           // The commit itself fails after the job's insert: everything rolls back.
           paid.onCommit(() => {
             throw new Error('disk full');
@@ -136,7 +137,7 @@ describe('charges and answers', () => {
       params: { n: 3 },
       execute: async (paid) => {
         const job = t.ctx.jobs.draft(EXPORT_JOB_KIND, id, {});
-        paid.onCommit(() => t.ctx.jobs.insert(job));
+        paid.onCommit(t.ctx.jobs.insertWrite(job));
         return { status: 200, body: { _id: job.id } };
       },
     });

@@ -44,7 +44,7 @@ describe('lookups beside a streaming export', () => {
     const failures: string[] = [];
     let duringWrite = 0;
     for (let i = 0; ; i++) {
-      const job = t.ctx.jobs.byId(jobId)!;
+      const job = (await t.ctx.jobs.byId(jobId))!;
       if (job.state === 'completed' || job.state === 'failed') break;
       const writing = job.state === 'running' && job.stage === 'writing';
       t.clock.advance(SECOND);
@@ -54,7 +54,7 @@ describe('lookups beside a streaming export', () => {
       // Let the writer move on between lookups.
       await new Promise((resolve) => setImmediate(resolve));
     }
-    assert.equal(t.ctx.jobs.byId(jobId)!.state, 'completed', t.ctx.jobs.byId(jobId)!.error ?? '');
+    assert.equal((await t.ctx.jobs.byId(jobId))!.state, 'completed', (await t.ctx.jobs.byId(jobId))!.error ?? '');
     assert.deepEqual(failures, []);
     assert.ok(duringWrite >= 3, `lookups made while the CSV was being written: ${duringWrite}`);
   });

@@ -13,6 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type SqliteDatabase from 'better-sqlite3';
+import { runSqliteWrite } from '../../store/database.js';
 import type { Redis } from 'ioredis';
 import type { RedisHandle } from '../../lib/redis.js';
 import { CacheMirror, mirrorId } from '../cacheMirror.js';
@@ -76,7 +77,7 @@ export class RedisPolicyStore implements PolicyStore {
     this.lookups = new SqliteLookups(db);
     this.histories = new SqliteHistories(db);
     this.durableCommit = db.transaction((r: Reservation, c: Commit) => {
-      for (const write of c.writes ?? []) write();
+      for (const write of c.writes ?? []) runSqliteWrite(write);
       if (c.cache) this.cache.write(r.accountId, c.cache.key, c.cache, c.nowMs);
       for (const h of c.history ?? []) this.histories.append(r.accountId, h, c.nowMs);
       this.lookups.record(r.accountId, c.lookups ?? [], c.nowMs);
@@ -95,7 +96,11 @@ export class RedisPolicyStore implements PolicyStore {
   }
 
   private aliveKey(owner: string): string {
-    return `${this.p}alive:${owner}`;
+    return `${this.aliveKeyPrefix}${owner}`;
+  }
+  /** The liveness key of a process is this prefix and its owner id (30 s lease, renewed every 10 s). */
+  get aliveKeyPrefix(): string {
+    return `${this.p}alive:`;
   }
   private burstKey(accountId: string, clientClass: string, pool: string): string {
     return `${this.p}burst:${accountId}:${clientClass}:${pool}`;

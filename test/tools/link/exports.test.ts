@@ -6,6 +6,7 @@
  * refunded exactly once, and an identical POST then creates a new job; the signed download (tampered → 404, job id alone → 404, after
  * 60 days → 410); another account sees none of it.
  */
+import { sqliteOf } from '../../../src/store/database.js';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -65,8 +66,8 @@ interface ExportJob {
 function observedHandlers(): Record<string, JobHandler> {
   const handlers = jobHandlers(t.ctx);
   const real = handlers[EXPORT_JOB_KIND];
-  const record = (id: string) => {
-    const job = t.ctx.jobs.byId(id)!;
+  const record = async (id: string) => {
+    const job = (await t.ctx.jobs.byId(id))!;
     const list = observed.get(id) ?? [];
     list.push({ state: exportState(job), done: job.progress.done, total: job.progress.total });
     observed.set(id, list);
@@ -76,13 +77,13 @@ function observedHandlers(): Record<string, JobHandler> {
     run: (ctx) =>
       real.run({
         ...ctx,
-        stage: (name) => {
-          ctx.stage(name);
-          record(ctx.job.id);
+        stage: async (name) => {
+          await ctx.stage(name);
+          await record(ctx.job.id);
         },
-        progress: (done, total) => {
-          ctx.progress(done, total);
-          record(ctx.job.id);
+        progress: async (done, total) => {
+          await ctx.progress(done, total);
+          await record(ctx.job.id);
         },
       }),
   };
@@ -364,22 +365,22 @@ describe('link tool: exports', () => {
       const created = await create(c, { url: TARGET, limit: 777 });
       assert.equal((await c.pool()).remaining, start - 777);
       // The target can no longer be resolved when the worker runs the job.
-      t.ctx.state.raw.prepare(`UPDATE jobs SET payload = json_set(payload, '$.request.url', 'not a domain') WHERE id = ?`).run(created._id);
+      sqliteOf(t.ctx.state).prepare(`UPDATE jobs SET payload = json_set(payload, '$.request.url', 'not a domain') WHERE id = ?`).run(created._id);
       worker = startWorker();
       // An unresolvable target is a permanent failure: no retry back-off, one attempt.
       const job = await finished(c, created._id);
       assert.equal(job.state, 100, 'no stage finished: it failed collecting');
       assert.match(job.error, /cannot be resolved/, 'the failure is told by error');
-      assert.equal(t.ctx.jobs.byId(created._id)!.attempts, 1);
+      assert.equal((await t.ctx.jobs.byId(created._id))!.attempts, 1);
       assert.equal(job.downloadURL, undefined);
       assert.equal((await c.pool()).remaining, start, 'refunded');
       // Nothing refunds it again: more polls, a sweep, time passing.
       t.clock.advance(10 * 60 * SECOND);
       await sweepExports(t.ctx.jobs, exportsDir(t.ctx.config.dataDir));
-      worker.worker.poll();
+      void worker.worker.poll();
       await sleep(100);
       assert.equal((await c.pool()).remaining, start, 'refunded exactly once');
-      assert.equal(t.ctx.jobs.byId(created._id)!.state, 'failed');
+      assert.equal((await t.ctx.jobs.byId(created._id))!.state, 'failed');
     } finally {
       await worker.stop();
       worker = startWorker();
@@ -397,7 +398,7 @@ describe('link tool: exports', () => {
       // Within 24 hours an identical POST answers the same job, not charged again.
       assert.equal((await create(c, body))._id, first._id);
       assert.equal((await c.pool()).remaining, start - 555);
-      t.ctx.state.raw.prepare(`UPDATE jobs SET payload = json_set(payload, '$.request.url', 'not a domain') WHERE id = ?`).run(first._id);
+      sqliteOf(t.ctx.state).prepare(`UPDATE jobs SET payload = json_set(payload, '$.request.url', 'not a domain') WHERE id = ?`).run(first._id);
       worker = startWorker();
       assert.notEqual((await finished(c, first._id)).error, '');
       assert.equal((await c.pool()).remaining, start, 'refunded');
