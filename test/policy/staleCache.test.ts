@@ -22,7 +22,7 @@ describe('stale cached answers after an upgrade', () => {
 
   test('a stale entry is not served; its repeat is executed free and then cached', async () => {
     const { id, key } = await t.account('premium');
-    const account = t.ctx.accounts.byKey(key)!;
+    const account = (await t.ctx.accounts.byKey(key))!;
     const op: PaidOperation<{ q: string }> = { pool: 'serps' };
     let executions = 0;
     const request = (policy: AccessPolicy) =>
