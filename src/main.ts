@@ -9,6 +9,7 @@ import { unixSeconds } from './lib/clock.js';
 import { PlanFileError } from './policy/plans.js';
 import { POOLS } from './policy/pools.js';
 import { closeStateContext, openStateContext, type StateContext } from './service.js';
+import { BACKGROUND_BUSY_TIMEOUT_MS } from './store/database.js';
 import { AccountError } from './accounts/accounts.js';
 import { workerCommand } from './jobs/workerCommand.js';
 import { jobHandlers } from './workers.js';
@@ -29,7 +30,8 @@ function config(): Config {
 
 /** Runs a CLI action with the service's stores, turning operator mistakes into one clear line. */
 async function withContext(fn: (ctx: StateContext) => Promise<void>): Promise<void> {
-  const ctx = await openStateContext(config());
+  // An operator's command answers no client: it waits out the server's and workers' writes.
+  const ctx = await openStateContext(config(), { busyTimeoutMs: BACKGROUND_BUSY_TIMEOUT_MS });
   try {
     await fn(ctx);
   } finally {

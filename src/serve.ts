@@ -6,6 +6,7 @@
 import type { Config } from './config.js';
 import { buildApp } from './http/app.js';
 import { closeContext, createContext, DEMO_KEY_FILE, ensureDemoAccount } from './service.js';
+import { API_BUSY_TIMEOUT_MS, BACKGROUND_BUSY_TIMEOUT_MS } from './store/database.js';
 import { ensureWorld, isWorldReady, researchStoreFile } from './engine/index.js';
 import { systemClock } from './lib/clock.js';
 import { progressBars } from './lib/progress.js';
@@ -56,7 +57,8 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
   const opening = progressBars();
   let ctx: Awaited<ReturnType<typeof createContext>>;
   try {
-    ctx = await createContext(config, { onProgress: opening.listener });
+    // Without the API role nothing waits on this process's answers: it may wait long for the lock.
+    ctx = await createContext(config, { onProgress: opening.listener, busyTimeoutMs: api ? API_BUSY_TIMEOUT_MS : BACKGROUND_BUSY_TIMEOUT_MS });
   } finally {
     opening.stop();
   }

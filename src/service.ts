@@ -20,9 +20,11 @@ import { durableStateOf } from './policy/durableState.js';
 import { openEngine, researchStoreFile } from './engine/index.js';
 import { reloadSearchKeywords } from './engine/search/index.js';
 import { createSources } from './engine/sources/index.js';
-import { openJobQueue } from './jobs/jobQueue.js';
+import { openJobQueue, type JobQueue } from './jobs/jobQueue.js';
 import { loadSigningSecret, UrlSigner } from './lib/signedUrl.js';
-import { fairUse } from './policy/fairUse.js';
+import { fairUse, type ExportJobsView, type FairUse } from './policy/fairUse.js';
+import { redisFairUse } from './policy/redis/redisFairUse.js';
+import { EXPORT_JOB_KIND } from './jobs/exportJobs.js';
 import type { ProgressListener } from './lib/progress.js';
 import { SqlSessionStore } from './sessions/sqlSessionStore.js';
 import { WebSessions } from './sessions/webSessions.js';
@@ -35,6 +37,8 @@ export interface ServiceOptions {
   researchFile?: string;
   /** Stages of opening the research engine (the start-up display of `quarry serve`). */
   onProgress?: ProgressListener;
+  /** The state store's busy timeout: long in processes that answer no client (store/database.ts). */
+  busyTimeoutMs?: number;
 }
 
 /** The part of the service that holds accounts and their usage (all the operator CLI needs). */
@@ -46,7 +50,7 @@ export async function openStateContext(config: Config, options: ServiceOptions =
   // Scale mode: the state store on PostgreSQL, shared by every process (the config makes sure Redis is set too).
   const state: StateStore = config.databaseUrl
     ? await openPostgresStateStore(config.databaseUrl)
-    : await openStateStore(options.inMemory ? ':memory:' : path.join(config.dataDir, 'state.db'));
+    : await openStateStore(options.inMemory ? ':memory:' : path.join(config.dataDir, 'state.db'), { busyTimeoutMs: options.busyTimeoutMs });
   const accounts = new Accounts(state, () => Object.keys(plans));
   // Scale mode: the policy's hot state and its single-flight on Redis, shared by every process.
   const redis = config.redisUrl ? await openRedis(config.redisUrl, config.redisPrefix) : null;
@@ -78,7 +82,15 @@ export async function createContext(config: Config, options: ServiceOptions = {}
   const jobs = openJobQueue(base.state, base.clock);
   const signer = new UrlSigner(loadSigningSecret(config), config.publicUrl);
   const sessions = new WebSessions(new SqlSessionStore(base.state.db), base.accounts, base.clock, config.sessionTtlHours * 3600);
-  return { ...base, locations, engine, search, sources, jobs, signer, fairUse: fairUse(config.freeWritesPerMinute, base.clock), sessions };
+  return { ...base, locations, engine, search, sources, jobs, signer, fairUse: fairUseOf(config, base, jobs), sessions };
+}
+
+/** Per-account fair use: in this process, or on the scale mode's Redis, shared by every process. */
+function fairUseOf(config: Config, base: StateContext, jobs: JobQueue): FairUse {
+  const exports: ExportJobsView = { liveIds: (accountId) => jobs.liveIds(accountId, EXPORT_JOB_KIND), settledIds: (ids) => jobs.settledIds(ids) };
+  return base.redis
+    ? redisFairUse(base.redis, base.policy, config.freeWritesPerMinute, base.clock, exports)
+    : fairUse(config.freeWritesPerMinute, base.clock, exports);
 }
 
 /** Closes what createContext opened. */

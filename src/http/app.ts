@@ -27,6 +27,7 @@ import { toolRoutes } from '../tools/routes.js';
 import { downloadRoutes } from '../jobs/downloadRoutes.js';
 import { exportsDir } from '../jobs/exportJobs.js';
 import { writeUnits } from '../policy/fairUse.js';
+import { isSqliteBusy } from '../store/database.js';
 import { STATUS_CODES } from 'node:http';
 import { mcpRoutes } from '../mcp/routes.js';
 import { registerMetrics } from './metrics.js';
@@ -202,6 +203,9 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
     else if (err instanceof SourceError) apiError = errors.upstream(err);
     else if (err.validation) apiError = validationError(err);
     else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') apiError = errors.payloadTooLarge();
+    // Another process held the state store's write lock past the busy timeout: the write was
+    // not made (and a charge was released), so the client may simply retry. Never a 500.
+    else if (isSqliteBusy(err)) apiError = errors.busy();
     else if (
       err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ||
       err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
@@ -284,19 +288,24 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
           // After validation, so a write's size is known; before the handler does any work.
           const limit: preHandlerHookHandler = function (req, reply, done) {
             const accountId = req.account!.id;
-            try {
-              if (fair === 'bulk') {
-                const release = ctx.fairUse.bulk.take(accountId);
-                // 'close' comes when the answer is sent or the client went away, streamed or not.
+            if (fair === 'bulk') {
+              ctx.fairUse.bulk.take(accountId).then((release) => {
+                // 'close' comes when the answer is sent or the client went away, streamed or not;
+                // a client gone while the slot was taken (scale mode: a Redis round trip) gives it back now.
+                if (req.raw.socket?.destroyed === true || reply.raw.writableEnded) release();
                 reply.raw.once('close', release);
                 reply.raw.once('finish', release);
-              } else {
-                ctx.fairUse.writes.spend(accountId, writeUnits(fair(req)));
-              }
+                done();
+              }, done);
+              return;
+            }
+            let units: number;
+            try {
+              units = writeUnits(fair(req));
             } catch (err) {
               return done(err as Error);
             }
-            done();
+            ctx.fairUse.writes.spend(accountId, units).then(() => done(), done);
           };
           const before = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
           route.preHandler = [limit, ...before];

@@ -125,14 +125,16 @@ export interface JobQueue {
   onFailure(kind: string, hook: FailureHook): void;
   /** Creates a job, or returns the existing one for the same (account, kind, idempotency key). */
   enqueue<P>(kind: string, accountId: string, payload: P, options?: EnqueueOptions): Promise<Job<P>>;
-  /** How many jobs of `kind` the account has queued or running. */
-  liveCount(accountId: string, kind: string): Promise<number>;
+  /** Ids of the account's jobs of `kind` queued or running. */
+  liveIds(accountId: string, kind: string): Promise<string[]>;
+  /** Of `ids`, those of stored jobs that are neither queued nor running (finished for good). */
+  settledIds(ids: readonly string[]): Promise<string[]>;
   /**
    * The job `enqueue` would create now (no idempotency key), not yet stored: `insert` or
    * `insertWrite` stores it. For a job that must exist exactly when something else commits,
    * inside the same transaction (an export's job with its charge and cached answer).
    */
-  draft<P>(kind: string, accountId: string, payload: P, options?: { maxAttempts?: number }): Job<P>;
+  draft<P>(kind: string, accountId: string, payload: P, options?: DraftOptions): Job<P>;
   /** Stores a drafted job. */
   insert(job: Job): Promise<void>;
   /** The insert of a drafted job as a write inside a caller's transaction (the policy's commit). */
@@ -187,10 +189,16 @@ export function openJobQueue(state: StateStore, clock: Clock, options: JobQueueO
 }
 
 /** A new job as `draft` makes it. */
-export function draftJob<P>(kind: string, accountId: string, payload: P, now: number, options: { maxAttempts?: number } = {}): Job<P> {
+/** A drafted job's attempts, and its id when the caller needs it before the draft (an export's place). */
+export interface DraftOptions {
+  maxAttempts?: number;
+  id?: string;
+}
+
+export function draftJob<P>(kind: string, accountId: string, payload: P, now: number, options: DraftOptions = {}): Job<P> {
   const maxAttempts = checkedMaxAttempts(options.maxAttempts);
   return {
-    id: newId(),
+    id: options.id ?? newId(),
     kind,
     accountId,
     idempotencyKey: null,

@@ -21,6 +21,7 @@ import {
   type FailureHook,
   type Job,
   type JobQueue,
+  type DraftOptions,
   type JobQueueOptions,
   type JobRow,
   type StateWrite,
@@ -75,18 +76,29 @@ export class PostgresJobQueue implements JobQueue {
     });
   }
 
-  async liveCount(accountId: string, kind: string): Promise<number> {
-    const row = await this.db
+  async liveIds(accountId: string, kind: string): Promise<string[]> {
+    const rows = await this.db
       .selectFrom('jobs')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .select('id')
       .where('account_id', '=', accountId)
       .where('kind', '=', kind)
       .where('state', 'in', ['queued', 'running'])
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+      .execute();
+    return rows.map((r) => r.id);
   }
 
-  draft<P>(kind: string, accountId: string, payload: P, options: { maxAttempts?: number } = {}): Job<P> {
+  async settledIds(ids: readonly string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('id', 'in', [...ids])
+      .where('state', 'not in', ['queued', 'running'])
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  draft<P>(kind: string, accountId: string, payload: P, options: DraftOptions = {}): Job<P> {
     return draftJob(kind, accountId, payload, this.clock.now(), options);
   }
 

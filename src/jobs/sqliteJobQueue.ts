@@ -21,6 +21,7 @@ import {
   type FailureHook,
   type Job,
   type JobQueue,
+  type DraftOptions,
   type JobQueueOptions,
   type JobRow,
   type StateWrite,
@@ -71,15 +72,26 @@ export class SqliteJobQueue implements JobQueue {
     });
   }
 
-  async liveCount(accountId: string, kind: string): Promise<number> {
+  async liveIds(accountId: string, kind: string): Promise<string[]> {
     return (
-      this.raw.prepare("SELECT COUNT(*) AS n FROM jobs WHERE account_id = ? AND kind = ? AND state IN ('queued', 'running')").get(accountId, kind) as {
-        n: number;
-      }
-    ).n;
+      this.raw.prepare("SELECT id FROM jobs WHERE account_id = ? AND kind = ? AND state IN ('queued', 'running')").all(accountId, kind) as { id: string }[]
+    ).map((r) => r.id);
   }
 
-  draft<P>(kind: string, accountId: string, payload: P, options: { maxAttempts?: number } = {}): Job<P> {
+  async settledIds(ids: readonly string[]): Promise<string[]> {
+    const settled: string[] = [];
+    // At most 500 bound parameters a statement (an account holds a few places at most anyway).
+    for (let i = 0; i < ids.length; i += 500) {
+      const slice = ids.slice(i, i + 500);
+      const rows = this.raw
+        .prepare(`SELECT id FROM jobs WHERE id IN (${slice.map(() => '?').join(',')}) AND state NOT IN ('queued', 'running')`)
+        .all(...slice) as { id: string }[];
+      settled.push(...rows.map((r) => r.id));
+    }
+    return settled;
+  }
+
+  draft<P>(kind: string, accountId: string, payload: P, options: DraftOptions = {}): Job<P> {
     return draftJob(kind, accountId, payload, this.clock.now(), options);
   }
 

@@ -10,6 +10,7 @@ import { loadConfig } from '../config.js';
 import type { QuarryContext } from '../context.js';
 import { HOUR } from '../lib/clock.js';
 import { closeStateContext, createContext } from '../service.js';
+import { BACKGROUND_BUSY_TIMEOUT_MS } from '../store/database.js';
 import { exportsDir, sweepExports } from './exportJobs.js';
 import { openJobQueue, type JobQueue } from './jobQueue.js';
 import { type JobHandler, Worker, type WorkerLogger, type WorkerOptions } from './worker.js';
@@ -85,7 +86,7 @@ export function workerCommand(handlers: JobHandlersFactory): Command {
     .action(async (opts: { concurrency: number; pollInterval: number; grace: number }) => {
       const config = loadConfig();
       const logger = pino({ level: config.logLevel, name: 'quarry-worker' });
-      const ctx = await createContext(config);
+      const ctx = await createContext(config, { busyTimeoutMs: BACKGROUND_BUSY_TIMEOUT_MS });
       const queue = openJobQueue(ctx.state, ctx.clock);
       const running = startEmbeddedWorker(ctx, {
         handlers: await handlers(ctx, queue),

@@ -39,4 +39,13 @@ export const errors = {
   upstream: (err: { source: string; reason: string; message: string }) =>
     new ApiError(424, 'UpstreamError', `The ${err.source} data source failed (${err.reason}); nothing was charged: ${err.message}`),
   payloadTooLarge: () => new ApiError(413, 'PayloadTooLarge', 'The request body is too large'),
+  /** The state store stayed locked by another process past the busy timeout; nothing was done or charged. */
+  busy: () =>
+    new ApiError(
+      503,
+      'ServiceUnavailable',
+      'The service is busy writing; nothing was done or charged, retry in a second',
+      { retry_after: 1 },
+      { 'retry-after': '1' },
+    ),
 };

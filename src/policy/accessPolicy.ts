@@ -1,12 +1,13 @@
 /**
  * The access policy for paid operations, in the contract's order:
- * answer without charge → cache → import cooldown → burst window → quota pool → execute → commit.
+ * answer without charge → cache → cooldown → burst window → quota pool → execute → commit.
  *
  * A route declares what it costs (a PaidOperation); this module alone decides how that is
  * charged. It knows nothing of HTTP: http/paidRoutes.ts adapts it to Fastify.
  */
 import type { Account } from '../accounts/accounts.js';
 import { ApiError, errors } from '../lib/errors.js';
+import { isSqliteBusy } from '../store/database.js';
 import type { Clock } from '../lib/clock.js';
 import { cacheKey } from './canonical.js';
 import type { HistoryTool, HistoryWrite } from './history.js';
@@ -370,7 +371,8 @@ export class AccessPolicy {
       });
     } catch (err) {
       await this.store.release(reservation);
-      throw err instanceof ApiError ? err : new Error(`could not commit the charge: ${(err as Error).message}`);
+      // A busy store keeps its error (answered 503 "retry"); anything else is the server's fault.
+      throw err instanceof ApiError || isSqliteBusy(err) ? err : new Error(`could not commit the charge: ${(err as Error).message}`);
     }
     return { status: result.status, contentType: JSON_TYPE, body, fromCache: false };
   }

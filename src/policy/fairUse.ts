@@ -4,8 +4,9 @@
  * as fast as the server accepts them and hold it busy with bulk reads. The numbers are in
  * README.md ("Fair use") and docs/decisions.md.
  *
- * State is per process: one `quarry serve` owns a SQLite data directory (acquireServeLock);
- * the scale mode keeps these counters in Redis with the burst windows.
+ * The embedded mode keeps the counters in this process (one `quarry serve` owns a SQLite
+ * data directory: acquireServeLock); the scale mode keeps them on Redis, shared by every
+ * process (policy/redis/redisFairUse.ts). The storage quota is counted in the state store.
  */
 import { errors } from '../lib/errors.js';
 import type { Clock } from '../lib/clock.js';
@@ -57,16 +58,66 @@ export function writeUnits(ids: number): number {
   return 1 + Math.ceil(Math.max(0, ids) / IDS_PER_WRITE_UNIT);
 }
 
+/** 429 RateLimit of a free write that does not fit the budget. */
+export function freeWriteRefusal(perMinute: number, retryAfter: number) {
+  return errors.rateLimit(retryAfter, `Too many free writes: at most ${perMinute} units per minute per account (a write costs 1 plus 1 per 1,000 keyword ids)`);
+}
+
+/** 429 RateLimit of a bulk read past the account's slots. */
+export function bulkRefusal(perAccount: number) {
+  return errors.rateLimit(1, `At most ${perAccount} bulk reads (list details, all lists, keyword exports) per account at once`);
+}
+
+/** 429 RateLimit of a backlink export past the account's live ones (before any charge). */
+export function exportRefusal(perAccount: number) {
+  return errors.rateLimit(60, `At most ${perAccount} backlink exports per account may be queued or running at once`);
+}
+
+/** The per-account budget of free writes (a token bucket): 429 RateLimit past it. */
+export interface FreeWrites {
+  readonly perMinute: number;
+  /** Spends `units` of the account's budget, or rejects with the contract's RateLimit error. */
+  spend(accountId: string, units: number): Promise<void>;
+}
+
+/** At most `perAccount` bulk reads of one account at once. */
+export interface BulkReads {
+  readonly perAccount: number;
+  /** Takes a slot, or rejects; call the returned function once the answer is sent or abandoned. */
+  take(accountId: string): Promise<() => void>;
+}
+
+/** What the live-export limit reads of the job queue. */
+export interface ExportJobsView {
+  /** Ids of the account's export jobs queued or running. */
+  liveIds(accountId: string): Promise<string[]>;
+  /** Of `ids`, those stored and no longer queued or running (finished for good). */
+  settledIds(ids: readonly string[]): Promise<string[]>;
+}
+
+/**
+ * At most `perAccount` backlink exports of one account queued or running. A request takes a
+ * place for the job it is about to create (by the job's id) before it is charged; the place
+ * counts until the job is stored and finished, so a job committed after another request read
+ * the queue is still counted once (live jobs and places are one set of ids).
+ */
+export interface LiveExports {
+  readonly perAccount: number;
+  /** Takes a place for `jobId`, or rejects; call the returned function if the job will not be stored. */
+  take(accountId: string, jobId: string): Promise<() => void>;
+}
+
 interface Bucket {
   units: number;
   atMs: number;
 }
 
 /**
- * A token bucket per account: `perMinute` units, refilled continuously. A write that does
- * not fit answers 429 RateLimit with the seconds until it would; 0 turns the budget off.
+ * A token bucket per account, in this process: `perMinute` units, refilled continuously. A
+ * write that does not fit answers 429 RateLimit with the seconds until it would; 0 turns the
+ * budget off.
  */
-export class FreeWriteBudget {
+export class FreeWriteBudget implements FreeWrites {
   private readonly buckets = new Map<string, Bucket>();
 
   constructor(
@@ -74,23 +125,23 @@ export class FreeWriteBudget {
     private readonly clock: Clock,
   ) {}
 
-  /** Spends `units` of the account's budget, or throws the contract's RateLimit error. */
-  spend(accountId: string, units: number): void {
+  async spend(accountId: string, units: number): Promise<void> {
+    this.spendNow(accountId, units);
+  }
+
+  /** spend, synchronously (throws). */
+  spendNow(accountId: string, units: number): void {
     if (this.perMinute <= 0) return;
     const now = this.clock.now();
     const rate = this.perMinute / 60_000;
     const bucket = this.buckets.get(accountId) ?? { units: this.perMinute, atMs: now };
-    bucket.units = Math.min(this.perMinute, bucket.units + (now - bucket.atMs) * rate);
+    bucket.units = Math.min(this.perMinute, bucket.units + Math.max(0, now - bucket.atMs) * rate);
     bucket.atMs = now;
     // A write larger than the whole bucket waits for a full one, then goes.
     const needed = Math.min(units, this.perMinute);
     if (bucket.units < needed) {
       this.buckets.set(accountId, bucket);
-      const retryAfter = Math.max(1, Math.ceil((needed - bucket.units) / rate / 1000));
-      throw errors.rateLimit(
-        retryAfter,
-        `Too many free writes: at most ${this.perMinute} units per minute per account (a write costs 1 plus 1 per 1,000 keyword ids)`,
-      );
+      throw freeWriteRefusal(this.perMinute, Math.max(1, Math.ceil((needed - bucket.units) / rate / 1000)));
     }
     bucket.units -= needed;
     this.buckets.set(accountId, bucket);
@@ -101,16 +152,20 @@ export class FreeWriteBudget {
   }
 }
 
-/** At most `perAccount` bulk reads of one account at once; a further one answers 429 RateLimit. */
-export class BulkSlots {
+/** Bulk-read slots in this process. */
+export class BulkSlots implements BulkReads {
   private readonly running = new Map<string, number>();
 
   constructor(readonly perAccount: number) {}
 
-  /** Takes a slot, or throws; call the returned function once the answer is sent or abandoned. */
-  take(accountId: string): () => void {
+  async take(accountId: string): Promise<() => void> {
+    return this.takeNow(accountId);
+  }
+
+  /** take, synchronously (throws). */
+  takeNow(accountId: string): () => void {
     const n = this.running.get(accountId) ?? 0;
-    if (n >= this.perAccount) throw errors.rateLimit(1, `At most ${this.perAccount} bulk reads (list details, all lists, keyword exports) per account at once`);
+    if (n >= this.perAccount) throw bulkRefusal(this.perAccount);
     this.running.set(accountId, n + 1);
     let released = false;
     return () => {
@@ -123,12 +178,48 @@ export class BulkSlots {
   }
 }
 
+/** Live-export places in this process (one server per data directory: it sees every creation). */
+export class ExportPlaces implements LiveExports {
+  private readonly pending = new Map<string, Set<string>>();
+
+  constructor(
+    readonly perAccount: number,
+    private readonly jobs: ExportJobsView,
+  ) {}
+
+  async take(accountId: string, jobId: string): Promise<() => void> {
+    const [settled, liveIds] = await Promise.all([this.jobs.settledIds([...(this.pending.get(accountId) ?? [])]), this.jobs.liveIds(accountId)]);
+    // From here on nothing is awaited: the check and the taking are one step of this process.
+    // A job stored since the read above still has its place, so it is counted all the same.
+    const pending = this.pending.get(accountId) ?? new Set<string>();
+    for (const id of settled) pending.delete(id);
+    const live = new Set([...liveIds, ...pending]);
+    if (live.size >= this.perAccount) {
+      if (pending.size === 0) this.pending.delete(accountId);
+      throw exportRefusal(this.perAccount);
+    }
+    pending.add(jobId);
+    this.pending.set(accountId, pending);
+    return () => {
+      pending.delete(jobId);
+      if (pending.size === 0 && this.pending.get(accountId) === pending) this.pending.delete(accountId);
+    };
+  }
+}
+
 export interface FairUse {
-  writes: FreeWriteBudget;
-  bulk: BulkSlots;
+  writes: FreeWrites;
+  bulk: BulkReads;
+  exports: LiveExports;
   storage: StorageQuota;
 }
 
-export function fairUse(freeWritesPerMinute: number, clock: Clock): FairUse {
-  return { writes: new FreeWriteBudget(freeWritesPerMinute, clock), bulk: new BulkSlots(BULK_READS_PER_ACCOUNT), storage: defaultStorageQuota() };
+/** The embedded mode's fair use: every counter in this process's memory. */
+export function fairUse(freeWritesPerMinute: number, clock: Clock, jobs: ExportJobsView): FairUse {
+  return {
+    writes: new FreeWriteBudget(freeWritesPerMinute, clock),
+    bulk: new BulkSlots(BULK_READS_PER_ACCOUNT),
+    exports: new ExportPlaces(LIVE_EXPORTS_PER_ACCOUNT, jobs),
+    storage: defaultStorageQuota(),
+  };
 }

@@ -2,8 +2,9 @@
  * The dashboard's backlink, site-profile and rank-tracking extras in a real browser against a
  * real `quarry serve` on the tiny world: URL metrics and paged, filtered backlinks, a favourite
  * added and removed, an export followed to its CSV download, a site profile with its charts,
- * a tracking's tags, annotations and a report with its e-mail preview; a 10,000-row keyword
- * table that keeps only the rows in view in the DOM; and the RateLimit and CreditLimit states.
+ * a tracking's tags (created, put on a keyword, taken off, deleted), annotations and a report
+ * with its e-mail preview; a 10,000-row keyword table that keeps only the rows in view in the
+ * DOM; and the RateLimit and CreditLimit states.
  * Each step saves a screenshot (test-results/screenshots) and fails on a blank or error page.
  */
 import { after, before, describe, test } from 'node:test';
@@ -160,7 +161,16 @@ describe('rank tracking extras', () => {
     await w.page.getByRole('button', { name: 'Delete tag brand' }).click();
     await w.page.locator('.tag-list .chip', { hasText: 'brand' }).waitFor({ state: 'detached' });
     assert.equal(await w.page.locator('.tag-list .chip').count(), 1);
+    // Tag a keyword: its row shows the tag; untag it: gone.
+    const rankTable = w.page.getByRole('table', { name: 'Tracked keywords' });
+    await rankTable.getByLabel('Select running shoes').check();
+    await w.page.getByRole('button', { name: 'Tag 1 selected', exact: true }).click();
+    const chip = rankTable.locator('tr', { hasText: 'running shoes' }).locator('.chip.tag', { hasText: 'priority' });
+    await chip.waitFor();
     await checkpoint(w, '25-tracking-tags');
+    await rankTable.getByLabel('Select running shoes').check();
+    await w.page.getByRole('button', { name: 'Untag 1 selected' }).click();
+    await chip.waitFor({ state: 'detached' });
 
     await w.page.getByRole('button', { name: 'Annotations' }).click();
     await w.page.getByLabel('Annotation text').fill('New title tags');

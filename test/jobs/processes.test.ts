@@ -36,7 +36,7 @@ function start(script: string, options: object): ChildProcess {
   });
 }
 
-function exited(child: ChildProcess, timeoutMs = 60_000): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
+function exited(child: ChildProcess, timeoutMs = 180_000): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
@@ -53,7 +53,11 @@ function exited(child: ChildProcess, timeoutMs = 60_000): Promise<{ code: number
   });
 }
 
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+/**
+ * Waits for a child process to get somewhere. Generous: a `quarry worker` loads the research
+ * engine first, which took over 25 s on a loaded 2-core machine (load average 20).
+ */
+async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);

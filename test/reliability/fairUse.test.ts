@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../support/app.js';
 import { SECOND, unixSeconds } from '../../src/lib/clock.js';
-import { BulkSlots, FreeWriteBudget, writeUnits } from '../../src/policy/fairUse.js';
+import { BulkSlots, ExportPlaces, FreeWriteBudget, writeUnits } from '../../src/policy/fairUse.js';
 import { KeywordLists, ListLimitError } from '../../src/store/keywordLists.js';
 import { openJobQueue } from '../../src/jobs/jobQueue.js';
 import { newClient } from '../tools/keyword/helpers.js';
@@ -58,7 +58,7 @@ describe('fair use of free operations', () => {
     const tag = await r.post(`/trackings/${trackingId}/tags`, { name: 'mine', color: '#123456' });
     assert.equal(tag.statusCode, 201, tag.body);
     // 2 units for the tracking (1 keyword) and 1 for the tag: 9 of 12 left; spend them.
-    t.ctx.fairUse.writes.spend(r.id, 9);
+    await t.ctx.fairUse.writes.spend(r.id, 9);
     const base = `/trackings/${trackingId}`;
     const writes: [string, () => Promise<Res>][] = [
       ['create tracking', () => r.post('/trackings', trackingBody({ domain: 'example.org' }))],
@@ -103,21 +103,21 @@ describe('fair use of free operations', () => {
   test('the budget refills continuously and never beyond its size', () => {
     let now = 0;
     const budget = new FreeWriteBudget(60, { now: () => now });
-    for (let i = 0; i < 60; i++) budget.spend('a', 1);
-    assert.throws(() => budget.spend('a', 1), /Too many free writes/);
+    for (let i = 0; i < 60; i++) budget.spendNow('a', 1);
+    assert.throws(() => budget.spendNow('a', 1), /Too many free writes/);
     now += 10 * SECOND;
-    for (let i = 0; i < 10; i++) budget.spend('a', 1);
-    assert.throws(() => budget.spend('a', 1));
+    for (let i = 0; i < 10; i++) budget.spendNow('a', 1);
+    assert.throws(() => budget.spendNow('a', 1));
     now += 3_600 * SECOND;
-    for (let i = 0; i < 60; i++) budget.spend('a', 1);
-    assert.throws(() => budget.spend('a', 1));
+    for (let i = 0; i < 60; i++) budget.spendNow('a', 1);
+    assert.throws(() => budget.spendNow('a', 1));
   });
 
   test('at most two bulk reads per account at once; a third answers 429 RateLimit, others are not held back', async () => {
     const c = await newClient(t);
     const other = await newClient(t);
     const slots = t.ctx.fairUse.bulk;
-    const held = [slots.take(c.id), slots.take(c.id)];
+    const held = [await slots.take(c.id), await slots.take(c.id)];
     for (const path of ['/lists', '/lists/nope']) {
       const res = await c.get(path);
       assert.equal(res.statusCode, 429, path);
@@ -130,11 +130,11 @@ describe('fair use of free operations', () => {
     // Slots come back after every answer: many reads in a row never run out.
     for (let i = 0; i < 5; i++) assert.equal((await c.get('/lists')).statusCode, 200);
     const bulk = new BulkSlots(1);
-    const release = bulk.take('a');
-    assert.throws(() => bulk.take('a'));
+    const release = bulk.takeNow('a');
+    assert.throws(() => bulk.takeNow('a'));
     release();
     release();
-    bulk.take('a');
+    bulk.takeNow('a');
   });
 
   test('all lists stream as one JSON array, oldest first, with every keyword id', async () => {
@@ -184,6 +184,25 @@ describe('fair use of free operations', () => {
     assert.equal(refused.statusCode, 429, refused.body);
     assert.equal(refused.json().error.type, 'RateLimit');
     assert.equal(await pool(), before, 'not charged');
+  });
+
+  test('an export’s place counts from before its charge until its job is stored and finished; a request that stores none gives it back', async () => {
+    const live = new Set<string>();
+    const finished = new Set<string>();
+    const places = new ExportPlaces(3, { liveIds: async () => [...live], settledIds: async (ids) => ids.filter((id) => finished.has(id)) });
+    // Three requests in flight, none stored yet: a fourth is refused (the old count of stored jobs saw 0).
+    const release = [await places.take('a', 'j1'), await places.take('a', 'j2'), await places.take('a', 'j3')];
+    await assert.rejects(places.take('a', 'j4'), (err: { type?: string }) => err.type === 'RateLimit');
+    await places.take('b', 'other account');
+    // j1 is stored (live): counted once, not twice; j2's request failed and gave its place back.
+    live.add('j1');
+    release[1]();
+    await places.take('a', 'j4');
+    await assert.rejects(places.take('a', 'j5'));
+    // j1 finishes: its place goes with it.
+    live.delete('j1');
+    finished.add('j1');
+    await places.take('a', 'j5');
   });
 
   test('workers take the jobs of the least busy account first', async () => {

@@ -39,7 +39,8 @@ async function startServer(dataDir: string): Promise<Server> {
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const exit = new Promise((resolve) => child.once('exit', resolve));
-  const deadline = Date.now() + 90_000;
+  // A restart loads the research engine and builds the app: past 90 s at load average 19 on 2 cores.
+  const deadline = Date.now() + 180_000;
   for (;;) {
     const m = /listening on (http:\/\/\S+)/.exec(out);
     if (m) return { child, base: `${m[1]}/v3`, exit };

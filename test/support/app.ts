@@ -32,6 +32,11 @@ export interface TestAppOptions {
   extraRoutes?: (app: FastifyInstance) => Promise<void> | void;
   /** Where the built dashboard is (default dist/web). */
   webDir?: string;
+  /**
+   * A data directory whose state store (state.db) this app opens instead of an in-memory
+   * one: two apps given one directory stand for two processes on one data directory.
+   */
+  dataDir?: string;
 }
 
 let counter = 0;
@@ -51,12 +56,13 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
     QUARRY_PUBLIC_URL: 'http://quarry.test',
     // The fake clock stands still: tests of other rules would run out of free-write budget.
     QUARRY_FREE_WRITES_PER_MINUTE: '0',
+    ...(options.dataDir ? { QUARRY_DATA_DIR: options.dataDir } : {}),
     ...options.env,
   });
   // Each app works on its own copy of the shared tiny world: the engine records issued
   // keyword ids and difficulty in it.
   const researchFile = await copyTinyWorld();
-  const ctx = await createContext(config, { clock, inMemory: true, researchFile });
+  const ctx = await createContext(config, { clock, inMemory: options.dataDir === undefined, researchFile });
   // The default market's rank index warms up in the background; related keywords answer
   // without SERP overlap until it is ready, so tests wait for it to see one answer each time.
   await ctx.search.rankIndex(DEFAULT_SERP_LOCATION);

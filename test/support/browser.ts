@@ -29,6 +29,8 @@ export interface WatchedPage {
   page: Page;
   context: BrowserContext;
   errors: string[];
+  /** 429 answers the page received (method, URL, content type), for the test's output. */
+  refusals: string[];
   close(): Promise<void>;
 }
 
@@ -59,7 +61,11 @@ export async function launchProfile(origin: string): Promise<WatchedPage> {
   });
   const page = context.pages()[0] ?? (await context.newPage());
   const errors: string[] = [];
+  const refusals: string[] = [];
   page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+  page.on('response', (r) => {
+    if (r.status() === 429) refusals.push(`${r.request().method()} ${new URL(r.url()).pathname} (${r.headers()['content-type'] ?? ''})`);
+  });
   page.on('console', (msg) => {
     if (msg.type() === 'error') errors.push(`console: ${msg.text()}`);
   });
@@ -67,6 +73,7 @@ export async function launchProfile(origin: string): Promise<WatchedPage> {
     page,
     context,
     errors,
+    refusals,
     async close() {
       await context.close();
       fs.rmSync(profile, { recursive: true, force: true });
@@ -82,6 +89,17 @@ export async function checkpoint(w: WatchedPage, name: string, options: { allowP
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
   await w.page.screenshot({ path: file, fullPage: true });
+  // A page that shows an expected problem (a 404 of another account's object) logs its failed request.
+  // A 429 the page's client waited out and resent, as the contract tells clients, is logged by
+  // the browser too; it is no error of the page (one it could not recover from shows as a
+  // problem below and fails the step). The refusals are printed for the record. Both lists are
+  // emptied here, so that a failed step does not fail the next ones with its errors.
+  const errors = w.errors.filter(
+    (e) => !(options.allowProblem && e.startsWith('console: Failed to load resource')) && !/^console: Failed to load resource: .*status of 429\b/.test(e),
+  );
+  if (w.refusals.length > 0) console.log(`${name}: 429 answers the page received: ${w.refusals.join(', ')}`);
+  w.errors.length = 0;
+  w.refusals.length = 0;
   const text = (await w.page.locator('body').innerText()).trim();
   assert.ok(text.length > 20, `${name}: the page is blank`);
   assert.ok((await w.page.locator('#root').count()) === 1, `${name}: not the dashboard (an error document?): ${text.slice(0, 200)}`);
@@ -90,9 +108,6 @@ export async function checkpoint(w: WatchedPage, name: string, options: { allowP
     const problems = await w.page.locator('.state.problem').allInnerTexts();
     assert.deepEqual(problems, [], `${name}: the page shows a problem`);
   }
-  // A page that shows an expected problem (a 404 of another account's object) logs its failed request.
-  const errors = options.allowProblem ? w.errors.filter((e) => !e.startsWith('console: Failed to load resource')) : w.errors;
   assert.deepEqual(errors, [], `${name}: script errors`);
-  w.errors.length = 0;
   return file;
 }

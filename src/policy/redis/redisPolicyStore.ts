@@ -80,7 +80,11 @@ export class RedisPolicyStore implements PolicyStore {
   }
 
   private aliveKey(owner: string): string {
-    return `${this.p}alive:${owner}`;
+    return `${this.aliveKeyPrefix}${owner}`;
+  }
+  /** The liveness key of a process is this prefix and its owner id (30 s lease, renewed every 10 s). */
+  get aliveKeyPrefix(): string {
+    return `${this.p}alive:`;
   }
   private burstKey(accountId: string, clientClass: string, pool: string): string {
     return `${this.p}burst:${accountId}:${clientClass}:${pool}`;

@@ -152,3 +152,71 @@ export const UNCLAIM = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 `;
+
+/**
+ * KEYS: the account's free-write bucket (hash units, at). ARGV: now, perMinute, units.
+ * The token bucket of policy/fairUse.ts: refilled continuously by the application's clock,
+ * a write larger than the bucket waits for a full one. Returns {1} or {0, retryAfter}.
+ */
+export const FREE_WRITE = `
+local now = tonumber(ARGV[1])
+local per = tonumber(ARGV[2])
+local needed = math.min(tonumber(ARGV[3]), per)
+local rate = per / 60000
+local b = redis.call('HMGET', KEYS[1], 'units', 'at')
+local units = per
+if b[1] then units = math.min(per, tonumber(b[1]) + math.max(0, now - tonumber(b[2])) * rate) end
+local ok = units >= needed
+if ok then units = units - needed end
+redis.call('HSET', KEYS[1], 'units', tostring(units), 'at', tostring(now))
+-- A bucket untouched for a minute is full again: forgetting it is the same.
+redis.call('PEXPIRE', KEYS[1], 600000)
+if ok then return {1} end
+return {0, math.max(1, math.ceil((needed - units) / rate / 1000))}
+`;
+
+/**
+ * KEYS: the account's holders (hash token → owner process). ARGV: limit, token, owner,
+ * prefix of the owners' liveness keys. Drops the holders of processes whose liveness lease
+ * ran out (they died holding), then takes a slot if fewer than `limit` are held. Returns 1 or 0.
+ */
+export const TAKE_SLOT = `
+local all = redis.call('HGETALL', KEYS[1])
+local n = 0
+for i = 1, #all, 2 do
+  if redis.call('EXISTS', ARGV[4] .. all[i + 1]) == 1 then n = n + 1 else redis.call('HDEL', KEYS[1], all[i]) end
+end
+if n >= tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
+return 1
+`;
+
+/**
+ * KEYS: the account's export places (hash job id → owner process). ARGV: limit, job id,
+ * owner, prefix of the liveness keys, JSON ids of the account's live jobs (read just before),
+ * JSON ids of places whose jobs are stored and finished. Drops the finished and the dead
+ * owners' places; the account's exports are the union of live jobs and places (a job stored
+ * after the caller read the queue still has its place), and a place is taken if that union
+ * is under `limit`. Returns 1 or 0.
+ */
+export const TAKE_EXPORT = `
+for _, id in ipairs(cjson.decode(ARGV[6])) do redis.call('HDEL', KEYS[1], id) end
+local seen = {}
+local n = 0
+for _, id in ipairs(cjson.decode(ARGV[5])) do
+  if not seen[id] then seen[id] = true; n = n + 1 end
+end
+local all = redis.call('HGETALL', KEYS[1])
+for i = 1, #all, 2 do
+  local id = all[i]
+  if redis.call('EXISTS', ARGV[4] .. all[i + 1]) == 0 then
+    redis.call('HDEL', KEYS[1], id)
+  elseif not seen[id] then
+    seen[id] = true
+    n = n + 1
+  end
+end
+if n >= tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
+return 1
+`;

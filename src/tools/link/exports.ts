@@ -26,7 +26,7 @@ import {
   type ExportFilter,
   type BackLinkExportSuggestionResponseBody,
 } from './schemas.js';
-import { LIVE_EXPORTS_PER_ACCOUNT } from '../../policy/fairUse.js';
+import { newId } from '../../lib/ids.js';
 
 const SUGGESTION_LOOKUP = 'export-suggestion';
 /** Export jobs per page of GET /link-tool/exports (all jobs are reachable page by page). */
@@ -156,14 +156,19 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
         response: { 200: Ref(BackLinkExport), ...errorResponses(401, 422, 429) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const b = req.body;
       const accountId = req.account!.id;
       // Fair use: a few exports per account at a time. Refused here, the request is released
-      // (no charge, no burst slot) and may be sent again once one has finished.
-      if ((await jobs.liveCount(accountId, EXPORT_JOB_KIND)) >= LIVE_EXPORTS_PER_ACCOUNT) {
-        throw errors.rateLimit(60, `At most ${LIVE_EXPORTS_PER_ACCOUNT} backlink exports per account may be queued or running at once`);
-      }
+      // (no charge, no burst slot) and may be sent again once one has finished. The place is
+      // taken for the job's id and counts until the job is stored and finished. A request that
+      // ends without its 200 (refused, failed, client gone) gives it back: its job was not
+      // stored, or if it was, the job counts as live by itself.
+      const jobId = newId();
+      const releasePlace = await app.quarry.fairUse.exports.take(accountId, jobId);
+      reply.raw.once('close', () => {
+        if (!(reply.raw.writableFinished && reply.statusCode === 200)) releasePlace();
+      });
       const suggestion = await suggestionFor((kind, key) => app.quarry.policy.lookupData(accountId, kind, key), b.url);
       const target = resolveExport(engine, suggestion.url, suggestion.type);
       const filter: ExportFilter = { ...(b.filter ?? {}) };
@@ -180,7 +185,7 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
       };
       // The job is stored with the charge and the cached answer, in one transaction: a crash
       // before it leaves neither a charge without a job nor a job an identical retry cannot find.
-      const job = jobs.draft(EXPORT_JOB_KIND, accountId, payload);
+      const job = jobs.draft(EXPORT_JOB_KIND, accountId, payload, { id: jobId });
       req.paid!.onCommit(jobs.insertWrite(job));
       return presentExportJob(job as Job<ExportPayload, ExportResult>, signer, clock.now());
     },

@@ -5,8 +5,13 @@ import { AsyncView, Empty } from './States';
 import type { Serp, SerpItem } from '../types';
 import { href, linkClick } from '../router';
 
+/** The SERP of a keyword in a location (none asked for while `kw` is empty). */
+export function useSerp(kw: string, locationId: number) {
+  return useApi(kw ? () => data<Serp>(api.GET('/serp-tool/serps', { params: { query: { kw, location_id: locationId } } })) : null, [kw, locationId]);
+}
+
 export function SerpPanel({ kw, locationId, compact = false }: { kw: string; locationId: number; compact?: boolean }) {
-  const serp = useApi(() => data<Serp>(api.GET('/serp-tool/serps', { params: { query: { kw, location_id: locationId } } })), [kw, locationId]);
+  const serp = useSerp(kw, locationId);
   return (
     <section class="serp-panel" aria-label={`SERP for ${kw}`}>
       <AsyncView state={serp} what={`the SERP for “${kw}”`} onRetry={serp.reload}>

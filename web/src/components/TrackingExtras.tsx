@@ -6,7 +6,7 @@
  */
 import { useState } from 'preact/hooks';
 import { api, dashboardGet, data } from '../api';
-import { useAction, useApi } from '../useApi';
+import { useAction, useApi, type Async } from '../useApi';
 import { AsyncView, Empty, ProblemBox } from './States';
 import type { Annotation, Report, ReportPreview, Tag } from '../types';
 
@@ -27,10 +27,15 @@ export function TrackingExtras({
   trackingId,
   annotations,
   onAnnotationsChanged,
+  tags,
+  onTagsChanged,
 }: {
   trackingId: string;
   annotations: Annotation[];
   onAnnotationsChanged: () => void;
+  /** The tracking's tags, read by the page (the keyword table shows them too). */
+  tags: Async<Tag[]> & { reload: () => void };
+  onTagsChanged: () => void;
 }) {
   const [tab, setTab] = useState<(typeof TABS)[number][0]>('tags');
   return (
@@ -42,25 +47,24 @@ export function TrackingExtras({
           </button>
         ))}
       </nav>
-      {tab === 'tags' && <Tags trackingId={trackingId} />}
+      {tab === 'tags' && <Tags trackingId={trackingId} tags={tags} onChanged={onTagsChanged} />}
       {tab === 'annotations' && <Annotations trackingId={trackingId} annotations={annotations} onChanged={onAnnotationsChanged} />}
       {tab === 'reports' && <Reports trackingId={trackingId} />}
     </section>
   );
 }
 
-function Tags({ trackingId }: { trackingId: string }) {
-  const tags = useApi(() => data<Tag[]>(api.GET('/rank-tool/trackings/{tracking_id}/tags', { params: { path: { tracking_id: trackingId } } })), [trackingId]);
+function Tags({ trackingId, tags, onChanged }: { trackingId: string; tags: Async<Tag[]> & { reload: () => void }; onChanged: () => void }) {
   const [name, setName] = useState('');
   const [color, setColor] = useState('#2563eb');
   const create = useAction(async () => {
     await api.POST('/rank-tool/trackings/{tracking_id}/tags', { params: { path: { tracking_id: trackingId } }, body: { name: name.trim(), color } });
     setName('');
-    tags.reload();
+    onChanged();
   });
   const remove = useAction(async (tag: Tag) => {
     await api.DELETE('/rank-tool/trackings/{tracking_id}/tags/{tag_id}', { params: { path: { tracking_id: trackingId, tag_id: tag._id } } });
-    tags.reload();
+    onChanged();
   });
   return (
     <div class="tags">
@@ -87,7 +91,7 @@ function Tags({ trackingId }: { trackingId: string }) {
       <AsyncView state={tags} what="tags" onRetry={tags.reload}>
         {(all) =>
           all.length === 0 ? (
-            <Empty>No tags yet: name one above to label keywords.</Empty>
+            <Empty>No tags yet: name one above, then select keywords in the table and tag them.</Empty>
           ) : (
             <ul class="tag-list" aria-label="Tags">
               {all.map((t) => (

@@ -4,7 +4,7 @@ import { api, data } from '../api';
 import { useAction, useApi } from '../useApi';
 import { href, navigate, useLocation } from '../router';
 import { AsyncView, Empty, ProblemBox } from '../components/States';
-import { SerpView } from '../components/SerpView';
+import { SerpView, useSerp } from '../components/SerpView';
 import { LocationPicker } from '../components/LocationPicker';
 import type { Serp } from '../types';
 
@@ -16,7 +16,7 @@ export default function SerpPage() {
   const [draftLoc, setDraftLoc] = useState(locationId);
   const [fresh, setFresh] = useState<Serp | null>(null);
   const [showSnapshot, setShowSnapshot] = useState(false);
-  const serp = useApi(kw ? () => data<Serp>(api.GET('/serp-tool/serps', { params: { query: { kw, location_id: locationId } } })) : null, [kw, locationId]);
+  const serp = useSerp(kw, locationId);
   const shown = fresh ?? (serp.status === 'ready' ? serp.data : null);
   const reset = useAction(async () => {
     const answer = await data<Serp | Serp[]>(api.GET('/serp-tool/serps/reset', { params: { query: { kw, location_id: locationId } } }));

@@ -13,7 +13,7 @@ import { AsyncView, Empty, ProblemBox } from '../components/States';
 import { LocationPicker } from '../components/LocationPicker';
 import { Chart, type ChartMark } from '../components/Chart';
 import { annotationText, TrackingExtras } from '../components/TrackingExtras';
-import type { Annotation, Tracking } from '../types';
+import type { Annotation, Tag, Tracking } from '../types';
 
 export default function TrackingPage() {
   const loc = useLocation();
@@ -141,6 +141,7 @@ interface StatsKeyword {
   start_position: number | null;
   rank_change: number | null;
   url: string | null;
+  tag_ids: string[];
 }
 
 interface Stats {
@@ -167,6 +168,8 @@ function TrackingDetail({ id, keywordId }: { id: string; keywordId: string | nul
     () => data<Stats>(api.POST('/rank-tool/trackings/{tracking_id}/stats', { params: { path: { tracking_id: id } }, body: { days: 90 } })),
     [id],
   );
+  // The tracking's tags: chips in the keyword table and the Tags tab below it.
+  const tags = useApi(() => data<Tag[]>(api.GET('/rank-tool/trackings/{tracking_id}/tags', { params: { path: { tracking_id: id } } })), [id]);
   // Positions arrive from the first check shortly after creation: look again until every keyword has one.
   const pending = stats.status === 'ready' && stats.data.keywords.some((k) => k.position === null) && stats.data.history_dates.length <= 1;
   useEffect(() => {
@@ -194,8 +197,17 @@ function TrackingDetail({ id, keywordId }: { id: string; keywordId: string | nul
       <AsyncView state={stats} what="positions" onRetry={stats.reload}>
         {(s) => (
           <>
-            <TrackingStats trackingId={id} stats={s} keywordId={keywordId} />
-            <TrackingExtras trackingId={id} annotations={s.annotations} onAnnotationsChanged={stats.reload} />
+            <TrackingStats trackingId={id} stats={s} keywordId={keywordId} tags={tags.status === 'ready' ? tags.data : []} onTagged={stats.reload} />
+            <TrackingExtras
+              trackingId={id}
+              annotations={s.annotations}
+              onAnnotationsChanged={stats.reload}
+              tags={tags}
+              onTagsChanged={() => {
+                tags.reload();
+                stats.reload();
+              }}
+            />
           </>
         )}
       </AsyncView>
@@ -203,8 +215,38 @@ function TrackingDetail({ id, keywordId }: { id: string; keywordId: string | nul
   );
 }
 
-function TrackingStats({ trackingId, stats, keywordId }: { trackingId: string; stats: Stats; keywordId: string | null }) {
+function TrackingStats({
+  trackingId,
+  stats,
+  keywordId,
+  tags,
+  onTagged,
+}: {
+  trackingId: string;
+  stats: Stats;
+  keywordId: string | null;
+  tags: Tag[];
+  onTagged: () => void;
+}) {
   const days = Object.keys(stats.stats.timeframes).sort();
+  const [checked, setChecked] = useState<Set<string>>(new Set());
+  const [tagId, setTagId] = useState('');
+  const tagById = new Map(tags.map((t) => [t._id, t]));
+  const chosen = tagId && tagById.has(tagId) ? tagId : (tags[0]?._id ?? '');
+  const assign = useAction(async (how: 'assign' | 'unassign') => {
+    const body = { keyword_ids: [...checked], tag_ids: [chosen] };
+    if (how === 'assign') await api.POST('/rank-tool/trackings/{tracking_id}/tags/assign', { params: { path: { tracking_id: trackingId } }, body });
+    else await api.POST('/rank-tool/trackings/{tracking_id}/tags/unassign', { params: { path: { tracking_id: trackingId } }, body });
+    setChecked(new Set());
+    onTagged();
+  });
+  const toggle = (id: string) =>
+    setChecked((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
   const best = useBestPositions(trackingId, stats.keywords);
   const marks: ChartMark[] = stats.annotations.map((a) => ({ x: dayToSeconds(a.date), label: annotationText(a) }));
   return (
@@ -226,9 +268,28 @@ function TrackingStats({ trackingId, stats, keywordId }: { trackingId: string; s
           />
         </div>
       )}
+      {tags.length > 0 && (
+        <div class="selection" role="group" aria-label="Tag keywords">
+          <select value={chosen} onChange={(e) => setTagId((e.currentTarget as HTMLSelectElement).value)} aria-label="Tag">
+            {tags.map((t) => (
+              <option key={t._id} value={t._id}>
+                {t.name}
+              </option>
+            ))}
+          </select>
+          <button type="button" disabled={checked.size === 0 || assign.busy} onClick={() => void assign.run('assign')}>
+            Tag {checked.size} selected
+          </button>
+          <button type="button" disabled={checked.size === 0 || assign.busy} onClick={() => void assign.run('unassign')}>
+            Untag {checked.size} selected
+          </button>
+          {assign.problem && <ProblemBox problem={assign.problem} />}
+        </div>
+      )}
       <table class="plain rank-table" aria-label="Tracked keywords">
         <thead>
           <tr>
+            <th />
             <th>Keyword</th>
             <th class="right">Volume</th>
             <th class="right">Position</th>
@@ -241,9 +302,20 @@ function TrackingStats({ trackingId, stats, keywordId }: { trackingId: string; s
           {stats.keywords.map((k) => (
             <tr key={k.keyword_id} class={k.keyword_id === keywordId ? 'selected' : ''}>
               <td>
+                <input type="checkbox" aria-label={`Select ${k.kw}`} checked={checked.has(k.keyword_id)} onChange={() => toggle(k.keyword_id)} />
+              </td>
+              <td>
                 <a href={href(`/app/tracking/${trackingId}`, { kw: k.keyword_id })} onClick={linkClick}>
                   {k.kw}
                 </a>
+                {(k.tag_ids ?? []).map((id) => {
+                  const t = tagById.get(id);
+                  return t ? (
+                    <span key={id} class="chip small tag" style={{ borderColor: t.color, color: t.color }}>
+                      {t.name}
+                    </span>
+                  ) : null;
+                })}
               </td>
               <td class="right">{k.sv?.toLocaleString('en') ?? '–'}</td>
               <td class="right" data-position>
