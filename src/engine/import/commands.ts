@@ -53,7 +53,7 @@ export function addFileImporters(command: Command): Command {
             }
             console.log(
               `${file}: ${r.records} records${r.resumedFrom ? ` (resumed after ${r.resumedFrom})` : ''}, ${r.pages} pages, ${r.links} links ` +
-                `(${r.created} new, ${r.updated} seen before, ${r.skippedLinks} skipped); ${r.newRootDomains} new root domains, ${r.newPages} new pages; ` +
+                `(${r.created} new, ${r.updated} seen before, ${r.skippedLinks} skipped), ${r.lost} lost; ${r.newRootDomains} new root domains, ${r.newPages} new pages; ` +
                 (r.metrics
                   ? `metrics: ${r.metrics.mode}${r.metrics.reason ? ` (${r.metrics.reason})` : ''}, ${r.metrics.linksRead} links read`
                   : 'metrics: updated after the last file'),

@@ -38,10 +38,12 @@ export interface LinkWriteCounts {
   unchanged: number;
   newRootDomains: number;
   newPages: number;
+  /** Live links marked lost because a later crawl of their source page no longer had them. */
+  lost: number;
 }
 
 export class LinkWriter {
-  readonly counts: LinkWriteCounts = { created: 0, updated: 0, unchanged: 0, newRootDomains: 0, newPages: 0 };
+  readonly counts: LinkWriteCounts = { created: 0, updated: 0, unchanged: 0, newRootDomains: 0, newPages: 0, lost: 0 };
   /** root_domains ids whose links changed. */
   readonly touchedRoots = new Set<number>();
   private readonly statements;
@@ -72,6 +74,8 @@ export class LinkWriter {
       updateLink: raw.prepare(
         'UPDATE links SET first_seen = ?, last_seen = ?, nofollow = ?, deleted = ?, deleted_on = ?, reason_lost = ?, type = ?, alt = ? WHERE id = ?',
       ),
+      lostTargets: raw.prepare('SELECT DISTINCT target_root_id FROM links WHERE source_page_id = ? AND deleted = 0 AND last_seen < ?').pluck(),
+      markLost: raw.prepare('UPDATE links SET deleted = 1, deleted_on = ?, reason_lost = ? WHERE source_page_id = ? AND deleted = 0 AND last_seen < ?'),
       insertLink:
         raw.prepare(`INSERT INTO links (id, source_page_id, target_page_id, source_host_id, target_host_id, source_root_id, target_root_id, anchor, alt, type,
         nofollow, https, first_seen, last_seen, deleted, deleted_on, reason_lost, internal, score, strength, best_root, best_host, best_url)
@@ -115,6 +119,23 @@ export class LinkWriter {
     // A new page changes its domain's indexed URLs (and, as a new node, everyone's ranks).
     this.touchedRoots.add(root);
     return { id, host, root, https };
+  }
+
+  /**
+   * After the links a crawl of `source` on `day` found were written (their last seen is
+   * now `day` or later): the page's live links last seen before `day` were not on it any
+   * more, so they are lost on that day, for `reason` (one of the link tool's reasons).
+   * Returns how many. A later crawl that finds one again revives it (upsert).
+   */
+  markLost(source: PageRef, day: string, reason: string): number {
+    const s = this.statements;
+    const targets = s.lostTargets.all(source.id, day) as number[];
+    if (targets.length === 0) return 0;
+    const lost = s.markLost.run(day, reason, source.id, day).changes;
+    this.touchedRoots.add(source.root);
+    for (const root of targets) this.touchedRoots.add(root);
+    this.counts.lost += lost;
+    return lost;
   }
 
   /** Inserts a link or merges its dates into the stored one; false when its dates are impossible (last seen before first seen). */

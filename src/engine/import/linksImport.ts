@@ -13,7 +13,7 @@
  * Example: `await importLinksCsv('links.csv', { store, asOf: clock.now() })`.
  */
 import type { ResearchStore } from '../researchStore.js';
-import { updateLinkMetrics, type MetricsUpdate, type UpdateStage } from '../links/incrementalMetrics.js';
+import { fullRecomputeUpdate, updateLinkMetrics, type MetricsUpdate, type UpdateStage } from '../links/incrementalMetrics.js';
 import { LinkWriter } from './linkWriter.js';
 import { deleteStoredRankIndexes } from '../search/searchStore.js';
 import { LINK_TYPES } from '../world/linkGenerator.js';
@@ -26,6 +26,8 @@ export interface LinksImportOptions {
   asOf: number;
   /** Called as the metrics update moves from stage to stage. */
   onStage?: (stage: UpdateStage) => void;
+  /** Recompute every metric instead of updating what the links changed (benchmarks compare the two). */
+  fullRecompute?: boolean;
 }
 
 export interface LinksImportResult {
@@ -98,7 +100,9 @@ export async function importLinksCsv(file: string, options: LinksImportOptions):
   result.updated = writer.counts.updated + writer.counts.unchanged;
   result.newRootDomains = writer.counts.newRootDomains;
   result.newPages = writer.counts.newPages;
-  result.metrics = updateLinkMetrics(raw, options.asOf, writer.touchedRoots, options.onStage);
+  result.metrics = options.fullRecompute
+    ? fullRecomputeUpdate(raw, options.asOf, options.onStage)
+    : updateLinkMetrics(raw, options.asOf, writer.touchedRoots, options.onStage);
   result.recomputedLinks = result.metrics.linksRead;
   return result;
 }

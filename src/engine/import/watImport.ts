@@ -21,6 +21,13 @@
  * - relative URLs are resolved against the page URL, or its `<base href>` when given;
  *   links that are not http(s) or point at the page itself are skipped.
  *
+ * A crawl of a page that was crawled before tells which of its links went away: after its
+ * links are written, the page's live links last seen before the crawl day are lost on that
+ * day ("Link removed from page"; "Page not found (404)" when the page answered 404 or 410;
+ * "Page redirected" for a 3xx), and one found again by a later crawl is live again. Crawls
+ * are expected oldest first (as Common Crawl's are numbered): an older crawl imported after
+ * a newer one adds what it saw without taking back a loss the newer one found.
+ *
  * Streaming and resumable: records are read one at a time (warcReader.ts) and committed in
  * batches with the resume state (importRuns.ts); afterwards link metrics are updated for
  * the touched domains (links/incrementalMetrics.ts).
@@ -66,6 +73,8 @@ export interface WatImportResult {
   skippedLinks: number;
   newRootDomains: number;
   newPages: number;
+  /** Links marked lost: a later crawl of their source page no longer had them. */
+  lost: number;
   metrics: MetricsUpdate | null;
 }
 
@@ -81,7 +90,23 @@ export interface ExtractedPage {
   url: string;
   /** Crawl day, YYYY-MM-DD. */
   date: string;
+  /** HTTP status of the crawl (0 when the record gives none). */
+  status: number;
+  /** Whether the record holds the page's HTML metadata (its links were extracted). */
+  html: boolean;
   links: ExtractedLink[];
+}
+
+/**
+ * Why the links a crawl of a page no longer shows are lost (the link tool's reasons), or
+ * null when the crawl says nothing about them: a server error or a response without HTML
+ * metadata (a PDF, a truncated fetch) is no evidence that links went away.
+ */
+export function lostReason(page: ExtractedPage): string | null {
+  if (page.status === 404 || page.status === 410) return 'Page not found (404)';
+  if (page.status >= 300 && page.status < 400) return 'Page redirected';
+  if (page.status >= 200 && page.status < 300 && page.html) return 'Link removed from page';
+  return null;
 }
 
 const MAX_ANCHOR = 500;
@@ -164,7 +189,7 @@ export function extractWatPage(block: Buffer | string): ExtractedPage | null {
     }
     previousImage = path === 'IMG@/SRC' ? link : undefined;
   }
-  return { url: page.href, date: new Date(dateMs).toISOString().slice(0, 10), links };
+  return { url: page.href, date: new Date(dateMs).toISOString().slice(0, 10), status: Number.isFinite(status) ? status : 0, html: html !== undefined, links };
 }
 
 export async function importWat(file: string, options: WatImportOptions): Promise<WatImportResult> {
@@ -183,6 +208,7 @@ export async function importWat(file: string, options: WatImportOptions): Promis
     skippedLinks: 0,
     newRootDomains: 0,
     newPages: 0,
+    lost: 0,
     metrics: null,
   };
   if (run.status === 'done') return result;
@@ -211,7 +237,10 @@ async function readRecords(file: string, options: WatImportOptions, run: ImportR
         const sourcePage = writer.ensurePage(page.url, page.date);
         if (!sourcePage) continue;
         result.pages++;
-        for (const link of page.links) {
+        const reason = lostReason(page);
+        // A page not found holds no links any more, whatever its error page links to.
+        const links = reason === 'Page not found (404)' ? [] : page.links;
+        for (const link of links) {
           const target = writer.ensurePage(link.url, page.date);
           if (!target || target.id === sourcePage.id) {
             result.skippedLinks++;
@@ -231,6 +260,8 @@ async function readRecords(file: string, options: WatImportOptions, run: ImportR
           if (written) result.links++;
           else result.skippedLinks++;
         }
+        // The links this crawl found are now seen on its day or later; the page's others are gone.
+        if (reason) writer.markLost(sourcePage, page.date, reason);
       }
       recordBatch(raw, run, index, writer.touchedRoots, now());
     })();
@@ -255,6 +286,7 @@ async function readRecords(file: string, options: WatImportOptions, run: ImportR
   result.updated = writer.counts.updated + writer.counts.unchanged;
   result.newRootDomains = writer.counts.newRootDomains;
   result.newPages = writer.counts.newPages;
+  result.lost = writer.counts.lost;
   raw.transaction(() => {
     deleteStoredRankIndexes(raw);
     raw.prepare("INSERT OR IGNORE INTO world_meta (key, value) VALUES ('state', 'ready'), ('origin', 'import')").run();

@@ -158,6 +158,25 @@ export function loadLinks(raw: SqliteDatabase.Database, asOfDay: number, query: 
   return cut(out, n);
 }
 
+/** Every link of the store, in id order (what a full recompute and an incremental update both start from). */
+export function loadAllLinks(raw: SqliteDatabase.Database, asOfDay: number): LoadedLinks {
+  return loadLinks(raw, asOfDay, `SELECT ${LINK_LOAD_COLUMNS} FROM links ORDER BY id`);
+}
+
+/** The links whose `keep` flag is set, in the same (id) order. */
+export function selectLinks(links: LoadedLinks, keep: Uint8Array): LoadedLinks {
+  let n = 0;
+  for (let i = 0; i < keep.length; i++) if (keep[i]) n++;
+  const out = allocate(n);
+  const keys = Object.keys(links) as (keyof LoadedLinks)[];
+  for (let i = 0, k = 0; i < keep.length; i++) {
+    if (!keep[i]) continue;
+    for (const key of keys) out[key][k] = links[key][i];
+    k++;
+  }
+  return out;
+}
+
 function allocate(n: number): LoadedLinks {
   return {
     ids: new Int32Array(n),

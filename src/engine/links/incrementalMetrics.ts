@@ -25,10 +25,11 @@
  */
 import type SqliteDatabase from 'better-sqlite3';
 import { buildInEdgeCsr } from './csrGraph.js';
-import { computeCounters, linkFacts, COUNTER_NAMES, type Counters } from './counters.js';
-import { graphInput, LINK_LOAD_COLUMNS, loadEntities, loadLinks, type EntityArrays } from './graphLoader.js';
-import { acRank, levelFlows, rankPages, DAMPING, type MetricsStage } from './linkMetrics.js';
+import { computeCounters, linkFacts, type Counters } from './counters.js';
+import { graphInput, loadAllLinks, loadEntities, selectLinks, type EntityArrays } from './graphLoader.js';
+import { levelFlows, rankPages, DAMPING, type MetricsStage } from './linkMetrics.js';
 import { linkScore, linkStrength, linkStrengthValue } from './linkStrength.js';
+import { entityMetricRow } from './metricsWriter.js';
 import { METRICS_AS_OF_KEY, metricsAsOf, recomputeLinkMetrics } from './recomputeLinkMetrics.js';
 import { authorityScores, topRanks } from '../authority/authorityScores.js';
 import { historyCounts, historyDocuments, type HistoryCounts, type RootHistory } from '../sites/siteHistory.js';
@@ -108,11 +109,23 @@ function normalised(values: Float64Array): Float64Array | null {
   return out;
 }
 
-function fillTempIds(raw: SqliteDatabase.Database, table: string, ids: Iterable<number>): void {
-  raw.prepare(`CREATE TEMP TABLE IF NOT EXISTS ${table} (id INTEGER PRIMARY KEY)`).run();
-  raw.prepare(`DELETE FROM temp.${table}`).run();
-  const insert = raw.prepare(`INSERT OR IGNORE INTO temp.${table} (id) VALUES (?)`);
-  for (const id of ids) insert.run(id);
+/** Recomputes every metric (recomputeLinkMetrics.ts), reported as an update. */
+export function fullRecomputeUpdate(
+  raw: SqliteDatabase.Database,
+  asOf: number,
+  onStage: (stage: UpdateStage) => void = () => {},
+  reason = 'asked for',
+): MetricsUpdate {
+  const result = recomputeLinkMetrics(raw, asOf, onStage);
+  return {
+    mode: 'full',
+    reason,
+    linksRead: result.links,
+    changedLinks: result.changedLinks,
+    changedEntities: -1,
+    changedHistories: -1,
+    pageRankIterations: -1,
+  };
 }
 
 /**
@@ -126,18 +139,7 @@ export function updateLinkMetrics(
   touchedRootIds: Iterable<number>,
   onStage: (stage: UpdateStage) => void = () => {},
 ): MetricsUpdate {
-  const full = (reason: string): MetricsUpdate => {
-    const result = recomputeLinkMetrics(raw, asOf, onStage);
-    return {
-      mode: 'full',
-      reason,
-      linksRead: result.links,
-      changedLinks: result.changedLinks,
-      changedEntities: -1,
-      changedHistories: -1,
-      pageRankIterations: -1,
-    };
-  };
+  const full = (reason: string): MetricsUpdate => fullRecomputeUpdate(raw, asOf, onStage, reason);
   const asOfDay = dayNumber(asOf);
   const storedAsOf = metricsAsOf(raw);
   if (storedAsOf === null || dayNumber(storedAsOf) !== asOfDay) return full('the stored metrics are as of another day');
@@ -161,28 +163,25 @@ export function updateLinkMetrics(
   for (let h = 0; h < e.hostCount; h++) if (!storedHosts.present[h] && !hostIn(h)) return full('an untouched host has no stored metrics');
   for (let r = 0; r < e.rootCount; r++) if (!storedRoots.present[r] && !touched[r]) return full('an untouched root domain has no stored metrics');
 
-  // Ranks: the lean edge list of the rank-passing links, warm-started from the stored ranks
-  // (a new page starts at the teleport share, as in a cold start).
-  let capacity = 1 << 16;
-  let src = new Int32Array(capacity);
-  let dst = new Int32Array(capacity);
+  // One pass over the link table in id order (a sequential scan, the same read as a full
+  // recompute's): the rank-passing edges, the links around the touched domains, and what
+  // the score and flag updates below need of the others. Selecting those subsets with
+  // SQL instead (UNION … ORDER BY id, IN/NOT IN temp tables) sorted and looked up millions
+  // of rows whenever a large domain was touched, which cost more than this scan.
+  const all = loadAllLinks(raw, asOfDay);
+  const mentionCode = LINK_TYPES.indexOf('mention');
   let edges = 0;
-  for (const [s, t] of raw
-    .prepare(`SELECT source_page_id, target_page_id FROM links WHERE deleted = 0 AND nofollow = 0 AND type != 'mention' ORDER BY id`)
-    .raw()
-    .iterate() as IterableIterator<[number, number]>) {
-    if (edges === capacity) {
-      capacity *= 2;
-      const [ns, nd] = [new Int32Array(capacity), new Int32Array(capacity)];
-      ns.set(src);
-      nd.set(dst);
-      [src, dst] = [ns, nd];
-    }
-    src[edges] = s - 1;
-    dst[edges] = t - 1;
-    edges++;
+  for (let i = 0; i < all.ids.length; i++) if (all.deleted[i] === 0 && all.nofollow[i] === 0 && all.type[i] !== mentionCode) edges++;
+  const src = new Int32Array(edges);
+  const dst = new Int32Array(edges);
+  for (let i = 0, k = 0; i < all.ids.length; i++) {
+    if (all.deleted[i] !== 0 || all.nofollow[i] !== 0 || all.type[i] === mentionCode) continue;
+    src[k] = all.source[i];
+    dst[k] = all.target[i];
+    k++;
   }
-  const graph = buildInEdgeCsr(e.pageCount, src.subarray(0, edges), dst.subarray(0, edges));
+  // Ranks: warm-started from the stored ranks (a new page starts at the teleport share, as in a cold start).
+  const graph = buildInEdgeCsr(e.pageCount, src, dst);
   const warmPr = new Float64Array(e.pageCount);
   for (let p = 0; p < e.pageCount; p++) warmPr[p] = storedPages.present[p] ? storedPages.pagerank[p] : (1 - DAMPING) / e.pageCount;
   const warmTr = new Float64Array(e.pageCount);
@@ -194,19 +193,9 @@ export function updateLinkMetrics(
 
   // Counters of the touched domains from the links into and out of them.
   onStage('counters');
-  fillTempIds(
-    raw,
-    'touched_roots',
-    (function* () {
-      for (let r = 0; r < e.rootCount; r++) if (touched[r]) yield r + 1;
-    })(),
-  );
-  const sub = loadLinks(
-    raw,
-    asOfDay,
-    `SELECT ${LINK_LOAD_COLUMNS} FROM links WHERE target_root_id IN (SELECT id FROM temp.touched_roots)
-     UNION SELECT ${LINK_LOAD_COLUMNS} FROM links WHERE source_root_id IN (SELECT id FROM temp.touched_roots) ORDER BY id`,
-  );
+  const inSub = new Uint8Array(all.ids.length);
+  for (let i = 0; i < all.ids.length; i++) inSub[i] = touched[e.pageRoot[all.source[i]]] | touched[e.pageRoot[all.target[i]]];
+  const sub = selectLinks(all, inSub);
   const g = graphInput(e, sub);
   const facts = linkFacts(g);
   const counters: Counters[] = [
@@ -234,16 +223,8 @@ export function updateLinkMetrics(
     if (level.pages.citationFlow[p] !== storedPages.citationFlow[p] || level.pages.trustFlow[p] !== storedPages.trustFlow[p]) sourceChanged[e.pageRoot[p]] = 1;
   }
   for (let r = 0; r < e.rootCount; r++) if (!touched[r] && pda[r] !== storedRoots.authority[r]) sourceChanged[r] = 1;
-  fillTempIds(
-    raw,
-    'changed_sources',
-    (function* () {
-      for (let r = 0; r < e.rootCount; r++) if (sourceChanged[r]) yield r + 1;
-    })(),
-  );
   const newScore = new Map<number, { score: number; strength: number }>();
   const bestTargets = new Uint8Array(e.rootCount);
-  const mentionCode = LINK_TYPES.indexOf('mention');
   const rescore = (id: number, s: number, nofollow: number, deleted: number, type: number, oldScore: number, oldStrength: number, targetRoot: number) => {
     const value = linkStrengthValue(
       level.pages.citationFlow[s],
@@ -264,15 +245,9 @@ export function updateLinkMetrics(
     rescore(sub.ids[i], sub.source[i], sub.nofollow[i], sub.deleted[i], sub.type[i], sub.score[i], sub.strength[i], e.pageRoot[sub.target[i]]);
   }
   let linksRead = sub.ids.length;
-  const typeCodes = new Map<string, number>(LINK_TYPES.map((t, i) => [t, i]));
-  for (const [id, s, t, nofollow, deleted, type, score, strength] of raw
-    .prepare(
-      `SELECT id, source_page_id, target_root_id, nofollow, deleted, type, score, strength FROM links
-        WHERE source_root_id IN (SELECT id FROM temp.changed_sources) AND target_root_id NOT IN (SELECT id FROM temp.touched_roots)`,
-    )
-    .raw()
-    .iterate() as IterableIterator<[number, number, number, number, number, string, number, number]>) {
-    rescore(id, s - 1, nofollow, deleted, typeCodes.get(type) ?? 0, score, strength, t - 1);
+  for (let i = 0; i < all.ids.length; i++) {
+    if (inSub[i] || !sourceChanged[e.pageRoot[all.source[i]]]) continue;
+    rescore(all.ids[i], all.source[i], all.nofollow[i], all.deleted[i], all.type[i], all.score[i], all.strength[i], e.pageRoot[all.target[i]]);
     linksRead++;
   }
   // Touched targets gained or lost links: their flags are recomputed even when no score moved.
@@ -280,29 +255,23 @@ export function updateLinkMetrics(
 
   // Best link per (target entity, referring root) among the external links into the
   // target domains above: highest score, then lowest id (the order of linkMetrics.ts).
-  fillTempIds(
-    raw,
-    'best_targets',
-    (function* () {
-      for (let r = 0; r < e.rootCount; r++) if (bestTargets[r]) yield r + 1;
-    })(),
-  );
-  const flagRows = raw
-    .prepare(
-      `SELECT id, source_root_id, target_root_id, target_host_id, target_page_id, score, best_root, best_host, best_url FROM links
-        WHERE target_root_id IN (SELECT id FROM temp.best_targets) AND internal = 0 ORDER BY id`,
-    )
-    .raw()
-    .all() as [number, number, number, number, number, number, number, number, number][];
+  // (Indexes into `all`, in id order.)
+  const flagRows: number[] = [];
+  for (let i = 0; i < all.ids.length; i++) {
+    const targetRoot = e.pageRoot[all.target[i]];
+    if (bestTargets[targetRoot] && e.pageRoot[all.source[i]] !== targetRoot) flagRows.push(i);
+  }
   linksRead += flagRows.length;
   const winners = [new Map<number, number>(), new Map<number, number>(), new Map<number, number>()];
-  const scoreOf = (row: (typeof flagRows)[number]) => newScore.get(row[0])?.score ?? row[5];
+  const scoreOf = (i: number) => newScore.get(all.ids[i])?.score ?? all.score[i];
   for (let k = 0; k < flagRows.length; k++) {
-    const row = flagRows[k];
-    const keys = [row[2] * e.rootCount + row[1], row[3] * e.rootCount + row[1], row[4] * e.rootCount + row[1]];
+    const i = flagRows[k];
+    const sourceRoot = e.pageRoot[all.source[i]];
+    const t = all.target[i];
+    const keys = [e.pageRoot[t] * e.rootCount + sourceRoot, e.pageHost[t] * e.rootCount + sourceRoot, t * e.rootCount + sourceRoot];
     for (let l = 0; l < 3; l++) {
       const current = winners[l].get(keys[l]);
-      if (current === undefined || scoreOf(row) > scoreOf(flagRows[current])) winners[l].set(keys[l], k);
+      if (current === undefined || scoreOf(i) > scoreOf(flagRows[current])) winners[l].set(keys[l], k);
     }
   }
   const flags = new Uint8Array(flagRows.length);
@@ -333,22 +302,12 @@ export function updateLinkMetrics(
     ] as const;
     levelData.forEach(({ l, flows, authority, topRank: ranks }, index) => {
       const s = stored[index];
-      const c = counters[index];
+      const values = { ...flows, authority, topRank: ranks, counters: counters[index] };
       const row: (number | string)[] = new Array(ENTITY_METRIC_COLUMNS.length);
       for (let i = 0; i < s.present.length; i++) {
         const tr = ranks ? ranks[i] : 0;
         if (inLevel[index](i)) {
-          row[0] = l;
-          row[1] = i + 1;
-          row[2] = flows.pagerank[i];
-          row[3] = flows.trustrank[i];
-          row[4] = flows.citationFlow[i];
-          row[5] = flows.trustFlow[i];
-          row[6] = authority[i];
-          row[7] = tr;
-          row[8] = acRank(c.ref_domains[i]);
-          for (let k = 0; k < COUNTER_NAMES.length; k++) row[9 + k] = c[COUNTER_NAMES[k]][i];
-          insertRow.run(row);
+          insertRow.run(entityMetricRow(row, l, i, values));
           changedEntities++;
         } else if (
           flows.citationFlow[i] !== s.citationFlow[i] ||
@@ -366,11 +325,10 @@ export function updateLinkMetrics(
     for (const [id, v] of newScore) updateScore.run(v.score, v.strength, id);
     const flagged = new Set<number>();
     for (let k = 0; k < flagRows.length; k++) {
-      const row = flagRows[k];
-      const old = row[6] | (row[7] << 1) | (row[8] << 2);
-      if (old === flags[k]) continue;
-      updateFlags.run(flags[k] & 1, (flags[k] >> 1) & 1, (flags[k] >> 2) & 1, row[0]);
-      flagged.add(row[0]);
+      const i = flagRows[k];
+      if (all.best[i] === flags[k]) continue;
+      updateFlags.run(flags[k] & 1, (flags[k] >> 1) & 1, (flags[k] >> 2) & 1, all.ids[i]);
+      flagged.add(all.ids[i]);
     }
     changedLinks = new Set([...newScore.keys(), ...flagged]).size;
     for (const [root, text] of histories) updateHistory.run(root + 1, text);

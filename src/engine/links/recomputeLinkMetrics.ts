@@ -8,7 +8,7 @@
 import type SqliteDatabase from 'better-sqlite3';
 import { computeLinkMetrics, type MetricsStage } from './linkMetrics.js';
 import { writeEntityMetrics } from './metricsWriter.js';
-import { graphInput, LINK_LOAD_COLUMNS, loadEntities, loadLinks } from './graphLoader.js';
+import { graphInput, loadAllLinks, loadEntities } from './graphLoader.js';
 import { dayNumber } from '../world/dates.js';
 
 /** world_meta key of the time (ms) the stored metrics were computed as of. */
@@ -31,7 +31,7 @@ export function recomputeLinkMetrics(
 ): { links: number; changedLinks: number } {
   onStage('load');
   const asOfDay = dayNumber(asOf);
-  const links = loadLinks(raw, asOfDay, `SELECT ${LINK_LOAD_COLUMNS} FROM links ORDER BY id`);
+  const links = loadAllLinks(raw, asOfDay);
   const input = graphInput(loadEntities(raw, asOfDay), links);
   const metrics = computeLinkMetrics(input, onStage);
   onStage('write');

@@ -35,7 +35,7 @@ const PAGES: WatPage[] = [
     links: [{ path: 'A@/href', url: 'relative/page', text: 'via base' }],
   },
   { url: 'http://old.crawled-blog.com/', date: '2026-10-07T10:00:00Z', status: 301, location: 'https://www.crawled-blog.com/', links: [] },
-  // The same page crawled again later: last seen moves, first seen stays.
+  // The same page crawled again later: last seen moves, first seen stays; the links it no longer has are lost.
   {
     url: 'https://www.crawled-blog.com/posts/one',
     date: '2026-11-20T10:00:00Z',
@@ -105,6 +105,7 @@ test('a WAT import stores the links with crawl dates and types, and serves them 
       { anchor: 'Second post', alt: '', type: 'text', nofollow: 0, first_seen: '2026-10-05', last_seen: '2026-11-20', internal: 1 },
     ]);
     assert.equal(link(PAGES[0].url, 'https://www.partner-shop.com/')[0].nofollow, 1);
+    assert.equal(result.lost, 4, 'the later crawl of post one lost its shop, forum and video links');
     assert.equal(link(PAGES[0].url, 'https://www.partner-shop.com/sale')[0].type, 'image');
     assert.equal(link(PAGES[0].url, 'https://video.example-tube.com/embed/1')[0].type, 'frame');
     assert.equal(link(PAGES[1].url, 'https://cdn.crawled-blog.com/base/relative/page').length, 1);
@@ -113,7 +114,8 @@ test('a WAT import stores the links with crawl dates and types, and serves them 
     const metrics = store.raw
       .prepare('SELECT ext_backlinks, nu_nofollow, nu_image, ref_domains FROM entity_metrics WHERE level = 2 AND entity_id = ?')
       .get(shop);
-    assert.deepEqual(metrics, { ext_backlinks: 3, nu_nofollow: 2, nu_image: 1, ref_domains: 1 });
+    // Lost links leave the live counts and stay in the non-unique ones.
+    assert.deepEqual(metrics, { ext_backlinks: 0, nu_nofollow: 2, nu_image: 1, ref_domains: 0 });
 
     // A file read without a metrics update leaves its domains to the next update.
     const later = path.join(dir, 'later.warc.wat.gz');
@@ -126,15 +128,76 @@ test('a WAT import stores the links with crawl dates and types, and serves them 
     ]);
     const read = await importWat(later, { store, asOf: TINY_WORLD_AS_OF, updateMetrics: false });
     assert.equal(read.metrics, null);
-    assert.equal(store.raw.prepare('SELECT ext_backlinks FROM entity_metrics WHERE level = 2 AND entity_id = ?').pluck().get(shop), 3);
+    assert.equal(store.raw.prepare('SELECT ext_backlinks FROM entity_metrics WHERE level = 2 AND entity_id = ?').pluck().get(shop), 0);
     const pendingRun = await importWat(later, { store, asOf: TINY_WORLD_AS_OF });
     assert.equal(pendingRun.records, 0);
-    assert.equal(store.raw.prepare('SELECT ext_backlinks FROM entity_metrics WHERE level = 2 AND entity_id = ?').pluck().get(shop), 4);
+    assert.equal(store.raw.prepare('SELECT ext_backlinks FROM entity_metrics WHERE level = 2 AND entity_id = ?').pluck().get(shop), 1);
 
     // Importing the finished file again does nothing.
     const again = await importWat(wat, { store, asOf: TINY_WORLD_AS_OF });
     assert.equal(again.alreadyImported, true);
     assert.equal(again.records, 0);
+  } finally {
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("re-crawls mark the links a page no longer has as lost, with the link tool's reasons, and revive links found again", async () => {
+  const file = await copyTinyWorld(1);
+  const dir = path.dirname(file);
+  const page = 'https://www.recrawled-site.com/article';
+  const crawl = (n: number, date: string, links: string[], status?: number) => {
+    const wat = path.join(dir, `crawl-${n}.warc.wat.gz`);
+    writeWat(wat, [{ url: page, date, status, links: links.map((url) => ({ path: 'A@/href', url, text: `to ${url}` })) }]);
+    return wat;
+  };
+  const store = await openResearchStore(file);
+  try {
+    const state = () =>
+      Object.fromEntries(
+        (
+          store.raw
+            .prepare(
+              `SELECT t.url, l.deleted, l.deleted_on, l.reason_lost, l.last_seen FROM links l JOIN pages s ON s.id = l.source_page_id
+                JOIN pages t ON t.id = l.target_page_id WHERE s.url = ? ORDER BY t.url`,
+            )
+            .all(page) as { url: string; deleted: number; deleted_on: string | null; reason_lost: string; last_seen: string }[]
+        ).map((r) => [r.url, [r.deleted, r.deleted_on, r.reason_lost, r.last_seen]]),
+      );
+    const a = 'https://www.site-a.com/';
+    const b = 'https://www.site-b.com/';
+    const c = 'https://www.site-c.com/';
+    await importWat(crawl(1, '2026-09-01T00:00:00Z', [a, b]), { store, asOf: TINY_WORLD_AS_OF });
+    const second = await importWat(crawl(2, '2026-10-01T00:00:00Z', [a, c]), { store, asOf: TINY_WORLD_AS_OF });
+    assert.equal(second.lost, 1);
+    assert.deepEqual(state(), {
+      [a]: [0, null, '', '2026-10-01'],
+      [b]: [1, '2026-10-01', 'Link removed from page', '2026-09-01'],
+      [c]: [0, null, '', '2026-10-01'],
+    });
+    // The lost link appears in the link tool's lost links of its target.
+    const siteB = store.raw.prepare("SELECT id FROM root_domains WHERE domain = 'site-b.com'").pluck().get() as number;
+    assert.deepEqual(store.raw.prepare('SELECT ext_backlinks, nu_deleted FROM entity_metrics WHERE level = 2 AND entity_id = ?').get(siteB), {
+      ext_backlinks: 0,
+      nu_deleted: 1,
+    });
+    // Found again: live, last seen moves.
+    await importWat(crawl(3, '2026-10-15T00:00:00Z', [a, b, c]), { store, asOf: TINY_WORLD_AS_OF });
+    assert.deepEqual(state()[b], [0, null, '', '2026-10-15']);
+    // An older crawl imported late takes nothing back.
+    await importWat(crawl(4, '2026-08-01T00:00:00Z', [a]), { store, asOf: TINY_WORLD_AS_OF });
+    assert.deepEqual(state()[c], [0, null, '', '2026-10-15']);
+    // A server error says nothing; a 404 loses every link, whatever its error page links to.
+    const failed = await importWat(crawl(5, '2026-10-20T00:00:00Z', [], 503), { store, asOf: TINY_WORLD_AS_OF });
+    assert.equal(failed.lost, 0);
+    const gone = await importWat(crawl(6, '2026-11-01T00:00:00Z', ['https://www.recrawled-site.com/'], 404), { store, asOf: TINY_WORLD_AS_OF });
+    assert.equal(gone.lost, 3);
+    assert.deepEqual(state(), {
+      [a]: [1, '2026-11-01', 'Page not found (404)', '2026-10-15'],
+      [b]: [1, '2026-11-01', 'Page not found (404)', '2026-10-15'],
+      [c]: [1, '2026-11-01', 'Page not found (404)', '2026-10-15'],
+    });
   } finally {
     await store.close();
     fs.rmSync(dir, { recursive: true, force: true });
