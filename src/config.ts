@@ -39,6 +39,12 @@ export interface Config {
   redisUrl: string | null;
   /** Prefix of every Redis key Quarry writes (several deployments or test runs on one server). */
   redisPrefix: string;
+  /**
+   * Scale mode: the state store (accounts, keys, jobs, lists, favourites, rank tracking,
+   * sessions, the request cache, lookups and histories) on this PostgreSQL. Needs redisUrl too:
+   * the policy's counters live on Redis in the scale mode. null: SQLite under dataDir.
+   */
+  databaseUrl: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -94,6 +100,13 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const redisUrl = str(env, 'QUARRY_REDIS_URL');
   if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) throw new ConfigError('QUARRY_REDIS_URL must start with redis:// or rediss://');
+  const databaseUrl = str(env, 'QUARRY_DATABASE_URL');
+  if (databaseUrl !== null) {
+    if (!/^postgres(ql)?:\/\//.test(databaseUrl)) throw new ConfigError('QUARRY_DATABASE_URL must start with postgres:// or postgresql://');
+    // The burst windows, pools and cooldowns are admitted by Redis scripts in the scale mode;
+    // there is no PostgreSQL implementation of them (docs/decisions.md, issue 13 part C).
+    if (redisUrl === null) throw new ConfigError('QUARRY_DATABASE_URL needs QUARRY_REDIS_URL: on PostgreSQL the access policy keeps its counters on Redis');
+  }
   const smtpUrl = str(env, 'QUARRY_SMTP_URL');
   if (smtpUrl !== null && !/^smtps?:\/\//.test(smtpUrl)) {
     throw new ConfigError(`QUARRY_SMTP_URL must start with smtp:// or smtps://`);
@@ -124,5 +137,6 @@ export function loadConfig(env: Env = process.env): Config {
     sources,
     redisUrl,
     redisPrefix: str(env, 'QUARRY_REDIS_PREFIX') ?? 'quarry:',
+    databaseUrl,
   };
 }

@@ -15,7 +15,8 @@ import { SqlitePolicyStore } from './policy/sqlitePolicyStore.js';
 import { RedisPolicyStore } from './policy/redis/redisPolicyStore.js';
 import { RedisFlights } from './policy/redis/redisFlights.js';
 import { openRedis } from './lib/redis.js';
-import { openStateStore } from './store/database.js';
+import { openPostgresStateStore, openStateStore, sqliteOf, type StateStore } from './store/database.js';
+import { durableStateOf } from './policy/durableState.js';
 import { openEngine, researchStoreFile } from './engine/index.js';
 import { reloadSearchKeywords } from './engine/search/index.js';
 import { createSources } from './engine/sources/index.js';
@@ -46,13 +47,16 @@ export type StateContext = Pick<QuarryContext, 'config' | 'clock' | 'state' | 'a
 export async function openStateContext(config: Config, options: ServiceOptions = {}): Promise<StateContext> {
   const clock = options.clock ?? systemClock;
   const plans = loadPlans(config.plansFile);
-  const state = await openStateStore(options.inMemory ? ':memory:' : path.join(config.dataDir, 'state.db'), { busyTimeoutMs: options.busyTimeoutMs });
-  const accounts = new Accounts(state.db, state.raw, () => Object.keys(plans));
+  // Scale mode: the state store on PostgreSQL, shared by every process (the config makes sure Redis is set too).
+  const state: StateStore = config.databaseUrl
+    ? await openPostgresStateStore(config.databaseUrl)
+    : await openStateStore(options.inMemory ? ':memory:' : path.join(config.dataDir, 'state.db'), { busyTimeoutMs: options.busyTimeoutMs });
+  const accounts = new Accounts(state, () => Object.keys(plans));
   // Scale mode: the policy's hot state and its single-flight on Redis, shared by every process.
   const redis = config.redisUrl ? await openRedis(config.redisUrl, config.redisPrefix) : null;
   const policy = redis
-    ? new AccessPolicy(new RedisPolicyStore(redis, state.raw), plans, clock, new RedisFlights(redis))
-    : new AccessPolicy(new SqlitePolicyStore(state.raw), plans, clock);
+    ? new AccessPolicy(new RedisPolicyStore(redis, durableStateOf(state)), plans, clock, new RedisFlights(redis))
+    : new AccessPolicy(new SqlitePolicyStore(sqliteOf(state)), plans, clock);
   return { config, clock, state, accounts, policy, plans, redis };
 }
 

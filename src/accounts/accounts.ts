@@ -7,6 +7,7 @@ import type SqliteDatabase from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { newId, sha256Hex } from '../lib/ids.js';
 import type { StateDatabase } from '../store/schema.js';
+import type { StateStore } from '../store/database.js';
 
 export interface Account {
   id: string;
@@ -29,15 +30,23 @@ export class AccountError extends Error {}
 /** How many recently used keys keep their account in memory. */
 const RECENT_KEYS = 10_000;
 
-export class Accounts {
+/** Finds the account of a key's hash (the one query on every authenticated request). */
+export interface KeyLookup {
+  account(keyHash: string): Promise<Account | undefined>;
+  /** Forgets whatever it remembers (this process changed a plan or revoked a key). */
+  clear(): void;
+}
+
+/**
+ * The embedded lookup: a prepared statement, and the accounts of recently used keys in
+ * memory. Valid only while no other connection has committed (PRAGMA data_version, e.g.
+ * `quarry keys revoke` in another process) and cleared by this process's own writes, so a
+ * revocation or plan change applies to the very next request. Unknown keys are never
+ * remembered: random keys cannot grow it.
+ */
+export class SqliteKeyLookup implements KeyLookup {
   private readonly byKeyHash;
   private readonly dataVersion;
-  /**
-   * Accounts of recently used keys, by key hash. Valid only while no other connection has
-   * committed (PRAGMA data_version, e.g. `quarry keys revoke` in another process) and
-   * cleared by this class's own writes, so a revocation or plan change applies to the very
-   * next request. Unknown keys are never remembered: random keys cannot grow it.
-   */
   private readonly recent = new Map<string, Account>();
   private seenVersion: number | undefined;
   /**
@@ -49,12 +58,7 @@ export class Accounts {
     this.versionCheckedThisTurn = false;
   };
 
-  constructor(
-    private readonly db: Kysely<StateDatabase>,
-    raw: SqliteDatabase.Database,
-    private readonly planNames: () => string[],
-  ) {
-    // The one query on every authenticated request: a prepared statement, no query builder.
+  constructor(raw: SqliteDatabase.Database) {
     this.byKeyHash = raw.prepare<[string], Account>(
       `SELECT a.id, a.email, a.plan, a.created_at FROM api_keys k JOIN accounts a ON a.id = k.account_id
        WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
@@ -62,10 +66,7 @@ export class Accounts {
     this.dataVersion = raw.prepare<[], number>('PRAGMA data_version').pluck();
   }
 
-  /** The account an API key belongs to, or undefined for an unknown or revoked key. */
-  byKey(key: string): Account | undefined {
-    if (key.length === 0 || key.length > 200) return undefined;
-    const hash = sha256Hex(key);
+  async account(hash: string): Promise<Account | undefined> {
     if (!this.versionCheckedThisTurn) {
       this.versionCheckedThisTurn = true;
       setImmediate(this.endOfTurn);
@@ -84,6 +85,50 @@ export class Accounts {
       return { ...account };
     }
     return undefined;
+  }
+
+  clear(): void {
+    this.recent.clear();
+  }
+}
+
+/**
+ * The scale mode's lookup: one indexed query per request and nothing remembered, since
+ * PostgreSQL has no data_version and another process may revoke a key at any moment; a
+ * revocation applies to the next request in every process.
+ */
+export class PostgresKeyLookup implements KeyLookup {
+  constructor(private readonly db: Kysely<StateDatabase>) {}
+
+  async account(hash: string): Promise<Account | undefined> {
+    return this.db
+      .selectFrom('api_keys as k')
+      .innerJoin('accounts as a', 'a.id', 'k.account_id')
+      .select(['a.id', 'a.email', 'a.plan', 'a.created_at'])
+      .where('k.key_hash', '=', hash)
+      .where('k.revoked_at', 'is', null)
+      .executeTakeFirst();
+  }
+
+  clear(): void {}
+}
+
+export class Accounts {
+  private readonly db: Kysely<StateDatabase>;
+  private readonly lookup: KeyLookup;
+
+  constructor(
+    state: StateStore,
+    private readonly planNames: () => string[],
+  ) {
+    this.db = state.db;
+    this.lookup = state.dialect === 'sqlite' ? new SqliteKeyLookup(state.raw) : new PostgresKeyLookup(state.db);
+  }
+
+  /** The account an API key belongs to, or undefined for an unknown or revoked key. */
+  async byKey(key: string): Promise<Account | undefined> {
+    if (key.length === 0 || key.length > 200) return undefined;
+    return this.lookup.account(sha256Hex(key));
   }
 
   async create(email: string, plan: string, nowSec: number): Promise<Account> {
@@ -133,7 +178,7 @@ export class Accounts {
   async setPlan(accountId: string, plan: string): Promise<void> {
     this.assertPlan(plan);
     const res = await this.db.updateTable('accounts').set({ plan }).where('id', '=', accountId).executeTakeFirst();
-    this.recent.clear();
+    this.lookup.clear();
     if (Number(res.numUpdatedRows) === 0) throw new AccountError(`no account ${accountId}`);
   }
 
@@ -165,7 +210,7 @@ export class Accounts {
       .where((eb) => eb.or([eb('id', '=', idOrKey), eb('key_hash', '=', sha256Hex(idOrKey))]))
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
-    this.recent.clear();
+    this.lookup.clear();
     return Number(res.numUpdatedRows) > 0;
   }
 

@@ -274,10 +274,12 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
             }, done);
             return;
           }
-          const account = key ? ctx.accounts.byKey(key) : undefined;
-          if (account) req.account = account;
-          else if (auth === 'required') return done(errors.auth());
-          done();
+          if (!key) return auth === 'required' ? done(errors.auth()) : done();
+          ctx.accounts.byKey(key).then((account) => {
+            if (account) req.account = account;
+            else if (auth === 'required') return done(errors.auth());
+            done();
+          }, done);
         };
         const existing = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
         route.onRequest = [authenticate, ...existing];

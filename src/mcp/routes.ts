@@ -34,7 +34,7 @@ export async function mcpRoutes(app: FastifyInstance): Promise<void> {
 
   app.post(MCP_PATH, { schema: { hide: true } }, async (req, reply) => {
     const key = mcpKeyOf(req);
-    if (!key || !app.quarry.accounts.byKey(key)) {
+    if (!key || !(await app.quarry.accounts.byKey(key))) {
       const e = errors.auth();
       return reply.code(e.statusCode).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(e.body()));
     }

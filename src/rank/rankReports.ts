@@ -268,12 +268,12 @@ export class RankReports {
    */
   private async claim(reportId: string, periodStart: string, nowMs: number): Promise<boolean> {
     const res = await sql`
-      INSERT INTO rank_report_deliveries (report_id, period_start, status, attempts, claimed_ms)
+      INSERT INTO rank_report_deliveries AS d (report_id, period_start, status, attempts, claimed_ms)
       VALUES (${reportId}, ${periodStart}, 'sending', 1, ${nowMs})
-      ON CONFLICT (report_id, period_start) DO UPDATE SET status = 'sending', attempts = attempts + 1, claimed_ms = excluded.claimed_ms
-      WHERE attempts < ${MAX_ATTEMPTS} AND (
-        (status = 'failed' AND claimed_ms <= ${nowMs - RETRY_AFTER_MS}) OR
-        (status = 'sending' AND claimed_ms <= ${nowMs - SENDING_LEASE_MS}))`.execute(this.ctx.state.db);
+      ON CONFLICT (report_id, period_start) DO UPDATE SET status = 'sending', attempts = d.attempts + 1, claimed_ms = excluded.claimed_ms
+      WHERE d.attempts < ${MAX_ATTEMPTS} AND (
+        (d.status = 'failed' AND d.claimed_ms <= ${nowMs - RETRY_AFTER_MS}) OR
+        (d.status = 'sending' AND d.claimed_ms <= ${nowMs - SENDING_LEASE_MS}))`.execute(this.ctx.state.db);
     return Number(res.numAffectedRows ?? 0) === 1;
   }
 

@@ -11,6 +11,7 @@
  * @example
  * const stats = await trackingStats(ctx.state.db, tracking, { from: '2026-11-01', to: '2026-11-30' });
  */
+import { isPostgres } from '../store/database.js';
 import { sql, type Kysely } from 'kysely';
 import { baseClickThroughRate } from '../engine/search/clickThroughCurve.js';
 import type { StateDatabase } from '../store/schema.js';
@@ -114,9 +115,12 @@ export async function trackingStats(
   range: { from: string; to: string },
   options: { keywordIds?: readonly string[]; tagIds?: ReadonlyMap<string, string[]> } = {},
 ): Promise<TrackingStats> {
-  // The filter goes to SQLite as one JSON array parameter, whatever its length.
+  // The filter goes to the database as one JSON array parameter, whatever its length.
   const only = options.keywordIds === undefined ? null : JSON.stringify([...new Set(options.keywordIds)]);
-  const inFilter = (column: string) => (only === null ? sql`1 = 1` : sql`${sql.ref(column)} IN (SELECT value FROM json_each(${only}))`);
+  const elements = isPostgres(db)
+    ? (json: string) => sql`SELECT jsonb_array_elements_text(${json}::jsonb)`
+    : (json: string) => sql`SELECT value FROM json_each(${json})`;
+  const inFilter = (column: string) => (only === null ? sql`1 = 1` : sql`${sql.ref(column)} IN (${elements(only)})`);
 
   const keywords = (
     await sql<KeywordRef>`SELECT id, kw, sv, first_day FROM rank_tracked_keywords
@@ -126,9 +130,12 @@ export async function trackingStats(
   // (day, position) counts, search-volume sums of the checks without measured clicks and
   // the measured clicks (Search Console imports): at most days × 101 rows, whatever the
   // number of keywords, read from the covering index alone.
+  // SQLite is told the join order and the covering index (its planner picked worse ones);
+  // PostgreSQL's planner chooses by statistics and knows neither hint.
+  const checksJoin = isPostgres(db) ? sql`JOIN rank_checks c` : sql`CROSS JOIN rank_checks c INDEXED BY rank_checks_keyword_day_position_clicks`;
   const grouped = await sql<{ day: string; position: number | null; sv: number | null; clicks: number | null; n: number }>`
     SELECT c.day, c.position, SUM(CASE WHEN c.clicks IS NULL THEN k.sv END) AS sv, SUM(c.clicks) AS clicks, COUNT(*) AS n
-    FROM rank_tracked_keywords k CROSS JOIN rank_checks c INDEXED BY rank_checks_keyword_day_position_clicks
+    FROM rank_tracked_keywords k ${checksJoin}
       ON c.keyword_id = k.id AND c.day >= ${range.from} AND c.day <= ${range.to}
     WHERE k.tracking_id = ${tracking.id} AND ${inFilter('k.id')}
     GROUP BY c.day, c.position ORDER BY c.day`.execute(db);

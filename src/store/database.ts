@@ -1,7 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type Migration } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  Migrator,
+  PostgresAdapter,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+  type Migration,
+} from 'kysely';
 import pg from 'pg';
 import type { StateDatabase } from './schema.js';
 import { stateMigrations } from './migrations/index.js';
@@ -137,6 +148,8 @@ export async function openStateStore(file: string, options: SqliteOptions = {}):
 const numericTypes = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if (oid === pg.types.builtins.INT8) return (value: string) => Number(value);
+    // numeric: what avg() and sum() of bigints answer; the state store's are small figures.
+    if (oid === pg.types.builtins.NUMERIC) return (value: string) => Number(value);
     return pg.types.getTypeParser(oid, format);
   },
 };
@@ -158,6 +171,11 @@ export async function openPostgresStateStore(url: string, options: { max?: numbe
   }
   // Kysely's PostgreSQL driver ends the pool itself.
   return { dialect: 'postgres', db, pool, close: () => db.destroy() };
+}
+
+/** Whether a Kysely instance of the state store speaks PostgreSQL (for the few statements that differ). */
+export function isPostgres(db: Kysely<any>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
 /** The SQLite handle of an embedded state store; for code that exists only in the embedded mode. */

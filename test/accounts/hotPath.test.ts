@@ -46,37 +46,37 @@ describe('hot-path memory stays coherent with the state store', () => {
   test('a key revoked by another connection is refused on the next lookup', async () => {
     const account = await ctx.accounts.create('a@example.com', 'premium', 1);
     const { key, id } = await ctx.accounts.createKey(account.id, 1);
-    for (let i = 0; i < 3; i++) assert.equal(ctx.accounts.byKey(key)?.id, account.id);
+    for (let i = 0; i < 3; i++) assert.equal((await ctx.accounts.byKey(key))?.id, account.id);
     other.prepare('UPDATE api_keys SET revoked_at = 2 WHERE id = ?').run(id);
     await nextTurn();
-    assert.equal(ctx.accounts.byKey(key), undefined);
+    assert.equal(await ctx.accounts.byKey(key), undefined);
   });
 
   test('a plan changed by another connection shows on the next lookup', async () => {
     const account = await ctx.accounts.create('b@example.com', 'entry', 1);
     const { key } = await ctx.accounts.createKey(account.id, 1);
-    assert.equal(ctx.accounts.byKey(key)?.plan, 'entry');
+    assert.equal((await ctx.accounts.byKey(key))?.plan, 'entry');
     other.prepare('UPDATE accounts SET plan = ? WHERE id = ?').run('agency', account.id);
     await nextTurn();
-    assert.equal(ctx.accounts.byKey(key)?.plan, 'agency');
+    assert.equal((await ctx.accounts.byKey(key))?.plan, 'agency');
   });
 
   test('revocation and plan changes through this process apply at once too', async () => {
     const account = await ctx.accounts.create('c@example.com', 'entry', 1);
     const { key, id } = await ctx.accounts.createKey(account.id, 1);
-    assert.equal(ctx.accounts.byKey(key)?.plan, 'entry');
+    assert.equal((await ctx.accounts.byKey(key))?.plan, 'entry');
     await ctx.accounts.setPlan(account.id, 'basic');
-    assert.equal(ctx.accounts.byKey(key)?.plan, 'basic');
+    assert.equal((await ctx.accounts.byKey(key))?.plan, 'basic');
     await ctx.accounts.revokeKey(id, 2);
-    assert.equal(ctx.accounts.byKey(key), undefined);
+    assert.equal(await ctx.accounts.byKey(key), undefined);
   });
 
   test('a returned account is a copy: changing it changes nothing remembered', async () => {
     const account = await ctx.accounts.create('d@example.com', 'entry', 1);
     const { key } = await ctx.accounts.createKey(account.id, 1);
-    const first = ctx.accounts.byKey(key)!;
+    const first = (await ctx.accounts.byKey(key))!;
     first.plan = 'custom';
-    assert.equal(ctx.accounts.byKey(key)?.plan, 'entry');
+    assert.equal((await ctx.accounts.byKey(key))?.plan, 'entry');
   });
 
   test('cache entries: remembered after commit, expired after 24 h, readable by a fresh store', async () => {

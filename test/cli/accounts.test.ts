@@ -125,7 +125,7 @@ describe('quarry accounts | keys | plans', () => {
     assert.equal(res.code, 0, res.stderr);
     assert.match(res.stdout, /key revoked/);
     await withStore(async (ctx) => {
-      assert.equal(ctx.accounts.byKey(firstKey), undefined);
+      assert.equal(await ctx.accounts.byKey(firstKey), undefined);
       assert.equal((await ctx.accounts.listKeys(accountId)).filter((k) => k.revoked_at === null).length, 1);
     });
     assert.match(quarry(['keys', 'list', accountId]).stdout, /revoked/);

@@ -3,7 +3,6 @@
  * attributes, redirects without a session, forged / expired / revoked sessions, CSRF and
  * cross-site writes, sign-out, the web client class, and account isolation.
  */
-import { sqliteOf } from '../../src/store/database.js';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -60,7 +59,7 @@ describe('signing in', () => {
     assert.equal(typeof s.body.csrf_token, 'string');
     assert.ok(!JSON.stringify(s.body).includes(key), 'the answer never repeats the key');
     // The store keeps hashes only: neither the key nor the cookie token is in the sessions table.
-    const rows = sqliteOf(t.ctx.state).prepare('SELECT * FROM web_sessions').all();
+    const rows = await t.ctx.state.db.selectFrom('web_sessions').selectAll().execute();
     const dump = JSON.stringify(rows);
     assert.ok(!dump.includes(key) && !dump.includes(s.cookie.split('=')[1]));
     const me = await t.app.inject({ url: '/app/session', headers: { cookie: s.cookie } });

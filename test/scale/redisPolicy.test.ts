@@ -16,6 +16,7 @@ import { AccessPolicy, type PaidOperation } from '../../src/policy/accessPolicy.
 import { loadPlans } from '../../src/policy/plans.js';
 import { RedisFlights } from '../../src/policy/redis/redisFlights.js';
 import { RedisPolicyStore } from '../../src/policy/redis/redisPolicyStore.js';
+import { durableStateOf } from '../../src/policy/durableState.js';
 import { openStateStore, type StateStore } from '../../src/store/database.js';
 import type { Account } from '../../src/accounts/accounts.js';
 import { testRedis, testRedisPrefix } from '../support/redis.js';
@@ -40,7 +41,7 @@ describe('scale mode: the policy on Redis across processes', () => {
     for (let i = 0; i < 2; i++) {
       const redis = await testRedis(prefix);
       const state = await openStateStore(path.join(dir, 'state.db'));
-      const store = new RedisPolicyStore(redis, state.raw);
+      const store = new RedisPolicyStore(redis, durableStateOf(state));
       procs.push({ redis, state, store, policy: new AccessPolicy(store, plans, clock, new RedisFlights(redis)) });
     }
   });
@@ -130,7 +131,7 @@ describe('scale mode: the policy on Redis across processes', () => {
     // A third process that admits and dies without renewing its liveness mark.
     const redis = await testRedis(prefix);
     const state = await openStateStore(path.join(dir, 'state.db'));
-    const dead = new RedisPolicyStore(redis, state.raw);
+    const dead = new RedisPolicyStore(redis, durableStateOf(state));
     assert.ok((await admit(dead)).ok);
     dead.close();
     await redis.client.del(`${prefix}alive:${dead.owner}`);

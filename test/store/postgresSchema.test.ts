@@ -25,7 +25,8 @@ test('the PostgreSQL state schema has the tables and columns of the SQLite one',
       SELECT table_name, column_name FROM information_schema.columns
       WHERE table_schema = 'public' AND table_name NOT LIKE 'kysely_%'`.execute(postgres.db);
     const fromPostgres = new Map<string, string[]>();
-    for (const r of rows) fromPostgres.set(r.table_name, [...(fromPostgres.get(r.table_name) ?? []), r.column_name]);
+    // rowid: SQLite's implicit column, explicit on PostgreSQL (migration 0002_pg_rowid).
+    for (const r of rows.filter((r) => r.column_name !== 'rowid')) fromPostgres.set(r.table_name, [...(fromPostgres.get(r.table_name) ?? []), r.column_name]);
     for (const columns of fromPostgres.values()) columns.sort();
     assert.deepEqual(Object.fromEntries([...fromPostgres].sort()), Object.fromEntries([...fromSqlite].sort()));
   } finally {

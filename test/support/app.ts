@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { copyTinyWorld } from './world.js';
 import { TEST_REDIS_URL, testRedisPrefix } from './redis.js';
+import { createTestDatabase } from './postgres.js';
 import { DEFAULT_SERP_LOCATION } from '../../src/engine/search/searchEngine.js';
 
 export interface TestApp {
@@ -42,10 +43,14 @@ let counter = 0;
 
 export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
   const clock = options.clock ?? new FakeClock();
-  // npm run test:scale: every app puts the policy's hot state on the test Redis, under a prefix of its own.
-  const redisPrefix = process.env.QUARRY_TEST_SCALE === '1' ? testRedisPrefix() : null;
+  // npm run test:scale: every app puts the policy's hot state on the test Redis, under a prefix
+  // of its own, and its state store on the test PostgreSQL, in a database of its own.
+  const scale = process.env.QUARRY_TEST_SCALE === '1';
+  const redisPrefix = scale ? testRedisPrefix() : null;
+  const database = scale ? await createTestDatabase() : null;
   const config: Config = loadConfig({
     ...(redisPrefix ? { QUARRY_REDIS_URL: TEST_REDIS_URL, QUARRY_REDIS_PREFIX: redisPrefix } : {}),
+    ...(database ? { QUARRY_DATABASE_URL: database.url } : {}),
     QUARRY_GATEWAY_RPS: '0',
     QUARRY_DATA_DIR: `.test-data/app-${process.pid}`,
     QUARRY_PUBLIC_URL: 'http://quarry.test',
@@ -80,6 +85,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
       }
       await app.close();
       await closeContext(ctx);
+      await database?.drop();
       fs.rmSync(path.dirname(researchFile), { recursive: true, force: true });
     },
   };

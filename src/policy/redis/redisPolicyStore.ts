@@ -12,8 +12,6 @@
  * (see releaseInFlight), so the client was answered and not charged — never the reverse.
  */
 import { randomUUID } from 'node:crypto';
-import type SqliteDatabase from 'better-sqlite3';
-import { runSqliteWrite } from '../../store/database.js';
 import type { Redis } from 'ioredis';
 import type { RedisHandle } from '../../lib/redis.js';
 import { CacheMirror, mirrorId } from '../cacheMirror.js';
@@ -30,10 +28,8 @@ import {
   type Reservation,
 } from '../policyStore.js';
 import type { PoolName, PoolPeriod } from '../pools.js';
-import { SqliteHistories } from '../sqlite/histories.js';
-import { SqliteLookups } from '../sqlite/lookups.js';
 import { poolStateOf, type UsageRow } from '../sqlite/quotaPools.js';
-import { SqliteRequestCache } from '../sqlite/requestCache.js';
+import type { DurablePolicyState } from '../durableState.js';
 import { ADMIT, COMMIT, REFUND, RELEASE } from './scripts.js';
 
 /** How long a process's liveness mark lasts without renewal: its reservations are released after. */
@@ -53,10 +49,6 @@ export class RedisPolicyStore implements PolicyStore {
   private readonly p: string;
   /** This process, as the owner of its in-flight reservations. */
   readonly owner = randomUUID();
-  private readonly cache;
-  private readonly lookups;
-  private readonly histories;
-  private readonly durableCommit;
   private readonly memory = new CacheMirror();
   /** Forget announcements received; a read that saw one arrive meanwhile is not mirrored. */
   private forgets = 0;
@@ -65,7 +57,8 @@ export class RedisPolicyStore implements PolicyStore {
 
   constructor(
     private readonly handle: RedisHandle,
-    db: SqliteDatabase.Database,
+    /** The request cache, lookups and histories on the state store (SQLite or PostgreSQL). */
+    private readonly durable: DurablePolicyState,
   ) {
     this.p = handle.prefix;
     this.redis = handle.client as ScriptedRedis;
@@ -73,15 +66,6 @@ export class RedisPolicyStore implements PolicyStore {
     this.redis.defineCommand('quarryCommit', { numberOfKeys: 2, lua: COMMIT });
     this.redis.defineCommand('quarryRelease', { numberOfKeys: 4, lua: RELEASE });
     this.redis.defineCommand('quarryRefund', { numberOfKeys: 1, lua: REFUND });
-    this.cache = new SqliteRequestCache(db);
-    this.lookups = new SqliteLookups(db);
-    this.histories = new SqliteHistories(db);
-    this.durableCommit = db.transaction((r: Reservation, c: Commit) => {
-      for (const write of c.writes ?? []) runSqliteWrite(write);
-      if (c.cache) this.cache.write(r.accountId, c.cache.key, c.cache, c.nowMs);
-      for (const h of c.history ?? []) this.histories.append(r.accountId, h, c.nowMs);
-      this.lookups.record(r.accountId, c.lookups ?? [], c.nowMs);
-    });
     this.forgetChannel = `${this.p}forget`;
     handle.subscriber.on('message', (channel: string, message: string) => {
       if (channel !== this.forgetChannel) return;
@@ -125,7 +109,7 @@ export class RedisPolicyStore implements PolicyStore {
     const kept = this.memory.get(id, nowMs);
     if (kept !== undefined) return kept;
     const seen = this.forgets;
-    const row = this.cache.read(accountId, key, nowMs);
+    const row = await this.durable.readCache(accountId, key, nowMs);
     if (row === undefined) return null;
     const { createdMs, ...response } = row;
     if (response.stale) return response;
@@ -136,7 +120,7 @@ export class RedisPolicyStore implements PolicyStore {
   async forget(accountId: string, key: string): Promise<void> {
     const id = mirrorId(accountId, key);
     this.memory.drop(id);
-    this.cache.delete(accountId, key);
+    await this.durable.deleteCache(accountId, key);
     await this.redis.publish(this.forgetChannel, id);
   }
 
@@ -183,7 +167,7 @@ export class RedisPolicyStore implements PolicyStore {
   }
 
   async commit(r: Reservation, c: Commit): Promise<void> {
-    this.durableCommit.immediate(r, c);
+    await this.durable.commit(r, c);
     if (c.cache) {
       const { key, status, contentType, body } = c.cache;
       this.memory.put(mirrorId(r.accountId, key), { status, contentType, body }, c.nowMs);
@@ -238,25 +222,24 @@ export class RedisPolicyStore implements PolicyStore {
   }
 
   async hasLookup(accountId: string, kind: string, key: string, sinceMs: number): Promise<boolean> {
-    return this.lookups.made(accountId, kind, key, sinceMs);
+    return this.durable.hasLookup(accountId, kind, key, sinceMs);
   }
 
   async lookupData(accountId: string, kind: string, key: string, sinceMs: number, nowMs: number): Promise<unknown | undefined> {
-    return this.lookups.data(accountId, kind, key, sinceMs, nowMs);
+    return this.durable.lookupData(accountId, kind, key, sinceMs, nowMs);
   }
 
   async recordLookups(accountId: string, lookups: LookupWrite[], nowMs: number): Promise<void> {
-    this.lookups.record(accountId, lookups, nowMs);
+    await this.durable.recordLookups(accountId, lookups, nowMs);
   }
 
   async history(accountId: string, tool: HistoryWrite['tool']): Promise<unknown[]> {
-    return this.histories.list(accountId, tool);
+    return this.durable.history(accountId, tool);
   }
 
   /** Burst windows and gateway windows expire on Redis by themselves; the SQL side is swept here. */
   async sweep(nowMs: number): Promise<void> {
     this.memory.sweep(nowMs);
-    this.cache.sweep(nowMs);
-    this.lookups.sweep(nowMs);
+    await this.durable.sweep(nowMs);
   }
 }
