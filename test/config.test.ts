@@ -132,6 +132,13 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({}).redisUrl, null);
     assert.equal(loadConfig({}).redisPrefix, 'quarry:');
     assert.equal(loadConfig({ QUARRY_REDIS_URL: 'redis://127.0.0.1:6379', QUARRY_REDIS_PREFIX: 'q1:' }).redisPrefix, 'q1:');
+    assert.equal(loadConfig({}).databaseUrl, null);
+    rejects(
+      { QUARRY_DATABASE_URL: 'mysql://db/quarry', QUARRY_REDIS_URL: 'redis://127.0.0.1:6379' },
+      /^QUARRY_DATABASE_URL must start with postgres:\/\/ or postgresql:\/\/$/,
+    );
+    rejects({ QUARRY_DATABASE_URL: 'postgres://db/quarry' }, /^QUARRY_DATABASE_URL needs QUARRY_REDIS_URL/);
+    assert.equal(loadConfig({ QUARRY_DATABASE_URL: 'postgres://db/quarry', QUARRY_REDIS_URL: 'redis://127.0.0.1:6379' }).databaseUrl, 'postgres://db/quarry');
   });
 
   test('log level: a pino level', () => {
@@ -161,6 +168,7 @@ describe('loadConfig', () => {
       'QUARRY_REQUEST_TIMEOUT_MS',
       'QUARRY_REDIS_URL',
       'QUARRY_REDIS_PREFIX',
+      'QUARRY_DATABASE_URL',
       'QUARRY_SESSION_TTL_HOURS',
     ];
     assert.deepEqual([...read].sort(), covered.sort());
