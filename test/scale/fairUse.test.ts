@@ -14,6 +14,7 @@ import { FakeClock, SECOND } from '../../src/lib/clock.js';
 import { RedisPolicyStore } from '../../src/policy/redis/redisPolicyStore.js';
 import { testApp, type TestApp } from '../support/app.js';
 import { TEST_REDIS_URL, testRedisPrefix } from '../support/redis.js';
+import { createTestDatabase } from '../support/postgres.js';
 
 describe('scale mode: fair use shared by every process on one Redis', () => {
   const clock = new FakeClock();
@@ -22,10 +23,19 @@ describe('scale mode: fair use shared by every process on one Redis', () => {
   let b: TestApp;
   let key: string;
   let accountId: string;
+  // Under test:scale each test app gets a PostgreSQL database of its own; two processes of
+  // one deployment share one, as they share the data directory in the embedded mode.
+  let database: Awaited<ReturnType<typeof createTestDatabase>> | null = null;
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-scale-fair-'));
-    const env = { QUARRY_REDIS_URL: TEST_REDIS_URL, QUARRY_REDIS_PREFIX: testRedisPrefix(), QUARRY_FREE_WRITES_PER_MINUTE: '12' };
+    if (process.env.QUARRY_TEST_SCALE === '1') database = await createTestDatabase();
+    const env = {
+      QUARRY_REDIS_URL: TEST_REDIS_URL,
+      QUARRY_REDIS_PREFIX: testRedisPrefix(),
+      QUARRY_FREE_WRITES_PER_MINUTE: '12',
+      ...(database ? { QUARRY_DATABASE_URL: database.url } : {}),
+    };
     a = await testApp({ clock, dataDir: dir, env });
     b = await testApp({ clock, dataDir: dir, env });
     ({ key, id: accountId } = await a.account('premium'));
@@ -33,6 +43,7 @@ describe('scale mode: fair use shared by every process on one Redis', () => {
   after(async () => {
     await a.close();
     await b.close();
+    await database?.drop();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
