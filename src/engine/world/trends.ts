@@ -12,7 +12,7 @@
  * before it, see buildWorld.ts): the web lags a trend, and the rest of the world stays the
  * same whichever candidates the seed picks.
  */
-import { containedPhrases, type GeneratedKeyword } from './keywordGenerator.js';
+import { VARIANT_CAP, containedPhrases, type GeneratedKeyword } from './keywordGenerator.js';
 import type { Rng } from './random.js';
 
 /** English variants that could be brand-new trends; those a world has are its candidates. */
@@ -25,7 +25,6 @@ export const BREAKOUT_CANDIDATES: readonly string[] = [
   'smart air purifier',
   'keto meal prep',
   'ev charger near me',
-  'used electric cars',
   'sourdough bread for beginners',
 ];
 
@@ -44,14 +43,20 @@ export function isBreakout(keyword: { trend: number }): boolean {
 }
 
 /**
- * Lets a seeded few candidates break out, in place: volume 1.1–1.8× the largest shorter
- * keyword it contains (so above its head in every market: a head and its variants share
- * market shares), yearly trend 2.5–5×. Candidates in a synonym family are left alone (a
- * family shares its volume). Returns the keywords that broke out.
+ * Lets a seeded few candidates break out, in place: volume 1.1–1.8× its head's (so above it
+ * in every market: a head and its variants share market shares) yet below any other shorter
+ * keyword it contains, yearly trend 2.5–5×. A candidate in a synonym family (which shares
+ * one volume), or one that another keyword it contains keeps from outsearching its head, is
+ * left alone. Returns the keywords that broke out.
  */
 export function seedBreakouts(keywords: GeneratedKeyword[], rng: Rng): GeneratedKeyword[] {
   const english = new Map(keywords.filter((k) => k.languageId === 1000).map((k) => [k.kw, k]));
-  const present = BREAKOUT_CANDIDATES.map((kw) => english.get(kw)).filter((k): k is GeneratedKeyword => k !== undefined && k.synonyms.length === 0);
+  /** The most a candidate may draw: below every shorter keyword but its head (keywordGenerator.ts's cap). */
+  const ceiling = (k: GeneratedKeyword) =>
+    Math.min(...containedPhrases(k.kw).map((phrase) => (phrase === k.head ? Infinity : (english.get(phrase)?.volume ?? Infinity) * VARIANT_CAP)));
+  const present = BREAKOUT_CANDIDATES.map((kw) => english.get(kw)).filter(
+    (k): k is GeneratedKeyword => k !== undefined && k.synonyms.length === 0 && english.has(k.head) && ceiling(k) > 1.2 * english.get(k.head)!.volume,
+  );
   // Fisher–Yates shuffle (Knuth, TAOCP vol. 2, Algorithm P), then take the share that breaks out.
   for (let i = present.length - 1; i > 0; i--) {
     const j = Math.floor(rng.next() * (i + 1));
@@ -59,9 +64,8 @@ export function seedBreakouts(keywords: GeneratedKeyword[], rng: Rng): Generated
   }
   const chosen = present.slice(0, present.length === 0 ? 0 : Math.max(1, Math.round(present.length * BREAKOUT_SHARE)));
   for (const k of chosen) {
-    let shorter = 0;
-    for (const part of containedPhrases(k.kw)) shorter = Math.max(shorter, english.get(part)?.volume ?? 0);
-    k.volume = Math.round(shorter * (1.1 + 0.7 * rng.next()));
+    const head = english.get(k.head)!.volume;
+    k.volume = Math.round(Math.min(head * (1.1 + 0.7 * rng.next()), ceiling(k)));
     k.trend = Math.round((2.5 + 2.5 * rng.next()) * 1e4) / 1e4;
   }
   return chosen;
