@@ -19,6 +19,7 @@ import { hashString32, unitNoise } from './deterministicNoise.js';
 import type { SearchCorpus } from './searchCorpus.js';
 import type { IntentSignals } from './searchIntent.js';
 import { tokenize } from './text.js';
+import { intentForm } from '../world/headProfiles.js';
 
 export interface RankQuery {
   /** Normalised keyword. */
@@ -174,7 +175,7 @@ export class OrganicRanker {
       const p = corpus.pages[i];
       if (!p.keyword) continue;
       const key = `${p.languageId}|${p.keyword}`;
-      this.pageTopic[i] = idOf(this.topicIds, key);
+      this.pageTopic[i] = idOf(this.topicIds, topicKey(p.languageId, p.keyword));
       const head = headOf.get(key);
       if (head !== undefined) this.pageHead[i] = idOf(this.headIds, `${p.languageId}|${head}`);
     }
@@ -184,7 +185,7 @@ export class OrganicRanker {
   private topicFactors(query: Pick<RankQuery, 'keyword' | 'head' | 'languageId'>): ((page: number) => number) | undefined {
     const head = this.headIds.get(`${query.languageId}|${query.head ?? query.keyword}`);
     if (head === undefined) return undefined;
-    const topic = this.topicIds.get(`${query.languageId}|${query.keyword}`) ?? -2;
+    const topic = this.topicIds.get(topicKey(query.languageId, query.keyword)) ?? -2;
     return (page) =>
       this.pageTopic[page] === topic ? TOPIC.exact : this.pageHead[page] === head ? TOPIC.sameHead : this.pageHead[page] < 0 ? TOPIC.unknown : TOPIC.otherHead;
   }
@@ -346,6 +347,14 @@ export class OrganicRanker {
     }
     return out;
   }
+}
+
+/**
+ * A page's or a query's subject: spellings of one intent are one subject ("hiking boots for
+ * men" and "mens hiking boots", headProfiles.ts), so a page written for either is exact for both.
+ */
+function topicKey(languageId: number, keyword: string): string {
+  return `${languageId}|${languageId === 1000 ? intentForm(keyword) : keyword}`;
 }
 
 function idOf(ids: Map<string, number>, key: string): number {

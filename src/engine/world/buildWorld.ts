@@ -31,7 +31,7 @@ import { openSearch } from '../search/index.js';
 import { DEFAULT_SERP_LOCATION } from '../search/searchEngine.js';
 
 /** Bumped whenever generated content changes, so cached test worlds are rebuilt. */
-export const GENERATOR_VERSION = 9;
+export const GENERATOR_VERSION = 10;
 
 export type { ProgressListener } from '../../lib/progress.js';
 import type { ProgressListener } from '../../lib/progress.js';
