@@ -207,7 +207,8 @@ export class OrganicRanker {
    */
   retrieve(query: Pick<RankQuery, 'keyword' | 'fallbackTokens' | 'head'>, limit: number, candidates = CANDIDATES): Retrieval {
     const depth = Math.max(candidates, limit);
-    let found = this.index.search(tokenize(query.keyword), depth);
+    const tokens = queryTokens(query.keyword);
+    let found = this.index.search(tokens, depth);
     if (query.head && query.head !== query.keyword) {
       // The best matches of a long keyword can all be pages sharing its pattern words ("how
       // much does … cost" about other things): the pages best matching its head term are
@@ -218,7 +219,7 @@ export class OrganicRanker {
         const docs = new Int32Array(found.docs.length + extra.length);
         docs.set(found.docs);
         docs.set(extra, found.docs.length);
-        found = this.index.scoreDocs(tokenize(query.keyword), docs);
+        found = this.index.scoreDocs(tokens, docs);
       }
     }
     if (found.docs.length < limit * 2 && query.fallbackTokens && query.fallbackTokens.length > 0) {
@@ -239,7 +240,7 @@ export class OrganicRanker {
 
   /** The retrieval `retrieve` returned for the query, from its documents (same scores). */
   rescore(query: Pick<RankQuery, 'keyword' | 'fallbackTokens'>, retrieved: RetrievedDocs): Retrieval {
-    const found = this.index.scoreDocs(tokenize(query.keyword), retrieved.docs);
+    const found = this.index.scoreDocs(queryTokens(query.keyword), retrieved.docs);
     if (!retrieved.fallbackDocs) return { found };
     return { found, fallback: this.index.scoreDocs(query.fallbackTokens ?? [], retrieved.fallbackDocs) };
   }
@@ -347,6 +348,15 @@ export class OrganicRanker {
     }
     return out;
   }
+}
+
+/**
+ * The words a query is searched by: those of its intent's spelling ("hiking boots for men"
+ * is searched as "mens hiking boots"), as a search engine that knows synonyms rewrites a
+ * query, so that spellings of one intent find the same pages.
+ */
+function queryTokens(keyword: string): string[] {
+  return tokenize(intentForm(keyword));
 }
 
 /**
