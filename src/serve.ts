@@ -19,6 +19,7 @@ import { pino } from 'pino';
 import { acquireSchedulerLock, acquireServeLock, securePermissions, type ServeLock } from './store/dataDir.js';
 import { ConfigError } from './config.js';
 import { ALL_ROLES, type Role } from './roles.js';
+import { startMetricsServer } from './metrics/metricsServer.js';
 
 /** How often expired cache entries, burst events and lookups are swept. */
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
@@ -85,6 +86,9 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
   const worker = roles.has('worker') ? startEmbeddedWorker(ctx, { handlers: jobHandlers(ctx), queue: ctx.jobs, logger: log }) : undefined;
   // Daily rank checks (catching up days missed while down) and due email reports.
   const rankScheduler = roles.has('scheduler') ? startRankScheduler(ctx, { logger: log }) : undefined;
+  // Without the API role there is no /metrics on the API port: this process's own metrics
+  // (its jobs, rank checks, e-mails) are served on QUARRY_METRICS_PORT, if set.
+  const metricsServer = !api && config.metricsPort !== null ? await startMetricsServer(ctx.metrics, config.metricsPort, config.host) : undefined;
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -95,6 +99,7 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
     await rankScheduler?.stop();
     await worker?.stop();
     await app?.close();
+    await metricsServer?.close();
     await closeContext(ctx);
     for (const lock of locks) lock.release();
     process.exit(0);
@@ -107,7 +112,8 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
     // The worker's and the scheduler's timers do not hold the process open (they are unref'd
     // so that tests and `serve` can close); without a listening socket, this does until a signal.
     setInterval(() => undefined, 2 ** 30);
-    process.stdout.write(`Quarry is running (${running}) on ${config.dataDir}\n`);
+    const metricsAt = metricsServer ? `; metrics at http://${config.host}:${metricsServer.port}/metrics` : '';
+    process.stdout.write(`Quarry is running (${running}) on ${config.dataDir}${metricsAt}\n`);
     return;
   }
   await app.listen({ port: config.port, host: config.host });

@@ -21,7 +21,8 @@ export interface RankServices {
   reports: RankReports;
 }
 
-export type RankContext = Pick<QuarryContext, 'config' | 'clock' | 'state' | 'search' | 'sources' | 'locations' | 'accounts' | 'policy' | 'fairUse'>;
+export type RankContext = Pick<QuarryContext, 'config' | 'clock' | 'state' | 'search' | 'sources' | 'locations' | 'accounts' | 'policy' | 'fairUse'> &
+  Partial<Pick<QuarryContext, 'metrics'>>;
 
 const services = new WeakMap<object, RankServices>();
 
@@ -29,7 +30,7 @@ export function rankServices(ctx: RankContext): RankServices {
   let s = services.get(ctx);
   if (!s) {
     const store = new RankTrackingStore(ctx.state.db, ctx.fairUse.storage, DELETED_TRACKING_RETENTION_DAYS * 86_400);
-    s = { store, checks: new PositionChecks(ctx.state.db, ctx.sources.serp, ctx.policy), reports: new RankReports(ctx) };
+    s = { store, checks: new PositionChecks(ctx.state.db, ctx.sources.serp, ctx.policy, ctx.metrics), reports: new RankReports(ctx) };
     services.set(ctx, s);
   }
   return s;
