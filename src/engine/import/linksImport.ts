@@ -102,7 +102,7 @@ export async function importLinksCsv(file: string, options: LinksImportOptions):
   result.newPages = writer.counts.newPages;
   result.metrics = options.fullRecompute
     ? fullRecomputeUpdate(raw, options.asOf, options.onStage)
-    : updateLinkMetrics(raw, options.asOf, writer.touchedRoots, options.onStage);
+    : updateLinkMetrics(raw, options.asOf, options.onStage);
   result.recomputedLinks = result.metrics.linksRead;
   return result;
 }
