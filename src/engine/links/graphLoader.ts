@@ -190,20 +190,6 @@ export function loadRankEdges(raw: SqliteDatabase.Database): { source: Int32Arra
   return { source: source.subarray(0, n), target: target.subarray(0, n) };
 }
 
-/** The links whose `keep` flag is set, in the same (id) order. */
-export function selectLinks(links: LoadedLinks, keep: Uint8Array): LoadedLinks {
-  let n = 0;
-  for (let i = 0; i < keep.length; i++) if (keep[i]) n++;
-  const out = allocate(n);
-  const keys = Object.keys(links) as (keyof LoadedLinks)[];
-  for (let i = 0, k = 0; i < keep.length; i++) {
-    if (!keep[i]) continue;
-    for (const key of keys) out[key][k] = links[key][i];
-    k++;
-  }
-  return out;
-}
-
 function allocate(n: number): LoadedLinks {
   return {
     ids: new Int32Array(n),
