@@ -3,7 +3,7 @@
  * export within the grace period or giving its lease back. Short real waits here are for
  * the child process.
  */
-import { freePort } from '../support/serveProcess.js';
+import { freePort } from '../support/processes.js';
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
