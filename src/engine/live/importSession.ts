@@ -59,7 +59,7 @@ export async function importSession<T>(config: Config, fn: (engine: Engine) => P
       if (changes() === before) return result;
       if (state) {
         // The published number becomes the store's generation (above every published one).
-        const bar = progressBars();
+        const bar = options.quiet ? { listener: () => undefined, stop: () => undefined } : progressBars();
         try {
           const published = await publishSnapshot(state.pool, engine.store.raw, { redis, onProgress: bar.listener });
           bar.stop();
