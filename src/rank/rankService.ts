@@ -31,7 +31,15 @@ export function rankServices(ctx: RankContext): RankServices {
   if (!s) {
     const store = new RankTrackingStore(ctx.state.db, ctx.fairUse.storage, DELETED_TRACKING_RETENTION_DAYS * 86_400);
     // The SERP source of the live research data, not the one current when the service was built.
-    s = { store, checks: new PositionChecks(ctx.state.db, follow(() => ctx.sources.serp), ctx.policy), reports: new RankReports(ctx) };
+    s = {
+      store,
+      checks: new PositionChecks(
+        ctx.state.db,
+        follow(() => ctx.sources.serp),
+        ctx.policy,
+      ),
+      reports: new RankReports(ctx),
+    };
     services.set(ctx, s);
   }
   return s;

@@ -28,11 +28,13 @@ export function setGeneration(raw: SqliteDatabase.Database, generation: number):
 
 /** Raises the generation by one and answers the new one: an import has finished writing. */
 export function bumpGeneration(raw: SqliteDatabase.Database): number {
-  return raw.transaction(() => {
-    const next = generationOf(raw) + 1;
-    setGeneration(raw, next);
-    return next;
-  }).immediate();
+  return raw
+    .transaction(() => {
+      const next = generationOf(raw) + 1;
+      setGeneration(raw, next);
+      return next;
+    })
+    .immediate();
 }
 
 export interface GenerationPeek {

@@ -201,7 +201,8 @@ export async function fetchSnapshot(pool: pg.Pool, generation: number, file: str
       fs.createWriteStream(temporary, { mode: 0o600 }),
     );
     const digest = hash.digest('hex');
-    if (written !== bytes || digest !== head.sha256) throw new Error(`research generation ${generation} arrived damaged (${written} of ${bytes} bytes, hash ${digest})`);
+    if (written !== bytes || digest !== head.sha256)
+      throw new Error(`research generation ${generation} arrived damaged (${written} of ${bytes} bytes, hash ${digest})`);
     try {
       // link, not rename: it fails when the file is there, where a rename would replace a file in use.
       fs.linkSync(temporary, file);
