@@ -21,17 +21,23 @@ import { pino } from 'pino';
 import { acquireSchedulerLock, acquireServeLock, securePermissions, type ServeLock } from './store/dataDir.js';
 import { ConfigError } from './config.js';
 import { ALL_ROLES, type Role } from './roles.js';
+import { AdvisoryLock, ADVISORY_LOCKS } from './store/advisoryLock.js';
 
 /** How often expired cache entries, burst events and lookups are swept. */
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
+/** Scale mode: how often an API process releases the reservations of processes that died (their liveness mark lasts 30 s). */
+const RELEASE_ABANDONED_EVERY_MS = 10_000;
 
 export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES): Promise<void> {
   const api = roles.has('api');
   // Refused before any work: a second API process on the data directory (see
   // acquireServeLock), a second scheduler.
+  // In the scale mode neither applies: the API processes share Redis's single-flight and
+  // cache invalidation, and the schedulers elect one of them on PostgreSQL (below).
+  const scale = config.databaseUrl !== null;
   const locks: ServeLock[] = [];
-  if (api) locks.push(acquireServeLock(config.dataDir));
-  if (roles.has('scheduler')) locks.push(acquireSchedulerLock(config.dataDir));
+  if (api && !scale) locks.push(acquireServeLock(config.dataDir));
+  if (roles.has('scheduler') && !scale) locks.push(acquireSchedulerLock(config.dataDir));
   securePermissions(config.dataDir);
   // Scale mode: a research generation published by another host is fetched, not built again.
   if (config.databaseUrl) {
@@ -79,11 +85,24 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
   let app: FastifyInstance | undefined;
   let demoKey: string | null = null;
   let sweep: NodeJS.Timeout | undefined;
+  let releaser: NodeJS.Timeout | undefined;
   if (api) {
     // Requests admitted by a server that died before answering: their charges, burst slots and
-    // cooldowns are given back (this server holds the data directory's lock: none is live).
+    // cooldowns are given back (embedded: this server holds the data directory's lock, none is
+    // live; scale mode: only those of processes whose liveness mark on Redis ran out).
     const abandoned = await ctx.policy.releaseInFlight();
     if (abandoned > 0) process.stderr.write(`Released ${abandoned} charge(s) of requests that a previous run never answered\n`);
+    if (scale) {
+      // Another API process that dies is not restarted to release what it held (it may never
+      // be): every live one looks for dead processes' reservations now and then.
+      releaser = setInterval(() => {
+        ctx.policy
+          .releaseInFlight()
+          .then((n) => n > 0 && log.warn({ released: n }, 'released the charges of requests a dead process never answered'))
+          .catch((err: unknown) => log.error({ err }, 'releasing abandoned charges failed'));
+      }, RELEASE_ABANDONED_EVERY_MS);
+      releaser.unref();
+    }
     demoKey = await ensureDemoAccount(ctx);
     app = await buildApp(ctx, { logger: { level: config.logLevel } });
     sweep = setInterval(() => {
@@ -99,7 +118,20 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
   // The embedded worker runs backlink exports; `quarry worker` can run more of them elsewhere.
   const worker = roles.has('worker') ? startEmbeddedWorker(ctx, { handlers: jobHandlers(ctx), queue: ctx.jobs, logger: log }) : undefined;
   // Daily rank checks (catching up days missed while down) and due email reports.
-  const rankScheduler = roles.has('scheduler') ? startRankScheduler(ctx, { logger: log }) : undefined;
+  // In the scale mode any number of processes may have this role: the one holding a
+  // PostgreSQL advisory lock runs the rounds, the others stand by to take over.
+  const rankScheduler = roles.has('scheduler')
+    ? startRankScheduler(ctx, {
+        logger: log,
+        leadership: ctx.state.dialect === 'postgres' ? new AdvisoryLock(ctx.state.pool, ADVISORY_LOCKS.rankScheduler) : undefined,
+        onLeading: (leading) =>
+          process.stderr.write(
+            leading
+              ? 'Rank scheduler: this process runs the rank checks and e-mail reports (it holds the lease on PostgreSQL)\n'
+              : 'Rank scheduler: another process runs the rank checks and e-mail reports; this one stands by\n',
+          ),
+      })
+    : undefined;
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -107,6 +139,7 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
     closing = true;
     log.info({ signal }, 'shutting down');
     clearInterval(sweep);
+    clearInterval(releaser);
     await rankScheduler?.stop();
     await worker?.stop();
     await app?.close();
