@@ -14,6 +14,8 @@ import type { StateStore } from './store/database.js';
 import type { Engine } from './engine/index.js';
 import type { SearchEngine } from './engine/search/index.js';
 import type { EngineSources } from './engine/sources/index.js';
+import type { ResearchReloads } from './engine/live/researchReloads.js';
+import type { ResearchSet } from './engine/live/researchSet.js';
 import type { JobQueue } from './jobs/jobQueue.js';
 import type { UrlSigner } from './lib/signedUrl.js';
 import type { FairUse } from './policy/fairUse.js';
@@ -35,6 +37,11 @@ export interface QuarryContext {
   search: SearchEngine;
   /** Where SERPs, keyword data and links come from: the sandbox or a configured provider per capability. */
   sources: EngineSources;
+  /**
+   * The live research data behind `engine`, `search` and `sources` (views of the set the
+   * running request began on) and what reloads it when an import announces a new generation.
+   */
+  research: ResearchReloads<ResearchSet>;
   /** The durable job queue (backlink exports). */
   jobs: JobQueue;
   /** Signs download URLs that work without an API key. */

@@ -102,6 +102,8 @@ export function workerCommand(handlers: JobHandlersFactory): Command {
         logger: logger as WorkerLogger,
       });
       logger.info({ worker: running.worker.id, kinds: running.worker.kinds, concurrency: opts.concurrency }, 'worker started');
+      // New research generations are loaded as they come, like the API's (engine/live/).
+      ctx.research.start(logger);
       await new Promise<void>((resolve) => {
         let stopping = false;
         const shutdown = (signal: string) => {
@@ -110,6 +112,7 @@ export function workerCommand(handlers: JobHandlersFactory): Command {
           logger.info({ signal }, 'worker stopping');
           void running
             .stop()
+            .then(() => ctx.research.stop())
             .then(() => metricsServer?.close())
             .then(() => closeStateContext(ctx))
             .then(resolve);
