@@ -8,6 +8,8 @@ import { buildApp } from './http/app.js';
 import { closeContext, createContext, DEMO_KEY_FILE, ensureDemoAccount } from './service.js';
 import { API_BUSY_TIMEOUT_MS, BACKGROUND_BUSY_TIMEOUT_MS } from './store/database.js';
 import { ensureWorld, isWorldReady, researchStoreFile } from './engine/index.js';
+import { liveResearchFile } from './engine/live/generation.js';
+import { fetchPublishedResearch, publishFirstGeneration } from './engine/live/startup.js';
 import { systemClock } from './lib/clock.js';
 import { progressBars } from './lib/progress.js';
 import { startEmbeddedWorker } from './jobs/workerCommand.js';
@@ -19,6 +21,7 @@ import { pino } from 'pino';
 import { acquireSchedulerLock, acquireServeLock, securePermissions, type ServeLock } from './store/dataDir.js';
 import { ConfigError } from './config.js';
 import { ALL_ROLES, type Role } from './roles.js';
+import { startMetricsServer } from './metrics/metricsServer.js';
 import { AdvisoryLock, ADVISORY_LOCKS } from './store/advisoryLock.js';
 
 /** How often expired cache entries, burst events and lookups are swept. */
@@ -37,7 +40,12 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
   if (api && !scale) locks.push(acquireServeLock(config.dataDir));
   if (roles.has('scheduler') && !scale) locks.push(acquireSchedulerLock(config.dataDir));
   securePermissions(config.dataDir);
-  if (!isWorldReady(researchStoreFile(config.dataDir))) {
+  // Scale mode: a research generation published by another host is fetched, not built again.
+  if (config.databaseUrl) {
+    process.stderr.write('Looking for a research generation published to PostgreSQL…\n');
+    await fetchPublishedResearch(config, researchStoreFile(config.dataDir), { info: (_, msg) => process.stderr.write(`${msg}\n`), error: () => undefined });
+  }
+  if (!isWorldReady(liveResearchFile(researchStoreFile(config.dataDir)))) {
     // Only the API role builds the world: two processes building one file would clash, and
     // a worker or scheduler alone has nothing to do before the service has been set up.
     if (!api)
@@ -59,7 +67,7 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
   // Opening the world reads its pages, text index and the default market's rank index:
   // seconds on `small`, said as it happens rather than in silence.
   const loading = Date.now();
-  process.stderr.write(`Loading the research engine from ${researchStoreFile(config.dataDir)}…\n`);
+  process.stderr.write(`Loading the research engine from ${liveResearchFile(researchStoreFile(config.dataDir))}…\n`);
   const opening = progressBars();
   let ctx: Awaited<ReturnType<typeof createContext>>;
   try {
@@ -69,6 +77,11 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
     opening.stop();
   }
   process.stderr.write(`Research engine loaded in ${((Date.now() - loading) / 1000).toFixed(1)} s\n`);
+  if (api) {
+    // Scale mode: the deployment's first API process shares its research store with the others.
+    const published = await publishFirstGeneration(ctx.state, ctx.redis, ctx.research.live);
+    if (published !== null) process.stderr.write(`Published the research store to PostgreSQL as generation ${published}\n`);
+  }
   const logger = pino({ level: config.logLevel, name: 'quarry' });
   let app: FastifyInstance | undefined;
   let demoKey: string | null = null;
@@ -100,6 +113,9 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
     sweep.unref();
   }
   const log = app?.log ?? logger;
+  // An import (here or, in scale mode, on another host) raises the research generation: this
+  // process loads the new data beside the old and swaps it in, no restart (engine/live/).
+  ctx.research.start(log);
   // The embedded worker runs backlink exports; `quarry worker` can run more of them elsewhere.
   const worker = roles.has('worker') ? startEmbeddedWorker(ctx, { handlers: jobHandlers(ctx), queue: ctx.jobs, logger: log }) : undefined;
   // Daily rank checks (catching up days missed while down) and due email reports.
@@ -117,6 +133,9 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
           ),
       })
     : undefined;
+  // Without the API role there is no /metrics on the API port: this process's own metrics
+  // (its jobs, rank checks, e-mails) are served on QUARRY_METRICS_PORT, if set.
+  const metricsServer = !api && config.metricsPort !== null ? await startMetricsServer(ctx.metrics, config.metricsPort, config.host) : undefined;
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -128,6 +147,7 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
     await rankScheduler?.stop();
     await worker?.stop();
     await app?.close();
+    await metricsServer?.close();
     await closeContext(ctx);
     for (const lock of locks) lock.release();
     process.exit(0);
@@ -140,7 +160,8 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
     // The worker's and the scheduler's timers do not hold the process open (they are unref'd
     // so that tests and `serve` can close); without a listening socket, this does until a signal.
     setInterval(() => undefined, 2 ** 30);
-    process.stdout.write(`Quarry is running (${running}) on ${config.dataDir}\n`);
+    const metricsAt = metricsServer ? `; metrics at http://${config.host}:${metricsServer.port}/metrics` : '';
+    process.stdout.write(`Quarry is running (${running}) on ${config.dataDir}${metricsAt}\n`);
     return;
   }
   await app.listen({ port: config.port, host: config.host });

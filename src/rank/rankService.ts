@@ -14,6 +14,7 @@ import { unixSeconds } from '../lib/clock.js';
 import { RankTrackingStore } from '../store/rankTracking.js';
 import { PositionChecks } from './positionChecks.js';
 import { RankReports } from './rankReports.js';
+import { follow } from '../engine/live/liveResearch.js';
 
 export interface RankServices {
   store: RankTrackingStore;
@@ -21,7 +22,8 @@ export interface RankServices {
   reports: RankReports;
 }
 
-export type RankContext = Pick<QuarryContext, 'config' | 'clock' | 'state' | 'search' | 'sources' | 'locations' | 'accounts' | 'policy' | 'fairUse'>;
+export type RankContext = Pick<QuarryContext, 'config' | 'clock' | 'state' | 'search' | 'sources' | 'locations' | 'accounts' | 'policy' | 'fairUse'> &
+  Partial<Pick<QuarryContext, 'metrics'>>;
 
 const services = new WeakMap<object, RankServices>();
 
@@ -29,7 +31,17 @@ export function rankServices(ctx: RankContext): RankServices {
   let s = services.get(ctx);
   if (!s) {
     const store = new RankTrackingStore(ctx.state.db, ctx.fairUse.storage, DELETED_TRACKING_RETENTION_DAYS * 86_400);
-    s = { store, checks: new PositionChecks(ctx.state.db, ctx.sources.serp, ctx.policy), reports: new RankReports(ctx) };
+    // The SERP source of the live research data, not the one current when the service was built.
+    s = {
+      store,
+      checks: new PositionChecks(
+        ctx.state.db,
+        follow(() => ctx.sources.serp),
+        ctx.policy,
+        ctx.metrics,
+      ),
+      reports: new RankReports(ctx),
+    };
     services.set(ctx, s);
   }
   return s;

@@ -15,7 +15,7 @@ import { systemClock } from '../../src/lib/clock.js';
 import { EXPORT_JOB_KIND, ExportState, exportFileName, exportsDir, exportState } from '../../src/jobs/exportJobs.js';
 import { type Job, JobQueue, openJobQueue } from '../../src/jobs/jobQueue.js';
 import { openStateStore, type SqliteStateStore } from '../../src/store/database.js';
-import { Processes, type QuarryProcess } from '../support/processes.js';
+import { freePort, Processes, type QuarryProcess } from '../support/processes.js';
 
 const ACCOUNT = '9'.repeat(24);
 const cli = fileURLToPath(new URL('./fixtures/workerCli.ts', import.meta.url));
@@ -53,10 +53,10 @@ describe('quarry worker', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const startWorker = (grace: number) =>
+  const startWorker = (grace: number, env: Record<string, string> = {}) =>
     processes.start([JSON.stringify({ pauseEvery: 100, pauseMs: 5 }), '--grace', String(grace), '--poll-interval', '50'], {
       script: cli,
-      env: { QUARRY_DATA_DIR: dataDir },
+      env: { QUARRY_DATA_DIR: dataDir, ...env },
     });
   const files = () => (fs.existsSync(exportsDir(dataDir)) ? fs.readdirSync(exportsDir(dataDir)) : []);
   const refunds = (job: Job) =>
@@ -83,9 +83,14 @@ describe('quarry worker', () => {
 
   it('on SIGTERM within the grace period, finishes the running export first', async () => {
     const job = await queue.enqueue(EXPORT_JOB_KIND, ACCOUNT, { rows: 15_000 });
-    const worker = startWorker(60_000);
+    // The worker process's own metrics, on its metrics port (it has no API port).
+    const metricsPort = await freePort();
+    const worker = startWorker(60_000, { QUARRY_METRICS_PORT: String(metricsPort) });
     const done = exited(worker);
     await until(async () => ((await queue.byId(job.id))?.progress.done ?? 0) >= 1_000, 'the export to be under way');
+    const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    assert.match(metrics, /^quarry_jobs\{state="running"\} 1$/m);
+    assert.match(metrics, /^# TYPE quarry_job_duration_seconds histogram$/m);
     worker.child.kill('SIGTERM');
     const { code, stderr } = await done;
     assert.equal(code, 0, stderr);
