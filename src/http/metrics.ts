@@ -1,7 +1,7 @@
 /**
  * GET /metrics in Prometheus text format (prom-client): requests by route and status, paid
  * admissions and refusals by pool and reason, cache hits by pool, and the job queue's depth
- * by state. Counted at the edge from what each answer was: a paid route's 2xx answered from
+ * by state, and the research data's generation and reloads. Counted at the edge from what each answer was: a paid route's 2xx answered from
  * cache is a hit, any other 2xx an admission, a 429/402 a refusal with the error's type as
  * reason. One registry per app (tests build many). Not under /v3 and not in the OpenAPI
  * document: scrape it from inside; docs/operations.md keeps it off the public proxy.
@@ -11,7 +11,7 @@ import { sql } from 'kysely';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { QuarryContext } from './context.js';
 
-export async function registerMetrics(app: FastifyInstance, ctx: Pick<QuarryContext, 'state'>): Promise<void> {
+export async function registerMetrics(app: FastifyInstance, ctx: Pick<QuarryContext, 'state' | 'research'>): Promise<void> {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'quarry_' });
   const requests = new Counter({
@@ -47,6 +47,33 @@ export async function registerMetrics(app: FastifyInstance, ctx: Pick<QuarryCont
       const rows = await sql<{ state: string; n: number }>`SELECT state, COUNT(*) AS n FROM jobs GROUP BY state`.execute(ctx.state.db);
       this.reset();
       for (const row of rows.rows) this.set({ state: row.state }, Number(row.n));
+    },
+  });
+
+  // The research data in use (engine/live): which generation, reloads since start, replaced sets still answering.
+  new Gauge({
+    name: 'quarry_research_generation',
+    help: 'Data generation of the research store this process answers from',
+    registers: [registry],
+    collect() {
+      this.set(ctx.research.live.current.generation);
+    },
+  });
+  new Counter({
+    name: 'quarry_research_reloads_total',
+    help: 'Reloads of the research data since the process started (an import raised its generation)',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(ctx.research.reloads);
+    },
+  });
+  new Gauge({
+    name: 'quarry_research_draining',
+    help: 'Replaced research data sets still answering requests that began on them',
+    registers: [registry],
+    collect() {
+      this.set(ctx.research.live.draining);
     },
   });
 
