@@ -21,6 +21,7 @@ import type { UrlSigner } from './lib/signedUrl.js';
 import type { FairUse } from './policy/fairUse.js';
 import type { RedisHandle } from './lib/redis.js';
 import type { WebSessions } from './sessions/webSessions.js';
+import type { ProcessMetrics } from './metrics/processMetrics.js';
 
 export interface QuarryContext {
   config: Config;
@@ -51,4 +52,6 @@ export interface QuarryContext {
   redis: RedisHandle | null;
   /** Sessions of the web dashboard (/app). */
   sessions: WebSessions;
+  /** This process's Prometheus metrics (every role counts into them). */
+  metrics: ProcessMetrics;
 }

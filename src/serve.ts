@@ -21,6 +21,7 @@ import { pino } from 'pino';
 import { acquireSchedulerLock, acquireServeLock, securePermissions, type ServeLock } from './store/dataDir.js';
 import { ConfigError } from './config.js';
 import { ALL_ROLES, type Role } from './roles.js';
+import { startMetricsServer } from './metrics/metricsServer.js';
 import { AdvisoryLock, ADVISORY_LOCKS } from './store/advisoryLock.js';
 
 /** How often expired cache entries, burst events and lookups are swept. */
@@ -132,6 +133,9 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
           ),
       })
     : undefined;
+  // Without the API role there is no /metrics on the API port: this process's own metrics
+  // (its jobs, rank checks, e-mails) are served on QUARRY_METRICS_PORT, if set.
+  const metricsServer = !api && config.metricsPort !== null ? await startMetricsServer(ctx.metrics, config.metricsPort, config.host) : undefined;
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -143,6 +147,7 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
     await rankScheduler?.stop();
     await worker?.stop();
     await app?.close();
+    await metricsServer?.close();
     await closeContext(ctx);
     for (const lock of locks) lock.release();
     process.exit(0);
@@ -155,7 +160,8 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
     // The worker's and the scheduler's timers do not hold the process open (they are unref'd
     // so that tests and `serve` can close); without a listening socket, this does until a signal.
     setInterval(() => undefined, 2 ** 30);
-    process.stdout.write(`Quarry is running (${running}) on ${config.dataDir}\n`);
+    const metricsAt = metricsServer ? `; metrics at http://${config.host}:${metricsServer.port}/metrics` : '';
+    process.stdout.write(`Quarry is running (${running}) on ${config.dataDir}${metricsAt}\n`);
     return;
   }
   await app.listen({ port: config.port, host: config.host });

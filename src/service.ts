@@ -31,6 +31,7 @@ import { EXPORT_JOB_KIND } from './jobs/exportJobs.js';
 import type { ProgressListener } from './lib/progress.js';
 import { SqlSessionStore } from './sessions/sqlSessionStore.js';
 import { WebSessions } from './sessions/webSessions.js';
+import { ProcessMetrics } from './metrics/processMetrics.js';
 
 export interface ServiceOptions {
   clock?: Clock;
@@ -80,7 +81,9 @@ export async function createContext(config: Config, options: ServiceOptions = {}
   const jobs = openJobQueue(base.state, base.clock);
   const signer = new UrlSigner(loadSigningSecret(config), config.publicUrl);
   const sessions = new WebSessions(new SqlSessionStore(base.state.db), base.accounts, base.clock, config.sessionTtlHours * 3600);
-  return { ...base, locations, engine, search, sources, research, jobs, signer, fairUse: fairUseOf(config, base, jobs), sessions };
+  const metrics = new ProcessMetrics(base.state);
+  metrics.watchResearch({ generation: () => live.current.generation, reloads: () => research.reloads, draining: () => live.draining });
+  return { ...base, locations, engine, search, sources, research, jobs, signer, fairUse: fairUseOf(config, base, jobs), sessions, metrics };
 }
 
 /** Per-account fair use: in this process, or on the scale mode's Redis, shared by every process. */

@@ -22,7 +22,8 @@ export interface RankServices {
   reports: RankReports;
 }
 
-export type RankContext = Pick<QuarryContext, 'config' | 'clock' | 'state' | 'search' | 'sources' | 'locations' | 'accounts' | 'policy' | 'fairUse'>;
+export type RankContext = Pick<QuarryContext, 'config' | 'clock' | 'state' | 'search' | 'sources' | 'locations' | 'accounts' | 'policy' | 'fairUse'> &
+  Partial<Pick<QuarryContext, 'metrics'>>;
 
 const services = new WeakMap<object, RankServices>();
 
@@ -37,6 +38,7 @@ export function rankServices(ctx: RankContext): RankServices {
         ctx.state.db,
         follow(() => ctx.sources.serp),
         ctx.policy,
+        ctx.metrics,
       ),
       reports: new RankReports(ctx),
     };
