@@ -165,16 +165,22 @@ export function historyDocuments(
   todayTopRank?: ArrayLike<number>,
 ): RootHistory[] {
   const { months, domains, ips, subnets, social } = counts;
-
-  const scale = (r: number, m: number): number => {
-    const now = domains[r * months + months - 1];
-    return now > 0 ? Math.log1p(domains[r * months + m]) / Math.log1p(now) : domains[r * months + m] > 0 ? 1 : 0;
-  };
+  // Each root's referring domains at month m on a log scale relative to now (computed once:
+  // the ranks and both flows read it).
+  const scales = new Float64Array(rootCount * months);
+  for (let r = 0; r < rootCount; r++) {
+    const base = r * months;
+    const now = domains[base + months - 1];
+    for (let m = 0; m < months; m++) scales[base + m] = now > 0 ? Math.log1p(domains[base + m]) / Math.log1p(now) : domains[base + m] > 0 ? 1 : 0;
+  }
   const topRank = new Int32Array(rootCount * months);
   const order = Array.from({ length: rootCount }, (_, i) => i);
   const strength = new Float64Array(rootCount);
-  for (let m = 0; m < months; m++) {
-    for (let r = 0; r < rootCount; r++) strength[r] = rootPda[r] * scale(r, m) + domains[r * months + m] * 1e-9;
+  // The last month shows today's TopRank when given for every root: no need to rank it.
+  let rankedMonths = months;
+  if (todayTopRank && Array.prototype.every.call(todayTopRank, (rank: number) => rank >= 1)) rankedMonths = months - 1;
+  for (let m = 0; m < rankedMonths; m++) {
+    for (let r = 0; r < rootCount; r++) strength[r] = rootPda[r] * scales[r * months + m] + domains[r * months + m] * 1e-9;
     order.sort((a, b) => strength[b] - strength[a] || a - b);
     order.forEach((r, position) => (topRank[r * months + m] = position + 1));
   }
@@ -182,19 +188,28 @@ export function historyDocuments(
   smoothRanks(topRank, rootCount, months);
 
   const histories: RootHistory[] = [];
+  const start = monthLabel(0);
   for (let r = 0; r < rootCount; r++) {
-    const h: RootHistory = { start: monthLabel(0), topRank: [], refDomains: [], refIps: [], refSubnets: [], citationFlow: [], trustFlow: [], social: [] };
+    const base = r * months;
+    const citationFlow = new Array<number>(months);
+    const trustFlow = new Array<number>(months);
+    const shares = new Array<number>(months);
     for (let m = 0; m < months; m++) {
-      const k = r * months + m;
-      h.topRank.push(topRank[k]);
-      h.refDomains.push(domains[k]);
-      h.refIps.push(ips[k]);
-      h.refSubnets.push(subnets[k]);
-      h.citationFlow.push(Math.round(rootCf[r] * scale(r, m)));
-      h.trustFlow.push(Math.round(rootTf[r] * scale(r, m)));
-      h.social.push(Math.round(social[k]));
+      citationFlow[m] = Math.round(rootCf[r] * scales[base + m]);
+      trustFlow[m] = Math.round(rootTf[r] * scales[base + m]);
+      shares[m] = Math.round(social[base + m]);
     }
-    histories.push(h);
+    const series = (values: Int32Array) => Array.from(values.subarray(base, base + months));
+    histories.push({
+      start,
+      topRank: series(topRank),
+      refDomains: series(domains),
+      refIps: series(ips),
+      refSubnets: series(subnets),
+      citationFlow,
+      trustFlow,
+      social: shares,
+    });
   }
   return histories;
 }
