@@ -4,8 +4,8 @@
  * every changed link as it was before (table `link_changes`, import/linkWriter.ts), so the
  * update costs in proportion to the changes plus one PageRank pass:
  *
- * - PageRank and TrustRank are global: they run over every rank-passing link (read as
- *   bare page pairs), warm-started from the stored ranks (pageRank.ts `initial`), and stop
+ * - PageRank and TrustRank are global: they run over every rank-passing link (the pairs
+ *   of the last update with the changes applied, rankEdgeCache.ts), warm-started from the stored ranks (pageRank.ts `initial`), and stop
  *   at the same L1 tolerance as a full recompute.
  * - Counters are the stored ones plus the changes' differences: a changed link's old share
  *   is taken out and its new one put in (counters.ts countLink); distinct counts
@@ -35,7 +35,8 @@
 import type SqliteDatabase from 'better-sqlite3';
 import { buildInEdgeCsr } from './csrGraph.js';
 import { COUNTER_NAMES, countLink, type CountedLink, type Counters } from './counters.js';
-import { loadEntities, loadRankEdges, type EntityArrays } from './graphLoader.js';
+import { loadEntities, type EntityArrays } from './graphLoader.js';
+import { currentRankEdges, storeRankEdges } from './rankEdgeCache.js';
 import { aggregate, rankPages, DAMPING, type MetricsStage } from './linkMetrics.js';
 import { flowValues, roundScore } from './flows.js';
 import { linkScore, linkStrength, linkStrengthValue } from './linkStrength.js';
@@ -259,7 +260,18 @@ export function updateLinkMetrics(raw: SqliteDatabase.Database, asOf: number, on
 
   // Ranks over every rank-passing link, warm-started from the stored ranks (a new page
   // starts at the teleport share, as in a cold start).
-  const edges = loadRankEdges(raw);
+  const passes = (state: LinkState) => state.deleted === 0 && state.nofollow === 0 && state.type !== MENTION;
+  const edges = currentRankEdges(
+    raw,
+    changes.map((c) => ({
+      id: c.id,
+      sourcePage: c.sourcePage,
+      targetPage: c.targetPage,
+      passedBefore: c.before && passes(c.before),
+      passesNow: passes(c.after),
+    })),
+    e.pageCount,
+  );
   const graph = buildInEdgeCsr(e.pageCount, edges.source, edges.target);
   const [storedPages, , storedRoots] = stored;
   const warmPr = new Float64Array(e.pageCount);
@@ -451,6 +463,7 @@ export function updateLinkMetrics(raw: SqliteDatabase.Database, asOf: number, on
       for (const [root, text] of histories) updateHistory.run(root + 1, text);
 
       raw.prepare('DELETE FROM link_changes').run();
+      storeRankEdges(raw, edges);
       raw.prepare("DELETE FROM world_meta WHERE key = 'content_hash'").run();
       raw.prepare('INSERT OR REPLACE INTO world_meta (key, value) VALUES (?, ?)').run(METRICS_AS_OF_KEY, String(asOf));
     })();
