@@ -154,19 +154,22 @@ export function smoothRanks(topRank: Int32Array, rootCount: number, months: numb
   }
 }
 
-/** History documents from the monthly counts and today's flows and pda of every root domain. */
-/** `todayTopRank`: today's TopRank of each root (the metrics'), which the last month then shows. */
-export function historyDocuments(
-  counts: HistoryCounts,
-  rootCount: number,
-  rootCf: Uint8Array,
-  rootTf: Uint8Array,
-  rootPda: Uint8Array,
-  todayTopRank?: ArrayLike<number>,
-): RootHistory[] {
-  const { months, domains, ips, subnets, social } = counts;
-  // Each root's referring domains at month m on a log scale relative to now (computed once:
-  // the ranks and both flows read it).
+/** Monthly TopRank of every root (index root · months + m, smoothed) and the scales of its flows. */
+export interface HistoryRanks {
+  months: number;
+  /** Each root's referring domains at month m on a log scale relative to now. */
+  scales: Float64Array;
+  topRank: Int32Array;
+}
+
+/**
+ * The monthly TopRank of every root domain: at each month, domains ordered by pda scaled by
+ * their referring domains then (ties: more referring domains, then id), smoothed towards
+ * `todayTopRank` (the metrics' TopRank), which the last month shows.
+ */
+export function historyRanks(counts: HistoryCounts, rootCount: number, rootPda: Uint8Array, todayTopRank?: ArrayLike<number>): HistoryRanks {
+  const { months, domains } = counts;
+  // Computed once: the ranks and both flows read it.
   const scales = new Float64Array(rootCount * months);
   for (let r = 0; r < rootCount; r++) {
     const base = r * months;
@@ -186,30 +189,44 @@ export function historyDocuments(
   }
   if (todayTopRank) for (let r = 0; r < rootCount; r++) if (todayTopRank[r] >= 1) topRank[r * months + months - 1] = todayTopRank[r];
   smoothRanks(topRank, rootCount, months);
+  return { months, scales, topRank };
+}
 
-  const histories: RootHistory[] = [];
-  const start = monthLabel(0);
-  for (let r = 0; r < rootCount; r++) {
-    const base = r * months;
-    const citationFlow = new Array<number>(months);
-    const trustFlow = new Array<number>(months);
-    const shares = new Array<number>(months);
-    for (let m = 0; m < months; m++) {
-      citationFlow[m] = Math.round(rootCf[r] * scales[base + m]);
-      trustFlow[m] = Math.round(rootTf[r] * scales[base + m]);
-      shares[m] = Math.round(social[base + m]);
-    }
-    const series = (values: Int32Array) => Array.from(values.subarray(base, base + months));
-    histories.push({
-      start,
-      topRank: series(topRank),
-      refDomains: series(domains),
-      refIps: series(ips),
-      refSubnets: series(subnets),
-      citationFlow,
-      trustFlow,
-      social: shares,
-    });
+/** The history document of root `r` from the monthly counts, its monthly ranks and today's flows. */
+export function historyDocument(r: number, counts: HistoryCounts, ranks: HistoryRanks, rootCf: Uint8Array, rootTf: Uint8Array): RootHistory {
+  const { months, domains, ips, subnets, social } = counts;
+  const base = r * months;
+  const citationFlow = new Array<number>(months);
+  const trustFlow = new Array<number>(months);
+  const shares = new Array<number>(months);
+  for (let m = 0; m < months; m++) {
+    citationFlow[m] = Math.round(rootCf[r] * ranks.scales[base + m]);
+    trustFlow[m] = Math.round(rootTf[r] * ranks.scales[base + m]);
+    shares[m] = Math.round(social[base + m]);
   }
-  return histories;
+  const series = (values: Int32Array) => Array.from(values.subarray(base, base + months));
+  return {
+    start: monthLabel(0),
+    topRank: series(ranks.topRank),
+    refDomains: series(domains),
+    refIps: series(ips),
+    refSubnets: series(subnets),
+    citationFlow,
+    trustFlow,
+    social: shares,
+  };
+}
+
+/** History documents from the monthly counts and today's flows and pda of every root domain. */
+/** `todayTopRank`: today's TopRank of each root (the metrics'), which the last month then shows. */
+export function historyDocuments(
+  counts: HistoryCounts,
+  rootCount: number,
+  rootCf: Uint8Array,
+  rootTf: Uint8Array,
+  rootPda: Uint8Array,
+  todayTopRank?: ArrayLike<number>,
+): RootHistory[] {
+  const ranks = historyRanks(counts, rootCount, rootPda, todayTopRank);
+  return Array.from({ length: rootCount }, (_, r) => historyDocument(r, counts, ranks, rootCf, rootTf));
 }
