@@ -6,11 +6,9 @@
  * Short real waits here are for the child processes.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
@@ -25,45 +23,28 @@ import { openStateStore, sqliteOf, type SqliteStateStore } from '../../src/store
 import { closeContext, createContext } from '../../src/service.js';
 import { EXPORT_COLUMNS } from '../../src/tools/link/exports.js';
 import { copyTinyWorld } from '../support/world.js';
+import { Processes, until, type QuarryProcess } from '../support/processes.js';
 
 const ACCOUNT = 'f'.repeat(24);
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const processes = new Processes();
 
-function start(script: string, options: object): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', fixture(script), JSON.stringify(options)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/** A fixture worker or claimer with its options. */
+function start(script: string, options: object): QuarryProcess {
+  return processes.start([JSON.stringify(options)], { script: fixture(script) });
 }
 
-function exited(child: ChildProcess, timeoutMs = 180_000): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += d));
-  child.stderr!.on('data', (d) => (stderr += d));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`child did not exit within ${timeoutMs} ms: ${stderr}`));
-    }, timeoutMs);
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
+/** Its exit and output, once it has ended by itself. */
+async function exited(p: QuarryProcess): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
+  const { code, signal } = await p.finished();
+  return { code, signal, stdout: p.stdout(), stderr: p.stderr() };
 }
 
 /**
  * Waits for a child process to get somewhere. Generous: a `quarry worker` loads the research
  * engine first, which took over 25 s on a loaded 2-core machine (load average 20).
  */
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
+const waitUntil = (condition: () => boolean | Promise<boolean>, what: string) => until(what, async () => ((await condition()) ? true : undefined), 120_000, 20);
 
 describe('worker processes on one state store', () => {
   let dataDir: string;
@@ -79,6 +60,7 @@ describe('worker processes on one state store', () => {
     queue = openJobQueue(store, systemClock);
   });
   after(async () => {
+    await processes.killAll();
     await store.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
@@ -126,7 +108,7 @@ describe('worker processes on one state store', () => {
     const options = { ...workerOptions, stateFile: stateFile(), dataDir };
     const first = start('exportWorker.ts', options);
     const firstExit = exited(first);
-    await until(async () => ((await queue.byId(job.id))?.progress.done ?? 0) >= 3_000, 'the first worker to write 3,000 rows');
+    await waitUntil(async () => ((await queue.byId(job.id))?.progress.done ?? 0) >= 3_000, 'the first worker to write 3,000 rows');
     const midway = (await queue.byId(job.id))!;
     assert.equal(exportState(midway), ExportState.LinksCollected);
     assert.equal(midway.progress.total, rows);
@@ -136,7 +118,7 @@ describe('worker processes on one state store', () => {
       'a temporary file is being written',
     );
     assert.ok(!exportFiles().includes(exportFileName(job.id)), 'no final file yet');
-    first.kill('SIGKILL');
+    await first.kill();
     assert.equal((await firstExit).signal, 'SIGKILL');
     assert.equal((await queue.byId(job.id))?.state, 'running', 'the dead worker still holds the lease');
 
@@ -160,8 +142,8 @@ describe('worker processes on one state store', () => {
     const options = { ...workerOptions, stateFile: stateFile(), dataDir };
     const first = start('exportWorker.ts', options);
     const firstExit = exited(first);
-    await until(async () => ((await queue.byId(job.id))?.progress.done ?? 0) >= 1_000, 'the first worker to write 1,000 rows');
-    first.kill('SIGKILL');
+    await waitUntil(async () => ((await queue.byId(job.id))?.progress.done ?? 0) >= 1_000, 'the first worker to write 1,000 rows');
+    await first.kill();
     await firstExit;
 
     for (let run = 0; run < 2; run++) {
@@ -184,7 +166,6 @@ describe('the real export path across processes', () => {
   let ctx: QuarryContext;
   let app: FastifyInstance;
   let key: string;
-  const workers: ChildProcess[] = [];
 
   before(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-real-export-'));
@@ -198,7 +179,7 @@ describe('the real export path across processes', () => {
   });
   after(async () => {
     // A failed assertion may leave a worker of this test running.
-    for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill('SIGKILL');
+    await processes.killAll();
     await app?.close();
     if (ctx) await closeContext(ctx);
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -208,15 +189,7 @@ describe('the real export path across processes', () => {
     app.inject({ method, url: `/v3${url}`, headers: { 'x-access-token': key }, ...(payload ? { payload } : {}) });
   const linksRemaining = async () => (await api('GET', '/keyword-tool/limits')).json().resources.links.remaining as number;
   /** `quarry worker`, exactly as an operator starts it, on the test's data dir. */
-  const quarryWorker = () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'worker', '--concurrency', '1', '--poll-interval', '20'], {
-      cwd: ROOT,
-      env: { ...process.env, QUARRY_DATA_DIR: dataDir, QUARRY_LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    workers.push(child);
-    return child;
-  };
+  const quarryWorker = () => processes.start(['worker', '--concurrency', '1', '--poll-interval', '20'], { env: { QUARRY_DATA_DIR: dataDir } });
   const exportFiles = () => (fs.existsSync(exportsDir(dataDir)) ? fs.readdirSync(exportsDir(dataDir)) : []);
 
   it('kill -9 of `quarry worker` mid-export: the next one completes it to one CSV, charged once', async () => {
@@ -233,8 +206,8 @@ describe('the real export path across processes', () => {
     // Writing the tiny world's largest export takes about a second; its temporary file
     // appears part way through, which is the moment to kill.
     const over = async () => ['completed', 'failed'].includes((await ctx.jobs.byId(jobId))!.state);
-    await until(async () => tempFile() !== undefined || (await over()), 'the first worker to write the CSV');
-    first.kill('SIGKILL');
+    await waitUntil(async () => tempFile() !== undefined || (await over()), 'the first worker to write the CSV');
+    await first.kill();
     assert.equal((await firstExit).signal, 'SIGKILL');
     const killed = (await ctx.jobs.byId(jobId))!;
     assert.equal(killed.state, 'running', 'killed mid-export: the dead worker still holds the lease');
@@ -246,11 +219,9 @@ describe('the real export path across processes', () => {
     sqliteOf(ctx.state).prepare('UPDATE jobs SET lease_expires_ms = ? WHERE id = ?').run(Date.now(), jobId);
 
     const second = quarryWorker();
-    const secondExit = exited(second);
-    await until(async () => (await ctx.jobs.byId(jobId))!.state !== 'running', 'the second worker to finish the export');
-    second.kill('SIGTERM');
-    const stopped = await secondExit;
-    assert.equal(stopped.code, 0, stopped.stderr);
+    await waitUntil(async () => (await ctx.jobs.byId(jobId))!.state !== 'running', 'the second worker to finish the export');
+    const stopped = await second.stop();
+    assert.equal(stopped.code, 0, second.stderr());
 
     const done = (await ctx.jobs.byId(jobId))!;
     assert.equal(done.state, 'completed', done.error ?? '');

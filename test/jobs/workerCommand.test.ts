@@ -3,6 +3,7 @@
  * export within the grace period or giving its lease back. Short real waits here are for
  * the child process.
  */
+import { freePort } from '../support/processes.js';
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -61,9 +62,9 @@ describe('quarry worker', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const startWorker = (grace: number) =>
+  const startWorker = (grace: number, env: Record<string, string> = {}) =>
     spawn(process.execPath, ['--import', 'tsx', cli, JSON.stringify({ pauseEvery: 100, pauseMs: 5 }), '--grace', String(grace), '--poll-interval', '50'], {
-      env: { ...process.env, QUARRY_DATA_DIR: dataDir, QUARRY_LOG_LEVEL: 'warn' },
+      env: { ...process.env, QUARRY_DATA_DIR: dataDir, QUARRY_LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
   const files = () => (fs.existsSync(exportsDir(dataDir)) ? fs.readdirSync(exportsDir(dataDir)) : []);
@@ -91,9 +92,14 @@ describe('quarry worker', () => {
 
   it('on SIGTERM within the grace period, finishes the running export first', async () => {
     const job = await queue.enqueue(EXPORT_JOB_KIND, ACCOUNT, { rows: 15_000 });
-    const worker = startWorker(60_000);
+    // The worker process's own metrics, on its metrics port (it has no API port).
+    const metricsPort = await freePort();
+    const worker = startWorker(60_000, { QUARRY_METRICS_PORT: String(metricsPort) });
     const done = exited(worker);
     await until(async () => ((await queue.byId(job.id))?.progress.done ?? 0) >= 1_000, 'the export to be under way');
+    const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    assert.match(metrics, /^quarry_jobs\{state="running"\} 1$/m);
+    assert.match(metrics, /^# TYPE quarry_job_duration_seconds histogram$/m);
     worker.kill('SIGTERM');
     const { code, stderr } = await done;
     assert.equal(code, 0, stderr);
