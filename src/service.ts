@@ -82,6 +82,7 @@ export async function createContext(config: Config, options: ServiceOptions = {}
   const signer = new UrlSigner(loadSigningSecret(config), config.publicUrl);
   const sessions = new WebSessions(new SqlSessionStore(base.state.db), base.accounts, base.clock, config.sessionTtlHours * 3600);
   const metrics = new ProcessMetrics(base.state);
+  metrics.watchResearch({ generation: () => live.current.generation, reloads: () => research.reloads, draining: () => live.draining });
   return { ...base, locations, engine, search, sources, research, jobs, signer, fairUse: fairUseOf(config, base, jobs), sessions, metrics };
 }
 

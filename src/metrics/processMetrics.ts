@@ -2,7 +2,7 @@
  * The Prometheus metrics of one Quarry process (prom-client), whatever its roles: Node's
  * process metrics, the job queue's depth by state (read from the state store at each scrape),
  * job durations by kind and outcome (the worker role), rank checks by outcome and e-mails by
- * outcome (the scheduler role). The API role adds its request counters (http/metrics.ts) to
+ * outcome (the scheduler role), the research data's generation and reloads. The API role adds its request counters (http/metrics.ts) to
  * the same registry. One instance per context, not a global: tests build many services in one
  * process. In the scale mode every process exposes its own (GET /metrics on an API process,
  * QUARRY_METRICS_PORT on a worker or scheduler alone, metricsServer.ts) and Prometheus
@@ -17,6 +17,13 @@ export type JobOutcome = 'completed' | 'failed' | 'retrying' | 'lost' | 'release
 /** A rank check written, or a keyword left due because its SERP source failed (retried next round). */
 export type RankCheckOutcome = 'checked' | 'source_failed';
 export type EmailOutcome = 'sent' | 'failed';
+
+/** What the research metrics read at each scrape. */
+export interface ResearchReadings {
+  generation(): number;
+  reloads(): number;
+  draining(): number;
+}
 
 /** Seconds: jobs range from a few rows to exports of a million links. */
 const JOB_BUCKETS = [0.05, 0.25, 1, 5, 15, 60, 300, 900, 3600];
@@ -59,6 +66,36 @@ export class ProcessMetrics {
       help: 'Rank report and alert e-mails this process sent (or wrote to the outbox), by outcome',
       labelNames: ['outcome'] as const,
       registers,
+    });
+  }
+
+  /** The research data this process answers from (engine/live): generation, reloads since start, replaced sets still answering. */
+  watchResearch(research: ResearchReadings): void {
+    const registers = [this.registry];
+    new Gauge({
+      name: 'quarry_research_generation',
+      help: 'Data generation of the research store this process answers from',
+      registers,
+      collect() {
+        this.set(research.generation());
+      },
+    });
+    new Counter({
+      name: 'quarry_research_reloads_total',
+      help: 'Reloads of the research data since the process started (an import raised its generation)',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(research.reloads());
+      },
+    });
+    new Gauge({
+      name: 'quarry_research_draining',
+      help: 'Replaced research data sets still answering requests that began on them',
+      registers,
+      collect() {
+        this.set(research.draining());
+      },
     });
   }
 

@@ -16,6 +16,8 @@ import type pg from 'pg';
 /** The advisory lock keys Quarry uses: (class, object) pairs; the class spells QRRY. */
 export const ADVISORY_LOCKS = {
   rankScheduler: [0x51525259, 1],
+  /** Research imports, one at a time across hosts (engine/live/importSession.ts). */
+  researchImports: [0x51525259, 2],
 } as const satisfies Record<string, readonly [number, number]>;
 
 export class AdvisoryLock {

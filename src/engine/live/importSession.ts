@@ -15,14 +15,12 @@ import { systemClock } from '../../lib/clock.js';
 import { progressBars } from '../../lib/progress.js';
 import { openRedis, type RedisHandle } from '../../lib/redis.js';
 import { openPostgresStateStore, type PostgresStateStore } from '../../store/database.js';
+import { ADVISORY_LOCKS } from '../../store/advisoryLock.js';
 import { openEngine, type Engine } from '../index.js';
 import { researchStoreFile } from '../researchStore.js';
 import { bumpGeneration, liveResearchFile } from './generation.js';
 import { fetchMissingGeneration } from './researchReloads.js';
 import { publishSnapshot, sharedGenerations } from './snapshots.js';
-
-/** The advisory lock key of research imports (any constant; "qrry" in ASCII). */
-const IMPORT_LOCK = 0x71727279;
 
 export interface ImportSessionOptions {
   /** Print what happens around the import (fetching, publishing) on stderr. */
@@ -42,9 +40,10 @@ export async function importSession<T>(config: Config, fn: (engine: Engine) => P
       state = await openPostgresStateStore(config.databaseUrl, { max: 2 });
       redis = config.redisUrl ? await openRedis(config.redisUrl, config.redisPrefix) : null;
       const client = await state.pool.connect();
-      await client.query('SELECT pg_advisory_lock($1)', [IMPORT_LOCK]);
+      // Waits for an import running on another host (AdvisoryLock only tries: it is for standbys).
+      await client.query('SELECT pg_advisory_lock($1, $2)', [...ADVISORY_LOCKS.researchImports]);
       unlock = async () => {
-        await client.query('SELECT pg_advisory_unlock($1)', [IMPORT_LOCK]).catch(() => undefined);
+        await client.query('SELECT pg_advisory_unlock($1, $2)', [...ADVISORY_LOCKS.researchImports]).catch(() => undefined);
         client.release();
       };
       const log = { info: (_: object, msg: string) => say(msg), error: (_: object, msg: string) => say(msg) };

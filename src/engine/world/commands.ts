@@ -11,7 +11,7 @@ import { ensureWorld, openEngine, researchStoreFile } from '../index.js';
 import { importKeywordsCsv } from '../import/keywordsImport.js';
 import { importLinksCsv } from '../import/linksImport.js';
 import { progressBars } from '../../lib/progress.js';
-import { liveResearchFile } from '../live/generation.js';
+import { generationOf, liveResearchFile } from '../live/generation.js';
 import { importSession } from '../live/importSession.js';
 
 function integer(value: string): number {
@@ -68,7 +68,9 @@ export function worldCommand(): Command {
       const engine = await openEngine({ file: liveResearchFile(researchStoreFile(config.dataDir)), clock: systemClock });
       try {
         if (options.hash) engine.computeContentHash();
-        console.log(JSON.stringify({ built: engine.isBuilt(), ...engine.metadata(), counts: engine.counts() }, null, 2));
+        console.log(
+          JSON.stringify({ built: engine.isBuilt(), ...engine.metadata(), generation: generationOf(engine.store.raw), counts: engine.counts() }, null, 2),
+        );
       } finally {
         await engine.close();
       }

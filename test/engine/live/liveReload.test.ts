@@ -56,6 +56,10 @@ test('an import while serving: the next lookup answers with the new data, no res
     // The replaced data was closed: no request was using it.
     await t.ctx.research.live.drained();
     assert.equal(t.ctx.research.live.draining, 0);
+    const metrics = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+    assert.match(metrics, /^quarry_research_generation 1$/m);
+    assert.match(metrics, /^quarry_research_reloads_total 1$/m);
+    assert.match(metrics, /^quarry_research_draining 0$/m);
   } finally {
     await t.close();
   }
