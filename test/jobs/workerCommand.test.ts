@@ -3,9 +3,7 @@
  * export within the grace period or giving its lease back. Short real waits here are for
  * the child process.
  */
-import { freePort } from '../support/processes.js';
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,25 +15,17 @@ import { systemClock } from '../../src/lib/clock.js';
 import { EXPORT_JOB_KIND, ExportState, exportFileName, exportsDir, exportState } from '../../src/jobs/exportJobs.js';
 import { type Job, JobQueue, openJobQueue } from '../../src/jobs/jobQueue.js';
 import { openStateStore, type SqliteStateStore } from '../../src/store/database.js';
+import { freePort, Processes, type QuarryProcess } from '../support/processes.js';
 
 const ACCOUNT = '9'.repeat(24);
 const cli = fileURLToPath(new URL('./fixtures/workerCli.ts', import.meta.url));
 
-function exited(child: ChildProcess, timeoutMs = 30_000): Promise<{ code: number | null; stderr: string; stdout: string }> {
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += d));
-  child.stderr!.on('data', (d) => (stderr += d));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`worker did not exit within ${timeoutMs} ms\n${stdout}\n${stderr}`));
-    }, timeoutMs);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stderr, stdout });
-    });
-  });
+const processes = new Processes();
+
+/** Its exit and output once it has ended (killed and failed after `timeoutMs`). */
+async function exited(worker: QuarryProcess, timeoutMs = 30_000): Promise<{ code: number | null; stderr: string; stdout: string }> {
+  const { code } = await worker.finished(timeoutMs);
+  return { code, stderr: worker.stderr(), stdout: worker.stdout() };
 }
 
 async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
@@ -58,14 +48,15 @@ describe('quarry worker', () => {
     queue = openJobQueue(store, systemClock);
   });
   after(async () => {
+    await processes.killAll();
     await store.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   const startWorker = (grace: number, env: Record<string, string> = {}) =>
-    spawn(process.execPath, ['--import', 'tsx', cli, JSON.stringify({ pauseEvery: 100, pauseMs: 5 }), '--grace', String(grace), '--poll-interval', '50'], {
-      env: { ...process.env, QUARRY_DATA_DIR: dataDir, QUARRY_LOG_LEVEL: 'warn', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    processes.start([JSON.stringify({ pauseEvery: 100, pauseMs: 5 }), '--grace', String(grace), '--poll-interval', '50'], {
+      script: cli,
+      env: { QUARRY_DATA_DIR: dataDir, ...env },
     });
   const files = () => (fs.existsSync(exportsDir(dataDir)) ? fs.readdirSync(exportsDir(dataDir)) : []);
   const refunds = (job: Job) =>
@@ -76,7 +67,7 @@ describe('quarry worker', () => {
     const worker = startWorker(100);
     const done = exited(worker);
     await until(async () => ((await queue.byId(job.id))?.progress.done ?? 0) >= 1_000, 'the export to be under way');
-    worker.kill('SIGTERM');
+    worker.child.kill('SIGTERM');
     const { code, stderr } = await done;
     assert.equal(code, 0, stderr);
     const released = (await queue.byId(job.id))!;
@@ -100,7 +91,7 @@ describe('quarry worker', () => {
     const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
     assert.match(metrics, /^quarry_jobs\{state="running"\} 1$/m);
     assert.match(metrics, /^# TYPE quarry_job_duration_seconds histogram$/m);
-    worker.kill('SIGTERM');
+    worker.child.kill('SIGTERM');
     const { code, stderr } = await done;
     assert.equal(code, 0, stderr);
     const finished = (await queue.byId(job.id))!;
