@@ -80,6 +80,11 @@ export function lookupKey(...parts: (string | number)[]): string {
   return parts.join('\u001f');
 }
 
+/** What a committed request is finally charged: its cost, within what was reserved. */
+export function chargedCost(r: Reservation, c: Commit): number {
+  return Math.max(0, Math.min(c.cost, r.reserved));
+}
+
 /** A lookup that unlocks or discounts later requests; kept 24 h unless `ttlMs` says otherwise. */
 export interface LookupWrite {
   kind: string;
