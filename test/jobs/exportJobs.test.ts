@@ -23,7 +23,8 @@ import {
 } from '../../src/jobs/exportJobs.js';
 import { type Job, JobQueue, openJobQueue } from '../../src/jobs/jobQueue.js';
 import { PermanentJobError, Worker } from '../../src/jobs/worker.js';
-import { openStateStore, type StateStore } from '../../src/store/database.js';
+import type { StateStore } from '../../src/store/database.js';
+import { testStateStore } from '../support/postgres.js';
 
 const ACCOUNT = 'd'.repeat(24);
 const COLUMNS = ['source', 'target', 'anchor'];
@@ -64,7 +65,7 @@ describe('backlink export jobs', () => {
   }
 
   beforeEach(async () => {
-    store = await openStateStore(':memory:');
+    store = await testStateStore();
     clock = new FakeClock();
     queue = openJobQueue(store, clock, { leaseMs: 30 * SECOND, retryDelayMs: () => SECOND });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-export-jobs-'));
