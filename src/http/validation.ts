@@ -64,44 +64,11 @@ function numericMembers(schema: SchemaNode | undefined): [string, RegExp][] {
   return out;
 }
 
-/** Where `data` holds a string with U+0000, as a JSON pointer; null when none does. */
-function nulAt(data: unknown, at = ''): string | null {
-  if (typeof data === 'string') return data.includes('\u0000') ? at : null;
-  if (data === null || typeof data !== 'object') return null;
-  for (const [name, value] of Object.entries(data)) {
-    const found = nulAt(value, `${at}/${name}`);
-    if (found !== null) return found;
-  }
-  return null;
-}
-
-type Validator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
-
-/**
- * No text of the API may hold U+0000: it names no keyword, domain, id or list, and the scale
- * mode's PostgreSQL cannot store or even compare it (a text parameter with it is an encoding
- * error), so it is refused at the edge on both backends alike, as an invalid parameter.
- */
-function refusingNul(validate: Validator): Validator {
-  const checked: Validator = (data: unknown): boolean => {
-    const at = nulAt(data);
-    if (at !== null) {
-      checked.errors = [{ instancePath: at, schemaPath: '#', keyword: 'pattern', message: 'must not contain the NUL character', params: {} }];
-      return false;
-    }
-    const ok = validate(data);
-    checked.errors = validate.errors;
-    return ok;
-  };
-  checked.errors = null;
-  return checked;
-}
-
 export function compileValidator({ schema, httpPart }: { schema: SchemaNode; httpPart?: string }) {
-  if (httpPart === 'body') return refusingNul(bodyAjv.compile(schema) as Validator);
+  if (httpPart === 'body') return bodyAjv.compile(schema);
   const validate = queryAjv.compile(schema);
   const numeric = numericMembers(schema);
-  if (numeric.length === 0) return refusingNul(validate as Validator);
+  if (numeric.length === 0) return validate;
   const strict = (data: unknown): boolean => {
     if (data !== null && typeof data === 'object') {
       for (const [name, text] of numeric) {
@@ -120,7 +87,7 @@ export function compileValidator({ schema, httpPart }: { schema: SchemaNode; htt
     return ok as boolean;
   };
   strict.errors = null as ErrorObject[] | null | undefined;
-  return refusingNul(strict);
+  return strict;
 }
 
 interface AjvIssue {
