@@ -15,7 +15,7 @@ import { SqlitePolicyStore } from './policy/sqlitePolicyStore.js';
 import { RedisPolicyStore } from './policy/redis/redisPolicyStore.js';
 import { RedisFlights } from './policy/redis/redisFlights.js';
 import { openRedis } from './lib/redis.js';
-import { openPostgresStateStore, openStateStore, sqliteOf, type StateStore } from './store/database.js';
+import { openConfiguredStateStore, sqliteOf, type StateStore } from './store/database.js';
 import { durableStateOf } from './policy/durableState.js';
 import { openEngine, researchStoreFile } from './engine/index.js';
 import { reloadSearchKeywords } from './engine/search/index.js';
@@ -48,9 +48,7 @@ export async function openStateContext(config: Config, options: ServiceOptions =
   const clock = options.clock ?? systemClock;
   const plans = loadPlans(config.plansFile);
   // Scale mode: the state store on PostgreSQL, shared by every process (the config makes sure Redis is set too).
-  const state: StateStore = config.databaseUrl
-    ? await openPostgresStateStore(config.databaseUrl)
-    : await openStateStore(options.inMemory ? ':memory:' : path.join(config.dataDir, 'state.db'), { busyTimeoutMs: options.busyTimeoutMs });
+  const state: StateStore = await openConfiguredStateStore(config, options);
   const accounts = new Accounts(state, () => Object.keys(plans));
   // Scale mode: the policy's hot state and its single-flight on Redis, shared by every process.
   const redis = config.redisUrl ? await openRedis(config.redisUrl, config.redisPrefix) : null;

@@ -249,6 +249,22 @@ export interface ImportRunsTable {
 }
 
 /** Root domains whose links an unfinished import changed (their metrics are not updated yet). */
+/**
+ * The state of every link an import changed since the last link metrics update, as it was
+ * before the first change (`existed` 0: the import created it), so the incremental update
+ * (links/incrementalMetrics.ts) can take the old link's share out of the counters and put
+ * the new one's in. Emptied by every metrics update.
+ */
+export interface LinkChangesTable {
+  link_id: number;
+  existed: number;
+  type: string;
+  nofollow: number;
+  deleted: number;
+  first_seen: string;
+  last_seen: string;
+}
+
 export interface ImportTouchedRootsTable {
   run_id: number;
   root_domain_id: number;
@@ -281,6 +297,7 @@ export interface ResearchDatabase {
   root_history: RootHistoryTable;
   import_runs: ImportRunsTable;
   import_touched_roots: ImportTouchedRootsTable;
+  link_changes: LinkChangesTable;
   domain_priors: DomainPriorsTable;
 }
 

@@ -226,6 +226,22 @@ export const researchMigrations: Record<string, Migration> = {
         await sql.raw(index.sql.replace('CREATE INDEX', 'CREATE INDEX IF NOT EXISTS')).execute(db);
     },
   },
+  '0022_link_changes': {
+    async up(db: Kysely<any>) {
+      // The links changed since the last metrics update, as they were before (researchSchema.ts
+      // LinkChangesTable): the incremental update applies each change's difference.
+      await db.schema
+        .createTable('link_changes')
+        .addColumn('link_id', 'integer', (c) => c.primaryKey())
+        .addColumn('existed', 'integer', (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('nofollow', 'integer', (c) => c.notNull())
+        .addColumn('deleted', 'integer', (c) => c.notNull())
+        .addColumn('first_seen', 'text', (c) => c.notNull())
+        .addColumn('last_seen', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 /** Opens (and migrates) a research store file. */

@@ -25,7 +25,7 @@ import { apiComponents } from '../tools/components.js';
 import { registerOpenApi } from './openapi.js';
 import { toolRoutes } from '../tools/routes.js';
 import { downloadRoutes } from '../jobs/downloadRoutes.js';
-import { exportsDir } from '../jobs/exportJobs.js';
+import { openExportFiles } from '../jobs/exportJobs.js';
 import { writeUnits } from '../policy/fairUse.js';
 import { isSqliteBusy } from '../store/database.js';
 import { STATUS_CODES } from 'node:http';
@@ -244,7 +244,7 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
   // Export downloads: outside /v3 and without a key; the signed URL is the authorisation.
   // The MCP server over Streamable HTTP (outside /v3: it authenticates on its own).
   await app.register(mcpRoutes);
-  await app.register(downloadRoutes, { queue: ctx.jobs, signer: ctx.signer, dir: exportsDir(ctx.config.dataDir), clock: ctx.clock });
+  await app.register(downloadRoutes, { queue: ctx.jobs, signer: ctx.signer, files: openExportFiles(ctx.state, ctx.config.dataDir), clock: ctx.clock });
   // The web dashboard at /app and its sessions.
   await app.register(dashboardRoutes, { webDir: options.webDir });
 

@@ -2,28 +2,28 @@
  * GET /downloads/:jobId — the export download behind a signed `downloadURL`. It lives
  * outside /v3 and takes no API key: the URL's signature is the authorisation (it is
  * opened by browsers and mail clients). Answers:
- * - 200 the CSV, streamed from disk (`text/csv`, `Content-Disposition: attachment`);
+ * - 200 the CSV, streamed from where exports live (disk or PostgreSQL, openExportFiles)
+ *   (`text/csv`, `Content-Disposition: attachment`);
  * - 410 when the link or the export has expired (the signature was valid);
  * - 404 when the signature is missing, bad or tampered with, or the export is unknown —
  *   the same answer for all three, so a guessed URL learns nothing.
  *
  * @example
- * await app.register(downloadRoutes, { queue, signer, dir: exportsDir(config.dataDir), clock });
+ * await app.register(downloadRoutes, { queue, signer, files: openExportFiles(state, config.dataDir), clock });
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../lib/errors.js';
 import type { Clock } from '../lib/clock.js';
 import type { UrlSigner } from '../lib/signedUrl.js';
 import { downloadPath, EXPORT_JOB_KIND, exportExpiresMs, exportFileName } from './exportJobs.js';
+import type { ExportFiles } from './exportFiles.js';
 import type { JobQueue } from './jobQueue.js';
 
 export interface DownloadRoutesOptions {
   queue: JobQueue;
   signer: UrlSigner;
-  /** `<dataDir>/exports` */
-  dir: string;
+  /** Where the exports are (openExportFiles): the same answers whichever it is. */
+  files: ExportFiles;
   clock: Clock;
 }
 
@@ -35,7 +35,7 @@ function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
 }
 
 export async function downloadRoutes(app: FastifyInstance, options: DownloadRoutesOptions): Promise<void> {
-  const { queue, signer, dir, clock } = options;
+  const { queue, signer, files, clock } = options;
 
   // HEAD is declared rather than derived from GET, whose derived form would read the
   // whole file only to discard it.
@@ -54,27 +54,20 @@ export async function downloadRoutes(app: FastifyInstance, options: DownloadRout
       if (expiresMs === null) return sendError(reply, notFound());
       if (now >= expiresMs) return sendError(reply, expired());
 
-      const fileName = exportFileName(job.id);
-      let handle: fs.promises.FileHandle;
-      try {
-        handle = await fs.promises.open(path.join(dir, fileName), 'r');
-      } catch (err) {
-        // The sweep removed the file a moment before it marked the job expired.
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return sendError(reply, expired());
-        throw err;
-      }
-      const { size } = await handle.stat();
+      const file = await files.open(exportFileName(job.id));
+      // The sweep removed the file a moment before it marked the job expired.
+      if (!file) return sendError(reply, expired());
       reply
         .code(200)
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="backlinks-${job.id}.csv"`)
-        .header('content-length', String(size))
+        .header('content-length', String(file.size))
         .header('cache-control', 'private, no-store');
       if (req.method === 'HEAD') {
-        await handle.close();
+        await file.close();
         return reply.send();
       }
-      return reply.send(handle.createReadStream());
+      return reply.send(file.stream());
     },
   });
 }

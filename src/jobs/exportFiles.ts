@@ -9,6 +9,7 @@
  * further while the file falls behind.
  */
 import fs from 'node:fs';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import path from 'node:path';
 import { csvRecord } from '../lib/csv.js';
@@ -31,13 +32,8 @@ const CHUNK_BYTES = 64 * 1024;
 /** A UTF-16 code unit takes at most 3 bytes in UTF-8 (a surrogate pair, 4 for 2 units). */
 const MAX_UTF8_BYTES_PER_UNIT = 3;
 
-export interface CsvExportOptions {
-  /** The directory that holds finished exports (created if missing). */
-  dir: string;
-  /** The final file name inside `dir`, e.g. `<jobId>.csv`. */
-  fileName: string;
-  /** Distinguishes this attempt's temporary file from a dead attempt's. */
-  attemptTag: string;
+/** What a CSV is made of, and how its writing is followed. */
+export interface CsvRowsOptions {
   /** Column keys (and headers) in order; with object rows, keys select the fields. */
   columns: ReadonlyArray<CsvColumn>;
   rows: AsyncIterable<CsvRow> | Iterable<CsvRow>;
@@ -46,6 +42,62 @@ export interface CsvExportOptions {
   onProgress?: (rowsWritten: number) => void;
   /** Default 10,000. */
   progressEvery?: number;
+}
+
+/** An export to write: its rows, its final name and the attempt writing it. */
+export interface ExportWrite extends CsvRowsOptions {
+  /** The final file name, e.g. `<jobId>.csv`. */
+  fileName: string;
+  /** Distinguishes this attempt's temporary copy from a dead attempt's. */
+  attemptTag: string;
+}
+
+export interface CsvExportOptions extends ExportWrite {
+  /** The directory that holds finished exports (created if missing). */
+  dir: string;
+}
+
+/** A finished export written by `ExportFiles.write`. */
+export interface ExportWritten {
+  fileName: string;
+  rows: number;
+  bytes: number;
+}
+
+/** A finished export opened for reading. */
+export interface ExportFile {
+  /** Bytes. */
+  size: number;
+  /** Its bytes, once; the stream releases what the file holds when it ends or fails. */
+  stream(): Readable;
+  /** Releases the file without reading it (a HEAD request). */
+  close(): Promise<void>;
+}
+
+/**
+ * Where finished exports live: files in the data directory's exports/ folder (the embedded
+ * mode, diskExportFiles), or chunks in PostgreSQL (the scale mode, postgresExportFiles.ts),
+ * so that any API process can serve what any worker wrote. Both write atomically: a reader
+ * sees a whole export or none, and a crashed attempt leaves only a temporary copy.
+ */
+export interface ExportFiles {
+  /** Writes the rows as CSV (header first) under `fileName`, replacing an earlier one. */
+  write(options: ExportWrite): Promise<ExportWritten>;
+  /** The finished export, or null when there is none. */
+  open(fileName: string): Promise<ExportFile | null>;
+  /** Removes a finished export; false when it was already gone. */
+  remove(fileName: string): Promise<boolean>;
+  /** Removes the temporary copies that earlier (crashed) attempts left for `fileName`. */
+  removeTemps(fileName: string): Promise<number>;
+  /** Ids of the jobs whose export (`<jobId>.csv`) has temporary copies. */
+  tempOwners(): Promise<string[]>;
+}
+
+/** Refuses a file name that is not a plain name (a path, a hidden file). */
+export function checkExportFileName(fileName: string): void {
+  if (fileName.includes('/') || fileName.includes('\\') || fileName.startsWith('.') || fileName === '') {
+    throw new Error(`invalid export file name ${fileName}`);
+  }
 }
 
 export interface CsvExportResult {
@@ -126,9 +178,7 @@ async function fsyncPath(target: string): Promise<void> {
  */
 export async function writeCsvExport(options: CsvExportOptions): Promise<CsvExportResult> {
   const { dir, fileName } = options;
-  if (fileName.includes('/') || fileName.includes('\\') || fileName.startsWith('.')) {
-    throw new Error(`invalid export file name ${fileName}`);
-  }
+  checkExportFileName(fileName);
   await fs.promises.mkdir(dir, { recursive: true });
   await removeTempFiles(dir, fileName);
   const finalPath = path.join(dir, fileName);
@@ -160,7 +210,7 @@ export async function writeCsvExport(options: CsvExportOptions): Promise<CsvExpo
  * no long string to flatten and re-encode at write time. Counts the rows into `counted`
  * and reports progress as rows are taken from the source.
  */
-async function* csvChunks(options: CsvExportOptions, counted: { rows: number }): AsyncGenerator<Buffer> {
+export async function* csvChunks(options: CsvRowsOptions, counted: { rows: number }): AsyncGenerator<Buffer> {
   const { columns, onProgress, signal } = options;
   const every = Math.max(1, options.progressEvery ?? 10_000);
   const keys = columns.map((column) => (typeof column === 'string' ? column : column.key));
@@ -220,4 +270,30 @@ export async function removeExportFile(dir: string, fileName: string): Promise<b
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw err;
   }
+}
+
+/** The exports of the embedded mode: files in `dir` (`<dataDir>/exports`). */
+export function diskExportFiles(dir: string): ExportFiles {
+  return {
+    async write(options) {
+      const { fileName, rows, bytes } = await writeCsvExport({ ...options, dir });
+      return { fileName, rows, bytes };
+    },
+    async open(fileName) {
+      checkExportFileName(fileName);
+      let handle: fs.promises.FileHandle;
+      try {
+        handle = await fs.promises.open(path.join(dir, fileName), 'r');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw err;
+      }
+      // The open handle keeps the bytes readable even if the sweep unlinks the file meanwhile.
+      const { size } = await handle.stat();
+      return { size, stream: () => handle.createReadStream(), close: () => handle.close() };
+    },
+    remove: (fileName) => removeExportFile(dir, fileName),
+    removeTemps: (fileName) => removeTempFiles(dir, fileName),
+    tempOwners: () => tempFileOwners(dir),
+  };
 }

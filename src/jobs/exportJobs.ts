@@ -23,7 +23,9 @@ import path from 'node:path';
 import { DAY, unixSeconds } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import type { UrlSigner } from '../lib/signedUrl.js';
-import { type CsvColumn, type CsvRow, removeExportFile, removeTempFiles, tempFileOwners, writeCsvExport } from './exportFiles.js';
+import type { StateStore } from '../store/database.js';
+import { type CsvColumn, type CsvRow, diskExportFiles, type ExportFiles } from './exportFiles.js';
+import { postgresExportFiles } from './postgresExportFiles.js';
 import type { Job, JobQueue } from './jobQueue.js';
 import type { JobContext, JobHandler } from './worker.js';
 
@@ -57,6 +59,14 @@ export interface ExportResult {
 /** The exports directory under the data directory. */
 export function exportsDir(dataDir: string): string {
   return path.join(dataDir, 'exports');
+}
+
+/**
+ * Where the exports of this state store live: files in `<dataDir>/exports` in the embedded
+ * mode, chunks in PostgreSQL in the scale mode (any API process serves what any worker wrote).
+ */
+export function openExportFiles(state: StateStore, dataDir: string): ExportFiles {
+  return state.dialect === 'postgres' ? postgresExportFiles(state.db) : diskExportFiles(exportsDir(dataDir));
 }
 
 export function exportFileName(jobId: string): string {
@@ -139,8 +149,8 @@ export interface ExportRows {
 }
 
 export interface ExportJobHandlerOptions<P> {
-  /** `<dataDir>/exports` */
-  dir: string;
+  /** Where the CSV goes (openExportFiles). */
+  files: ExportFiles;
   columns: ReadonlyArray<CsvColumn>;
   /** Finds the rows of an export (the link tool: its backlinks with the job's filter and limit). */
   collect(payload: P, ctx: JobContext<P>): Promise<ExportRows> | ExportRows;
@@ -162,8 +172,7 @@ export function exportJobHandler<P>(options: ExportJobHandlerOptions<P>): JobHan
       ctx.signal.throwIfAborted();
       await ctx.stage(EXPORT_STAGE_WRITING);
       await ctx.progress(0, total);
-      const written = await writeCsvExport({
-        dir: options.dir,
+      const written = await options.files.write({
         fileName: exportFileName(ctx.job.id),
         attemptTag: `${ctx.job.attempts}-${newId().slice(0, 8)}`,
         columns: options.columns,
@@ -185,17 +194,17 @@ export function exportJobHandler<P>(options: ExportJobHandlerOptions<P>): JobHan
  * lingers forever. Then removes temporary files left by dead attempts of jobs that are
  * not running any more (one that failed for good after its worker died mid-write).
  */
-export async function sweepExports(queue: JobQueue, dir: string): Promise<{ expired: number; tempsRemoved: number }> {
+export async function sweepExports(queue: JobQueue, files: ExportFiles): Promise<{ expired: number; tempsRemoved: number }> {
   const due = await queue.completedBefore(EXPORT_JOB_KIND, queue.clock.now() - EXPORT_RETENTION_MS);
   let expired = 0;
   for (const job of due) {
-    await removeExportFile(dir, exportFileName(job.id));
+    await files.remove(exportFileName(job.id));
     if (await queue.expire(job.id)) expired++;
   }
   let tempsRemoved = 0;
-  for (const jobId of await tempFileOwners(dir)) {
+  for (const jobId of await files.tempOwners()) {
     if ((await queue.byId(jobId))?.state === 'running') continue;
-    tempsRemoved += await removeTempFiles(dir, exportFileName(jobId));
+    tempsRemoved += await files.removeTemps(exportFileName(jobId));
   }
   return { expired, tempsRemoved };
 }

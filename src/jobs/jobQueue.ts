@@ -8,8 +8,8 @@
  *
  * Two implementations behind one asynchronous interface: the embedded SQLite queue
  * (sqliteJobQueue.ts, IMMEDIATE transactions) and the scale mode's PostgreSQL queue
- * (postgresJobQueue.ts, `FOR UPDATE SKIP LOCKED`). `openJobQueue` picks the one of the
- * state store.
+ * (postgresJobQueue.ts, `FOR UPDATE SKIP LOCKED`), on one shared core (jobQueueCore.ts:
+ * options, failure hooks, drafts, reads). `openJobQueue` picks the one of the state store.
  *
  * @example
  * const queue = openJobQueue(state, clock);
@@ -17,8 +17,7 @@
  * const claimed = await queue.claim('worker-1', ['backlink-export']);
  */
 import type { Kysely, Selectable } from 'kysely';
-import { type Clock, SECOND } from '../lib/clock.js';
-import { newId } from '../lib/ids.js';
+import type { Clock } from '../lib/clock.js';
 import type { StateStore, StateWrite } from '../store/database.js';
 import type { JobsTable, StateDatabase } from '../store/schema.js';
 import { SqliteJobQueue } from './sqliteJobQueue.js';
@@ -87,34 +86,9 @@ export interface JobQueueOptions {
   retryDelayMs?: (attempt: number) => number;
 }
 
-export const DEFAULT_LEASE_MS = 30 * SECOND;
-export const defaultRetryDelay = (attempt: number) => Math.min(5 * SECOND * 2 ** (attempt - 1), 600 * SECOND);
-
 export type JobRow = Selectable<JobsTable>;
 
-export function toJob(row: JobRow): Job {
-  return {
-    id: row.id,
-    kind: row.kind,
-    accountId: row.account_id,
-    idempotencyKey: row.idempotency_key,
-    payload: JSON.parse(row.payload),
-    state: row.state as JobState,
-    stage: row.stage,
-    attempts: row.attempts,
-    maxAttempts: row.max_attempts,
-    progress: { done: row.progress_done, total: row.progress_total },
-    result: row.result === null ? null : JSON.parse(row.result),
-    error: row.error,
-    createdMs: row.created_ms,
-    startedMs: row.started_ms,
-    heartbeatMs: row.heartbeat_ms,
-    completedMs: row.completed_ms,
-    runAfterMs: row.run_after_ms,
-    leaseOwner: row.lease_owner,
-    leaseExpiresMs: row.lease_expires_ms,
-  };
-}
+export { DEFAULT_LEASE_MS, defaultRetryDelay } from './jobQueueCore.js';
 
 export type { StateWrite };
 
@@ -188,45 +162,8 @@ export function openJobQueue(state: StateStore, clock: Clock, options: JobQueueO
   return state.dialect === 'sqlite' ? new SqliteJobQueue(state, clock, options) : new PostgresJobQueue(state, clock, options);
 }
 
-/** A new job as `draft` makes it. */
 /** A drafted job's attempts, and its id when the caller needs it before the draft (an export's place). */
 export interface DraftOptions {
   maxAttempts?: number;
   id?: string;
-}
-
-export function draftJob<P>(kind: string, accountId: string, payload: P, now: number, options: DraftOptions = {}): Job<P> {
-  const maxAttempts = checkedMaxAttempts(options.maxAttempts);
-  return {
-    id: options.id ?? newId(),
-    kind,
-    accountId,
-    idempotencyKey: null,
-    payload,
-    state: 'queued',
-    stage: null,
-    attempts: 0,
-    maxAttempts,
-    progress: { done: 0, total: null },
-    result: null,
-    error: null,
-    createdMs: now,
-    startedMs: null,
-    heartbeatMs: null,
-    completedMs: null,
-    runAfterMs: now,
-    leaseOwner: null,
-    leaseExpiresMs: null,
-  };
-}
-
-export function checkedMaxAttempts(maxAttempts = 3): number {
-  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new RangeError(`maxAttempts must be a positive integer, got ${maxAttempts}`);
-  return maxAttempts;
-}
-
-/** Runs a failure hook whose promise nobody can await (inside a synchronous transaction). */
-export function runHookDetached(hook: FailureHook | undefined, job: Job): void {
-  const hooked = hook?.(job);
-  if (hooked instanceof Promise) hooked.catch((err: unknown) => process.emitWarning(`failure hook of job ${job.id} failed: ${String(err)}`));
 }

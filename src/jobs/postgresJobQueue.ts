@@ -6,57 +6,24 @@
  * conditional UPDATE (the caller must still own the lease), atomic on its own.
  * Why not pg-boss: see docs/decisions.md ("The job queue on PostgreSQL").
  */
-import { sql, type Kysely, type Transaction, type UpdateObject, type ExpressionBuilder } from 'kysely';
+import { sql, type Transaction, type UpdateObject, type ExpressionBuilder } from 'kysely';
 import type { Clock } from '../lib/clock.js';
 import type { PostgresStateStore } from '../store/database.js';
 import type { StateDatabase } from '../store/schema.js';
-import {
-  checkedMaxAttempts,
-  DEFAULT_LEASE_MS,
-  defaultRetryDelay,
-  draftJob,
-  toJob,
-  type EnqueueOptions,
-  type FailOutcome,
-  type FailureHook,
-  type Job,
-  type JobQueue,
-  type DraftOptions,
-  type JobQueueOptions,
-  type JobRow,
-  type StateWrite,
-} from './jobQueue.js';
+import type { EnqueueOptions, FailOutcome, Job, JobQueueOptions, JobRow, StateWrite } from './jobQueue.js';
+import { JobQueueCore, newJobRow, toJob } from './jobQueueCore.js';
 
-export class PostgresJobQueue implements JobQueue {
-  readonly leaseMs: number;
-  private readonly db: Kysely<StateDatabase>;
-  private readonly retryDelayMs: (attempt: number) => number;
-  private readonly failureHooks = new Map<string, FailureHook>();
-
-  constructor(
-    store: PostgresStateStore,
-    readonly clock: Clock,
-    options: JobQueueOptions = {},
-  ) {
-    this.db = store.db;
-    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-    this.retryDelayMs = options.retryDelayMs ?? defaultRetryDelay;
+export class PostgresJobQueue extends JobQueueCore {
+  constructor(store: PostgresStateStore, clock: Clock, options: JobQueueOptions = {}) {
+    super(store.db, clock, options);
   }
 
-  onFailure(kind: string, hook: FailureHook): void {
-    this.failureHooks.set(kind, hook);
-  }
-
-  async enqueue<P>(kind: string, accountId: string, payload: P, options: EnqueueOptions = {}): Promise<Job<P>> {
-    const now = this.clock.now();
-    const key = options.idempotencyKey ?? null;
-    const maxAttempts = checkedMaxAttempts(options.maxAttempts);
-    const draft = draftJob(kind, accountId, payload, now, { maxAttempts });
+  protected async insertUnlessKnown(job: Job, onCreated: EnqueueOptions['onCreated']): Promise<Job> {
     return this.db.transaction().execute(async (trx) => {
       // Two requests with one idempotency key: the unique index lets one insert, the other reads it.
       const inserted = await trx
         .insertInto('jobs')
-        .values({ ...this.values(draft), idempotency_key: key, run_after_ms: options.runAfterMs ?? now })
+        .values(newJobRow(job))
         .onConflict((oc) => oc.columns(['account_id', 'kind', 'idempotency_key']).doNothing())
         .returningAll()
         .executeTakeFirst();
@@ -64,68 +31,26 @@ export class PostgresJobQueue implements JobQueue {
         const existing = await trx
           .selectFrom('jobs')
           .selectAll()
-          .where('account_id', '=', accountId)
-          .where('kind', '=', kind)
-          .where('idempotency_key', '=', key)
+          .where('account_id', '=', job.accountId)
+          .where('kind', '=', job.kind)
+          .where('idempotency_key', '=', job.idempotencyKey)
           .executeTakeFirstOrThrow();
-        return toJob(existing) as Job<P>;
+        return toJob(existing);
       }
-      const job = toJob(inserted);
-      await options.onCreated?.(job, trx);
-      return job as Job<P>;
+      const created = toJob(inserted);
+      await onCreated?.(created, trx);
+      return created;
     });
   }
 
-  async liveIds(accountId: string, kind: string): Promise<string[]> {
-    const rows = await this.db
-      .selectFrom('jobs')
-      .select('id')
-      .where('account_id', '=', accountId)
-      .where('kind', '=', kind)
-      .where('state', 'in', ['queued', 'running'])
-      .execute();
-    return rows.map((r) => r.id);
-  }
-
-  async settledIds(ids: readonly string[]): Promise<string[]> {
-    if (ids.length === 0) return [];
-    const rows = await this.db
-      .selectFrom('jobs')
-      .select('id')
-      .where('id', 'in', [...ids])
-      .where('state', 'not in', ['queued', 'running'])
-      .execute();
-    return rows.map((r) => r.id);
-  }
-
-  draft<P>(kind: string, accountId: string, payload: P, options: DraftOptions = {}): Job<P> {
-    return draftJob(kind, accountId, payload, this.clock.now(), options);
-  }
-
   async insert(job: Job): Promise<void> {
-    await this.db.insertInto('jobs').values(this.values(job)).execute();
+    await this.db.insertInto('jobs').values(newJobRow(job)).execute();
   }
 
   insertWrite(job: Job): StateWrite {
     return async (trx) => {
       if (trx === null) throw new TypeError('a PostgreSQL write needs the caller’s transaction');
-      await trx.insertInto('jobs').values(this.values(job)).execute();
-    };
-  }
-
-  private values(job: Job) {
-    return {
-      id: job.id,
-      kind: job.kind,
-      account_id: job.accountId,
-      idempotency_key: null,
-      payload: JSON.stringify(job.payload),
-      state: 'queued',
-      attempts: 0,
-      max_attempts: job.maxAttempts,
-      progress_done: 0,
-      created_ms: job.createdMs,
-      run_after_ms: job.runAfterMs,
+      await trx.insertInto('jobs').values(newJobRow(job)).execute();
     };
   }
 
@@ -145,7 +70,7 @@ export class PostgresJobQueue implements JobQueue {
         const row = rows[0];
         if (!row) return null;
         if (row.state === 'running' && row.attempts >= row.max_attempts) {
-          failed.push(await this.markFailed(trx, toJob(row), `worker lost after ${row.attempts} attempts`, now));
+          failed.push(await this.markFailed(trx, row, `worker lost after ${row.attempts} attempts`, now));
           continue;
         }
         const updated = await trx
@@ -205,15 +130,16 @@ export class PostgresJobQueue implements JobQueue {
         .forUpdate()
         .executeTakeFirst();
       if (!row) return 'lost';
-      if (retryable && row.attempts < row.max_attempts) {
+      const retryAt = this.retryAtMs(row, retryable, now);
+      if (retryAt !== null) {
         await trx
           .updateTable('jobs')
-          .set({ state: 'queued', stage: null, error, run_after_ms: now + this.retryDelayMs(row.attempts), lease_owner: null, lease_expires_ms: null })
+          .set({ state: 'queued', stage: null, error, run_after_ms: retryAt, lease_owner: null, lease_expires_ms: null })
           .where('id', '=', jobId)
           .execute();
         return 'retrying';
       }
-      failed = await this.markFailed(trx, toJob(row), error, now);
+      failed = await this.markFailed(trx, row, error, now);
       return 'failed';
     });
     if (failed) await this.runFailureHooks([failed]);
@@ -242,40 +168,6 @@ export class PostgresJobQueue implements JobQueue {
     return row !== undefined;
   }
 
-  async completedBefore(kind: string, beforeMs: number, limit = 500): Promise<Job[]> {
-    const rows = await this.db
-      .selectFrom('jobs')
-      .selectAll()
-      .where('kind', '=', kind)
-      .where('state', '=', 'completed')
-      .where('completed_ms', '<=', beforeMs)
-      .orderBy('completed_ms')
-      .limit(limit)
-      .execute();
-    return rows.map(toJob);
-  }
-
-  async list(accountId: string, options: { kind?: string; limit?: number; offset?: number } = {}): Promise<Job[]> {
-    let query = this.db.selectFrom('jobs').selectAll().where('account_id', '=', accountId);
-    if (options.kind !== undefined) query = query.where('kind', '=', options.kind);
-    const rows = await query
-      .orderBy('seq', 'desc')
-      .limit(options.limit ?? 1000)
-      .offset(options.offset ?? 0)
-      .execute();
-    return rows.map(toJob);
-  }
-
-  async get(accountId: string, jobId: string): Promise<Job | null> {
-    const row = await this.db.selectFrom('jobs').selectAll().where('id', '=', jobId).where('account_id', '=', accountId).executeTakeFirst();
-    return row ? toJob(row) : null;
-  }
-
-  async byId(jobId: string): Promise<Job | null> {
-    const row = await this.db.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirst();
-    return row ? toJob(row) : null;
-  }
-
   /** One UPDATE of a job the worker still owns; false when it no longer does. */
   private async owned(
     jobId: string,
@@ -292,23 +184,13 @@ export class PostgresJobQueue implements JobQueue {
     return Number(res.numUpdatedRows) === 1;
   }
 
-  private async markFailed(trx: Transaction<StateDatabase>, job: Job, error: string, now: number): Promise<Job> {
+  private async markFailed(trx: Transaction<StateDatabase>, row: JobRow, error: string, now: number): Promise<Job> {
     await trx
       .updateTable('jobs')
       .set({ state: 'failed', error, completed_ms: now, lease_owner: null, lease_expires_ms: null })
-      .where('id', '=', job.id)
+      .where('id', '=', row.id)
       .execute();
-    return { ...job, state: 'failed', error, completedMs: now, leaseOwner: null, leaseExpiresMs: null };
-  }
-
-  /** After the failure committed (see FailureHook): once per job, by the process that failed it. */
-  private async runFailureHooks(jobs: Job[]): Promise<void> {
-    for (const job of jobs) {
-      try {
-        await this.failureHooks.get(job.kind)?.(job);
-      } catch (err) {
-        process.emitWarning(`failure hook of job ${job.id} failed: ${String(err)}`);
-      }
-    }
+    // Its hook runs after the commit (see FailureHook): once per job, by the process that failed it.
+    return this.failedJob(row, error, now);
   }
 }

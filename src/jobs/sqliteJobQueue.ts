@@ -7,92 +7,31 @@
  */
 import type SqliteDatabase from 'better-sqlite3';
 import type { Clock } from '../lib/clock.js';
-import { newId } from '../lib/ids.js';
 import type { SqliteStateStore } from '../store/database.js';
-import {
-  checkedMaxAttempts,
-  DEFAULT_LEASE_MS,
-  defaultRetryDelay,
-  draftJob,
-  runHookDetached,
-  toJob,
-  type EnqueueOptions,
-  type FailOutcome,
-  type FailureHook,
-  type Job,
-  type JobQueue,
-  type DraftOptions,
-  type JobQueueOptions,
-  type JobRow,
-  type StateWrite,
-} from './jobQueue.js';
+import type { EnqueueOptions, FailOutcome, Job, JobQueueOptions, JobRow, StateWrite } from './jobQueue.js';
+import { JobQueueCore, newJobRow, toJob } from './jobQueueCore.js';
 
-export class SqliteJobQueue implements JobQueue {
-  readonly leaseMs: number;
+export class SqliteJobQueue extends JobQueueCore {
   private readonly raw: SqliteDatabase.Database;
-  private readonly retryDelayMs: (attempt: number) => number;
-  private readonly failureHooks = new Map<string, FailureHook>();
 
-  constructor(
-    private readonly store: SqliteStateStore,
-    readonly clock: Clock,
-    options: JobQueueOptions = {},
-  ) {
+  constructor(store: SqliteStateStore, clock: Clock, options: JobQueueOptions = {}) {
+    super(store.db, clock, options);
     this.raw = store.raw;
-    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-    this.retryDelayMs = options.retryDelayMs ?? defaultRetryDelay;
   }
 
-  onFailure(kind: string, hook: FailureHook): void {
-    this.failureHooks.set(kind, hook);
-  }
-
-  async enqueue<P>(kind: string, accountId: string, payload: P, options: EnqueueOptions = {}): Promise<Job<P>> {
-    const now = this.clock.now();
-    const key = options.idempotencyKey ?? null;
-    const maxAttempts = checkedMaxAttempts(options.maxAttempts);
+  protected async insertUnlessKnown(job: Job, onCreated: EnqueueOptions['onCreated']): Promise<Job> {
     return this.immediate(() => {
-      if (key !== null) {
-        const existing = this.raw.prepare('SELECT * FROM jobs WHERE account_id = ? AND kind = ? AND idempotency_key = ?').get(accountId, kind, key) as
-          JobRow | undefined;
-        if (existing) return toJob(existing) as Job<P>;
+      if (job.idempotencyKey !== null) {
+        const existing = this.raw
+          .prepare('SELECT * FROM jobs WHERE account_id = ? AND kind = ? AND idempotency_key = ?')
+          .get(job.accountId, job.kind, job.idempotencyKey) as JobRow | undefined;
+        if (existing) return toJob(existing);
       }
-      const id = newId();
-      this.raw
-        .prepare(
-          `INSERT INTO jobs (id, kind, account_id, idempotency_key, payload, state, attempts, max_attempts,
-             progress_done, created_ms, run_after_ms)
-           VALUES (?, ?, ?, ?, ?, 'queued', 0, ?, 0, ?, ?)`,
-        )
-        .run(id, kind, accountId, key, JSON.stringify(payload), maxAttempts, now, options.runAfterMs ?? now);
-      const job = this.row(id)!;
-      const created = options.onCreated?.(job, null);
+      this.insertNow(job);
+      const created = onCreated?.(job, null);
       if (created instanceof Promise) throw new TypeError('onCreated must be synchronous on the SQLite state store');
-      return job as Job<P>;
+      return job;
     });
-  }
-
-  async liveIds(accountId: string, kind: string): Promise<string[]> {
-    return (
-      this.raw.prepare("SELECT id FROM jobs WHERE account_id = ? AND kind = ? AND state IN ('queued', 'running')").all(accountId, kind) as { id: string }[]
-    ).map((r) => r.id);
-  }
-
-  async settledIds(ids: readonly string[]): Promise<string[]> {
-    const settled: string[] = [];
-    // At most 500 bound parameters a statement (an account holds a few places at most anyway).
-    for (let i = 0; i < ids.length; i += 500) {
-      const slice = ids.slice(i, i + 500);
-      const rows = this.raw
-        .prepare(`SELECT id FROM jobs WHERE id IN (${slice.map(() => '?').join(',')}) AND state NOT IN ('queued', 'running')`)
-        .all(...slice) as { id: string }[];
-      settled.push(...rows.map((r) => r.id));
-    }
-    return settled;
-  }
-
-  draft<P>(kind: string, accountId: string, payload: P, options: DraftOptions = {}): Job<P> {
-    return draftJob(kind, accountId, payload, this.clock.now(), options);
   }
 
   async insert(job: Job): Promise<void> {
@@ -105,14 +44,16 @@ export class SqliteJobQueue implements JobQueue {
 
   /** Inside a caller's transaction it commits (or rolls back) with it. */
   private insertNow(job: Job): void {
+    const row = newJobRow(job);
     this.immediate(() => {
       this.raw
         .prepare(
           `INSERT INTO jobs (id, kind, account_id, idempotency_key, payload, state, attempts, max_attempts,
              progress_done, created_ms, run_after_ms)
-           VALUES (?, ?, ?, NULL, ?, 'queued', 0, ?, 0, ?, ?)`,
+           VALUES (@id, @kind, @account_id, @idempotency_key, @payload, @state, @attempts, @max_attempts,
+             @progress_done, @created_ms, @run_after_ms)`,
         )
-        .run(job.id, job.kind, job.accountId, JSON.stringify(job.payload), job.maxAttempts, job.createdMs, job.runAfterMs);
+        .run(row);
     });
   }
 
@@ -133,7 +74,7 @@ export class SqliteJobQueue implements JobQueue {
         const row = next.get(...kinds, now, now) as JobRow | undefined;
         if (!row) return null;
         if (row.state === 'running' && row.attempts >= row.max_attempts) {
-          this.failLocked(toJob(row), `worker lost after ${row.attempts} attempts`, now);
+          this.failLocked(row, `worker lost after ${row.attempts} attempts`, now);
           continue;
         }
         this.raw
@@ -191,17 +132,18 @@ export class SqliteJobQueue implements JobQueue {
     return this.immediate(() => {
       const row = this.raw.prepare(`SELECT * FROM jobs WHERE id = ? AND state = 'running' AND lease_owner = ?`).get(jobId, workerId) as JobRow | undefined;
       if (!row) return 'lost';
-      if (retryable && row.attempts < row.max_attempts) {
+      const retryAt = this.retryAtMs(row, retryable, now);
+      if (retryAt !== null) {
         this.raw
           .prepare(
             `UPDATE jobs SET state = 'queued', stage = NULL, error = ?, run_after_ms = ?,
                lease_owner = NULL, lease_expires_ms = NULL
              WHERE id = ?`,
           )
-          .run(error, now + this.retryDelayMs(row.attempts), jobId);
+          .run(error, retryAt, jobId);
         return 'retrying';
       }
-      this.failLocked(toJob(row), error, now);
+      this.failLocked(row, error, now);
       return 'failed';
     });
   }
@@ -225,36 +167,8 @@ export class SqliteJobQueue implements JobQueue {
     });
   }
 
-  async completedBefore(kind: string, beforeMs: number, limit = 500): Promise<Job[]> {
-    const rows = await this.store.db
-      .selectFrom('jobs')
-      .selectAll()
-      .where('kind', '=', kind)
-      .where('state', '=', 'completed')
-      .where('completed_ms', '<=', beforeMs)
-      .orderBy('completed_ms')
-      .limit(limit)
-      .execute();
-    return rows.map(toJob);
-  }
-
-  async list(accountId: string, options: { kind?: string; limit?: number; offset?: number } = {}): Promise<Job[]> {
-    let query = this.store.db.selectFrom('jobs').selectAll().where('account_id', '=', accountId);
-    if (options.kind !== undefined) query = query.where('kind', '=', options.kind);
-    const rows = await query
-      .orderBy('seq', 'desc')
-      .limit(options.limit ?? 1000)
-      .offset(options.offset ?? 0)
-      .execute();
-    return rows.map(toJob);
-  }
-
-  async get(accountId: string, jobId: string): Promise<Job | null> {
-    const row = await this.store.db.selectFrom('jobs').selectAll().where('id', '=', jobId).where('account_id', '=', accountId).executeTakeFirst();
-    return row ? toJob(row) : null;
-  }
-
-  async byId(jobId: string): Promise<Job | null> {
+  /** The raw handle's synchronous read: it answers before anything queued behind it runs. */
+  override async byId(jobId: string): Promise<Job | null> {
     return this.row(jobId);
   }
 
@@ -263,15 +177,15 @@ export class SqliteJobQueue implements JobQueue {
     return row ? toJob(row) : null;
   }
 
-  /** Must run inside an IMMEDIATE transaction. */
-  private failLocked(job: Job, error: string, now: number): void {
+  /** Must run inside an IMMEDIATE transaction: the hook's writes commit with the failure. */
+  private failLocked(row: JobRow, error: string, now: number): void {
     this.raw
       .prepare(
         `UPDATE jobs SET state = 'failed', error = ?, completed_ms = ?, lease_owner = NULL, lease_expires_ms = NULL
          WHERE id = ?`,
       )
-      .run(error, now, job.id);
-    runHookDetached(this.failureHooks.get(job.kind), { ...job, state: 'failed', error, completedMs: now });
+      .run(error, now, row.id);
+    this.runFailureHookDetached(this.failedJob(row, error, now));
   }
 
   private immediate<T>(fn: () => T): T {

@@ -11,7 +11,7 @@ import type { QuarryContext } from '../context.js';
 import { HOUR } from '../lib/clock.js';
 import { closeStateContext, createContext } from '../service.js';
 import { BACKGROUND_BUSY_TIMEOUT_MS } from '../store/database.js';
-import { exportsDir, sweepExports } from './exportJobs.js';
+import { openExportFiles, sweepExports } from './exportJobs.js';
 import { openJobQueue, type JobQueue } from './jobQueue.js';
 import { type JobHandler, Worker, type WorkerLogger, type WorkerOptions } from './worker.js';
 
@@ -46,9 +46,10 @@ export function startEmbeddedWorker(ctx: WorkerHost, options: WorkerRuntimeOptio
   const worker = new Worker(queue, options);
   for (const [kind, handler] of Object.entries(options.handlers)) worker.register(kind, handler);
   const log = options.logger;
+  const files = openExportFiles(ctx.state, ctx.config.dataDir);
   const sweep = async () => {
     try {
-      const { expired, tempsRemoved } = await sweepExports(queue, exportsDir(ctx.config.dataDir));
+      const { expired, tempsRemoved } = await sweepExports(queue, files);
       if (expired + tempsRemoved > 0) log?.info({ expired, tempsRemoved }, 'export sweep');
     } catch (err) {
       log?.error({ err }, 'export sweep failed');

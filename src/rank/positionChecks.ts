@@ -17,7 +17,7 @@ import { DAY } from '../lib/clock.js';
 import type { AccessPolicy } from '../policy/accessPolicy.js';
 import { snapshotLookups } from '../policy/serpSnapshots.js';
 import { utcDay } from '../store/rankTracking.js';
-import type { RankChecksTable, StateDatabase } from '../store/schema.js';
+import type { RankChecksTable, RankTrackedKeywordsTable, StateDatabase } from '../store/schema.js';
 
 /** Longest stretch of check work between two turns of the event loop, so that a server keeps answering during a long catch-up. */
 const MAX_SLICE_MS = 20;
@@ -29,17 +29,13 @@ export interface CheckRunResult {
   checks: number;
 }
 
-interface DueKeyword {
-  id: string;
-  tracking_id: string;
-  account_id: string;
-  kw: string;
-  location_id: number;
-  platform_id: number;
-  first_day: string;
-  checked_through: string | null;
+/** A tracked keyword with days to check, and its tracking's domain. */
+type DueKeyword = Pick<
+  RankTrackedKeywordsTable,
+  'id' | 'tracking_id' | 'account_id' | 'kw' | 'location_id' | 'platform_id' | 'first_day' | 'checked_through'
+> & {
   domain: string;
-}
+};
 
 /** The days after `after` (exclusive) or from `first` (inclusive), whichever is later, through `last`. */
 export function daysToCheck(first: string, after: string | null, last: string): string[] {

@@ -24,11 +24,13 @@
  * A SERP check Quarry already made for that keyword and day keeps its position, URL and
  * features and gains the clicks and impressions; the import fills the other days. Resume
  * state (rows committed, the (keyword, day) pairs written) is committed with each batch,
- * so an interrupted import resumes after its last batch when run again.
+ * so an interrupted import resumes after its last batch when run again. Written through the
+ * state store's Kysely instance, so it runs on the embedded SQLite store and on PostgreSQL
+ * (QUARRY_DATABASE_URL) alike.
  */
 import fs from 'node:fs';
 import { Readable, Transform, type Duplex } from 'node:stream';
-import type SqliteDatabase from 'better-sqlite3';
+import type { Kysely, Transaction } from 'kysely';
 import { parse as parseCsv } from 'csv-parse';
 import { parser as jsonParser } from 'stream-json';
 import { pick } from 'stream-json/filters/pick.js';
@@ -39,6 +41,7 @@ import { openInputFile } from '../engine/import/inputFile.js';
 import { fileKey } from '../engine/import/importRuns.js';
 import { parseLooseNumber } from '../engine/import/csvFile.js';
 import { normaliseKeyword } from '../engine/search/text.js';
+import type { StateDatabase } from '../store/schema.js';
 
 /** One row of performance data: a query's figures on a day, or over the export's period (`day` null). */
 export interface PerformanceRow {
@@ -58,8 +61,8 @@ export interface Period {
 }
 
 export interface SearchConsoleImportOptions {
-  /** The state store's connection. */
-  db: SqliteDatabase.Database;
+  /** The state store (SQLite or PostgreSQL). */
+  db: Kysely<StateDatabase>;
   trackingId: string;
   /** The period an export without dates covers (its Dates sheet gives it in a ZIP). */
   period?: Period;
@@ -339,11 +342,15 @@ export async function importSearchConsole(file: string, options: SearchConsoleIm
   if (unknown.length > 0) throw new ImportError(`unknown dimensions ${unknown.join(', ')} (known: query, page, date, country, device, searchAppearance)`);
   if (dimensions && !dimensions.includes('query')) throw new ImportError('the dimensions must include query');
 
-  const tracking = db.prepare('SELECT id, domain FROM rank_trackings WHERE id = ? AND is_deleted = 0').get(options.trackingId) as
-    { id: string; domain: string } | undefined;
+  const tracking = await db
+    .selectFrom('rank_trackings')
+    .select(['id', 'domain'])
+    .where('id', '=', options.trackingId)
+    .where('is_deleted', '=', 0)
+    .executeTakeFirst();
   if (!tracking) throw new ImportError(`no rank tracking ${options.trackingId} (quarry import search-console takes a tracking id of the rank tool)`);
   const keywords = new Map<string, string>();
-  for (const k of db.prepare('SELECT id, kw FROM rank_tracked_keywords WHERE tracking_id = ?').all(tracking.id) as { id: string; kw: string }[])
+  for (const k of await db.selectFrom('rank_tracked_keywords').select(['id', 'kw']).where('tracking_id', '=', tracking.id).execute())
     keywords.set(normaliseKeyword(k.kw), k.id);
 
   // The format, from the file's first bytes (ZIP) or name (JSON), else CSV.
@@ -358,8 +365,12 @@ export async function importSearchConsole(file: string, options: SearchConsoleIm
     magic.readUInt32LE(0) === 0x04034b50 ? 'zip' : /\.(json|jsonl|ndjson)(\.gz)?$/i.test(file) ? 'json' : 'csv';
 
   const key = fileKey('search-console', file);
-  let run = db.prepare('SELECT id, records_done, status FROM search_console_imports WHERE tracking_id = ? AND file_key = ?').get(tracking.id, key) as
-    RunRow | undefined;
+  let run: RunRow | undefined = await db
+    .selectFrom('search_console_imports')
+    .select(['id', 'records_done', 'status'])
+    .where('tracking_id', '=', tracking.id)
+    .where('file_key', '=', key)
+    .executeTakeFirst();
   const result: SearchConsoleImportResult = {
     alreadyImported: run?.status === 'done' && !options.restart,
     resumedFrom: 0,
@@ -374,20 +385,23 @@ export async function importSearchConsole(file: string, options: SearchConsoleIm
   };
   if (result.alreadyImported) return result;
   if (run && options.restart) {
-    db.transaction(() => {
-      db.prepare('DELETE FROM search_console_written WHERE import_id = ?').run(run!.id);
-      db.prepare("UPDATE search_console_imports SET records_done = 0, status = 'running', started_at = ?, updated_at = ? WHERE id = ?").run(
-        now(),
-        now(),
-        run!.id,
-      );
-    })();
+    const id = run.id;
+    await db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('search_console_written').where('import_id', '=', id).execute();
+      await trx
+        .updateTable('search_console_imports')
+        .set({ records_done: 0, status: 'running', started_at: now(), updated_at: now() })
+        .where('id', '=', id)
+        .execute();
+    });
     run = { id: run.id, records_done: 0, status: 'running' };
   }
   if (!run) {
-    const id = db
-      .prepare("INSERT INTO search_console_imports (tracking_id, file_key, records_done, status, started_at, updated_at) VALUES (?, ?, 0, 'running', ?, ?)")
-      .run(tracking.id, key, now(), now()).lastInsertRowid;
+    const { id } = await db
+      .insertInto('search_console_imports')
+      .values({ tracking_id: tracking.id, file_key: key, records_done: 0, status: 'running', started_at: now(), updated_at: now() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     run = { id: Number(id), records_done: 0, status: 'running' };
   }
   result.resumedFrom = run.records_done;
@@ -413,16 +427,7 @@ export async function importSearchConsole(file: string, options: SearchConsoleIm
     bytesTotal = input.size;
   }
 
-  const statements = {
-    written: db.prepare('SELECT 1 FROM search_console_written WHERE import_id = ? AND keyword_id = ? AND day = ?').pluck(),
-    markWritten: db.prepare('INSERT OR IGNORE INTO search_console_written (import_id, keyword_id, day) VALUES (?, ?, ?)'),
-    check: db.prepare('SELECT position, url, clicks, impressions, source FROM rank_checks WHERE keyword_id = ? AND day = ?'),
-    insert:
-      db.prepare(`INSERT INTO rank_checks (keyword_id, day, tracking_id, position, url, visual, features, serp_snapshot_id, checked_ms, clicks, impressions, source)
-      VALUES (?, ?, ?, ?, ?, NULL, '[]', NULL, ?, ?, ?, 'search-console')`),
-    update: db.prepare('UPDATE rank_checks SET position = ?, url = ?, clicks = ?, impressions = ? WHERE keyword_id = ? AND day = ?'),
-    progress: db.prepare('UPDATE search_console_imports SET records_done = ?, updated_at = ? WHERE id = ?'),
-  };
+  const importId = run.id;
   const onDomain = (page: string | null): string | null => {
     if (!page) return null;
     try {
@@ -434,18 +439,45 @@ export async function importSearchConsole(file: string, options: SearchConsoleIm
     }
   };
   /** Writes one row of a tracked keyword: a new check, or its figures added to the day's check. */
-  const write = (keywordId: string, row: PerformanceRow, day: string, share: number) => {
+  const write = async (trx: Transaction<StateDatabase>, keywordId: string, row: PerformanceRow, day: string, share: number) => {
     const clicks = row.clicks * share;
     const impressions = row.impressions * share;
     // Past 100 the rank tool counts a keyword as not ranking.
     const position = row.position === null || row.position > 100.5 ? null : Math.max(1, Math.round(row.position));
-    const existing = statements.check.get(keywordId, day) as
-      { position: number | null; url: string | null; clicks: number | null; impressions: number | null; source: string | null } | undefined;
+    const existing = await trx
+      .selectFrom('rank_checks')
+      .select(['position', 'url', 'clicks', 'impressions', 'source'])
+      .where('keyword_id', '=', keywordId)
+      .where('day', '=', day)
+      .executeTakeFirst();
     // Written earlier by this import: a row of the same query and day for another page,
     // device or country, whose figures add to it. Otherwise the row replaces earlier figures.
-    const again = statements.written.get(run!.id, keywordId, day) !== undefined;
+    const again =
+      (await trx
+        .selectFrom('search_console_written')
+        .select('day')
+        .where('import_id', '=', importId)
+        .where('keyword_id', '=', keywordId)
+        .where('day', '=', day)
+        .executeTakeFirst()) !== undefined;
     if (!existing) {
-      statements.insert.run(keywordId, day, tracking.id, position, onDomain(row.page), now(), clicks, impressions);
+      await trx
+        .insertInto('rank_checks')
+        .values({
+          keyword_id: keywordId,
+          day,
+          tracking_id: tracking.id,
+          position,
+          url: onDomain(row.page),
+          visual: null,
+          features: '[]',
+          serp_snapshot_id: null,
+          checked_ms: now(),
+          clicks,
+          impressions,
+          source: 'search-console',
+        })
+        .execute();
       result.checksCreated++;
     } else {
       const before = again ? { clicks: existing.clicks ?? 0, impressions: existing.impressions ?? 0 } : { clicks: 0, impressions: 0 };
@@ -460,16 +492,25 @@ export async function importSearchConsole(file: string, options: SearchConsoleIm
           merged = Math.round((existing.position * before.impressions + position * impressions) / Math.max(1e-9, before.impressions + impressions));
         else merged = existing.position ?? position;
       }
-      statements.update.run(merged, url, before.clicks + clicks, before.impressions + impressions, keywordId, day);
+      await trx
+        .updateTable('rank_checks')
+        .set({ position: merged, url, clicks: before.clicks + clicks, impressions: before.impressions + impressions })
+        .where('keyword_id', '=', keywordId)
+        .where('day', '=', day)
+        .execute();
       result.checksUpdated++;
     }
-    statements.markWritten.run(run!.id, keywordId, day);
+    await trx
+      .insertInto('search_console_written')
+      .values({ import_id: importId, keyword_id: keywordId, day })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
   };
 
   let index = 0;
   let batch: PerformanceRow[] = [];
-  const commit = () => {
-    db.transaction(() => {
+  const commit = async () => {
+    await db.transaction().execute(async (trx) => {
       for (const row of batch) {
         const keywordId = keywords.get(normaliseKeyword(row.query));
         if (keywordId === undefined) {
@@ -477,11 +518,11 @@ export async function importSearchConsole(file: string, options: SearchConsoleIm
           continue;
         }
         result.matched++;
-        if (row.day !== null) write(keywordId, row, row.day, 1);
-        else write(keywordId, row, result.period!.to, 1 / periodDays(result.period!));
+        if (row.day !== null) await write(trx, keywordId, row, row.day, 1);
+        else await write(trx, keywordId, row, result.period!.to, 1 / periodDays(result.period!));
       }
-      statements.progress.run(index, now(), run!.id);
-    })();
+      await trx.updateTable('search_console_imports').set({ records_done: index, updated_at: now() }).where('id', '=', importId).execute();
+    });
     batch = [];
     progress('read Search Console (bytes)', bytesDone(), bytesTotal);
     if (options.signal?.aborted) throw options.signal.reason ?? new Error('import aborted');
@@ -500,16 +541,16 @@ export async function importSearchConsole(file: string, options: SearchConsoleIm
           `${file}: the export has no dates; name the period it covers (--period FROM..TO), or import the report's ZIP export, whose Dates sheet gives it`,
         );
       batch.push(row);
-      if (batch.length >= batchSize) commit();
+      if (batch.length >= batchSize) await commit();
     }
-    commit();
+    await commit();
   } finally {
     zip?.close();
   }
   progress('read Search Console (bytes)', bytesTotal, bytesTotal);
-  db.transaction(() => {
-    db.prepare('DELETE FROM search_console_written WHERE import_id = ?').run(run!.id);
-    db.prepare("UPDATE search_console_imports SET status = 'done', updated_at = ? WHERE id = ?").run(now(), run!.id);
-  })();
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('search_console_written').where('import_id', '=', importId).execute();
+    await trx.updateTable('search_console_imports').set({ status: 'done', updated_at: now() }).where('id', '=', importId).execute();
+  });
   return result;
 }

@@ -174,6 +174,19 @@ export async function openPostgresStateStore(url: string, options: { max?: numbe
   return { dialect: 'postgres', db, pool, close: () => db.destroy() };
 }
 
+/**
+ * The state store a configuration names: PostgreSQL at QUARRY_DATABASE_URL (the scale mode,
+ * shared by every process), else `<dataDir>/state.db` (or memory, for tests).
+ */
+export async function openConfiguredStateStore(
+  config: { databaseUrl: string | null; dataDir: string },
+  options: SqliteOptions & { inMemory?: boolean } = {},
+): Promise<StateStore> {
+  return config.databaseUrl
+    ? openPostgresStateStore(config.databaseUrl)
+    : openStateStore(options.inMemory ? ':memory:' : path.join(config.dataDir, 'state.db'), { busyTimeoutMs: options.busyTimeoutMs });
+}
+
 /** Whether a Kysely instance of the state store speaks PostgreSQL (for the few statements that differ). */
 export function isPostgres(db: Kysely<any>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;

@@ -157,6 +157,18 @@ export interface StateDatabase {
   provider_spend: ProviderSpendTable;
   search_console_imports: SearchConsoleImportsTable;
   search_console_written: SearchConsoleWrittenTable;
+  export_chunks: ExportChunksTable;
+}
+
+/**
+ * The scale mode's export files (src/jobs/postgresExportFiles.ts): a file's bytes in order of
+ * `seq`; `attempt` is the writing attempt's tag until the file is finished, then ''.
+ */
+export interface ExportChunksTable {
+  file_name: string;
+  attempt: string;
+  seq: number;
+  data: Buffer;
 }
 
 export type Timestamp = ColumnType<number, number, number>;

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { isErrorBody, testApp, type TestApp } from '../support/app.js';
 import { HOUR } from '../../src/lib/clock.js';
+import { readMail } from '../support/mail.js';
 
 /** A stand-in for the built dashboard: the server only serves these files. */
 function fixtureWebDir(): string {
@@ -285,19 +286,6 @@ describe('the API through a session', () => {
   });
 });
 
-/** A decoded part of a MIME message (quoted-printable or base64). */
-function mimePart(raw: string, type: string): string {
-  const m = new RegExp(`Content-Type: ${type}[^\\r\\n]*\\r?\\nContent-Transfer-Encoding: ([\\w-]+)\\r?\\n\\r?\\n([\\s\\S]*?)\\r?\\n--`, 'i').exec(raw);
-  assert.ok(m, `a ${type} part`);
-  const [, encoding, body] = m;
-  if (encoding.toLowerCase() === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
-  if (encoding.toLowerCase() === 'quoted-printable') {
-    const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16)));
-    return Buffer.from(bytes, 'latin1').toString('utf8');
-  }
-  return body;
-}
-
 /** Mail travels with CRLF line ends (the outbox writes them so); the rendered mail has LF. */
 const lf = (s: string) => s.replace(/\r\n/g, '\n');
 
@@ -352,9 +340,9 @@ describe('the rank report preview (the dashboard’s own route)', () => {
       assert.deepEqual(await sender.runDueReports(p.clock.now()), { sent: 1, failed: 0 }, 'the weekly report (the month has not ended)');
       const files = fs.readdirSync(path.join(dataDir, 'outbox')).filter((f) => f.includes(weekly._id));
       assert.equal(files.length, 1);
-      const raw = fs.readFileSync(path.join(dataDir, 'outbox', files[0]), 'utf8');
-      assert.equal(lf(mimePart(raw, 'text/plain')), preview.text);
-      const sentHtml = lf(mimePart(raw, 'text/html'));
+      const mail = await readMail(fs.readFileSync(path.join(dataDir, 'outbox', files[0])));
+      assert.equal(lf(mail.text), preview.text);
+      const sentHtml = lf(mail.html);
       const cid = /src="cid:([^"]+)"/.exec(sentHtml)?.[1];
       assert.ok(cid, 'the sent mail refers to its chart by cid');
       assert.equal(preview.html.replace(/data:image\/png;base64,[A-Za-z0-9+/=]+/, `cid:${cid}`), sentHtml);

@@ -9,7 +9,7 @@ import { parse } from 'csv-parse/sync';
 import { DAY, FakeClock, SECOND } from '../../src/lib/clock.js';
 import { UrlSigner } from '../../src/lib/signedUrl.js';
 import { downloadRoutes } from '../../src/jobs/downloadRoutes.js';
-import type { CsvRow } from '../../src/jobs/exportFiles.js';
+import { tempFileName, type CsvRow, type ExportFiles } from '../../src/jobs/exportFiles.js';
 import {
   EXPORT_JOB_KIND,
   EXPORT_RETENTION_MS,
@@ -19,6 +19,7 @@ import {
   exportJobHandler,
   ExportState,
   exportState,
+  openExportFiles,
   sweepExports,
 } from '../../src/jobs/exportJobs.js';
 import { type Job, JobQueue, openJobQueue } from '../../src/jobs/jobQueue.js';
@@ -48,6 +49,7 @@ describe('backlink export jobs', () => {
   let clock: FakeClock;
   let queue: JobQueue;
   let dir: string;
+  let files: ExportFiles;
   let worker: Worker;
   let app: FastifyInstance;
   let refunds: Job[];
@@ -65,10 +67,12 @@ describe('backlink export jobs', () => {
   }
 
   beforeEach(async () => {
+    // On PostgreSQL under npm run test:scale, where the exports are stored there too.
     store = await testStateStore();
     clock = new FakeClock();
     queue = openJobQueue(store, clock, { leaseMs: 30 * SECOND, retryDelayMs: () => SECOND });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-export-jobs-'));
+    files = openExportFiles(store, dir);
     refunds = [];
     collectGate = deferred();
     rowGate = deferred();
@@ -76,7 +80,7 @@ describe('backlink export jobs', () => {
     worker = new Worker(queue, { pollIntervalMs: 10 }).register(
       EXPORT_JOB_KIND,
       exportJobHandler<{ limit: number; cost: number }>({
-        dir,
+        files,
         columns: COLUMNS,
         progressEvery: 10,
         async collect(payload) {
@@ -87,7 +91,7 @@ describe('backlink export jobs', () => {
       }),
     );
     app = Fastify();
-    await app.register(downloadRoutes, { queue, signer, dir, clock });
+    await app.register(downloadRoutes, { queue, signer, files, clock });
   });
   afterEach(async () => {
     await worker.stop(0);
@@ -98,6 +102,17 @@ describe('backlink export jobs', () => {
 
   const enqueue = (limit = 120, maxAttempts = 3) => queue.enqueue(EXPORT_JOB_KIND, ACCOUNT, { limit, cost: limit }, { maxAttempts });
   const current = async (job: Job) => (await queue.byId(job.id))!;
+  /** The finished exports and temporary copies stored, named as the disk keeps them. */
+  const stored = async (): Promise<string[]> => {
+    if (store.dialect === 'sqlite') return fs.existsSync(path.join(dir, 'exports')) ? fs.readdirSync(path.join(dir, 'exports')) : [];
+    const rows = await store.db.selectFrom('export_chunks').select(['file_name', 'attempt']).distinct().execute();
+    return rows.map((r) => (r.attempt === '' ? r.file_name : tempFileName(r.file_name, r.attempt))).sort();
+  };
+  const sizeOf = async (fileName: string): Promise<number> => {
+    const file = (await files.open(fileName))!;
+    await file.close();
+    return file.size;
+  };
 
   it('shows the last finished stage: 100 queued and collecting → 200 links collected while writing (progress visible) → 600 done with a download URL', async () => {
     const job = await enqueue();
@@ -116,8 +131,8 @@ describe('backlink export jobs', () => {
     const done = await current(job);
     assert.equal(exportState(done), ExportState.Done);
     assert.deepEqual(done.progress, { done: 120, total: 120 });
-    assert.deepEqual(done.result, { fileName: exportFileName(job.id), rows: 120, bytes: fs.statSync(path.join(dir, exportFileName(job.id))).size });
-    assert.deepEqual(fs.readdirSync(dir), [exportFileName(job.id)]);
+    assert.deepEqual(done.result, { fileName: exportFileName(job.id), rows: 120, bytes: await sizeOf(exportFileName(job.id)) });
+    assert.deepEqual(await stored(), [exportFileName(job.id)]);
     assert.equal(refunds.length, 0);
 
     const url = exportDownloadUrl(done, signer, clock.now())!;
@@ -152,7 +167,7 @@ describe('backlink export jobs', () => {
     const url = exportDownloadUrl(await current(job), signer, clock.now())!.replace('http://quarry.test', '');
 
     clock.advance(EXPORT_RETENTION_MS - 1);
-    assert.deepEqual(await sweepExports(queue, dir), { expired: 0, tempsRemoved: 0 });
+    assert.deepEqual(await sweepExports(queue, files), { expired: 0, tempsRemoved: 0 });
     assert.equal(exportState(await current(job)), ExportState.Done);
     assert.equal((await app.inject({ method: 'GET', url })).statusCode, 200);
 
@@ -163,12 +178,12 @@ describe('backlink export jobs', () => {
     assert.equal(gone.json().error.type, 'Expired');
     assert.equal(exportDownloadUrl(await current(job), signer, clock.now()), undefined);
 
-    assert.deepEqual(await sweepExports(queue, dir), { expired: 1, tempsRemoved: 0 });
+    assert.deepEqual(await sweepExports(queue, files), { expired: 1, tempsRemoved: 0 });
     assert.equal((await current(job)).state, 'expired');
     assert.equal(exportState(await current(job)), ExportState.Done, 'an expired export stays done; only its downloadURL goes');
-    assert.deepEqual(fs.readdirSync(dir), []);
+    assert.deepEqual(await stored(), []);
     assert.equal((await app.inject({ method: 'GET', url })).statusCode, 410);
-    assert.deepEqual(await sweepExports(queue, dir), { expired: 0, tempsRemoved: 0 });
+    assert.deepEqual(await sweepExports(queue, files), { expired: 0, tempsRemoved: 0 });
   });
 
   it('answers 404 with the error object for a tampered, unsigned or unknown download', async () => {
@@ -217,10 +232,10 @@ describe('backlink export jobs', () => {
     assert.equal(refunds.length, 1);
     assert.equal(refunds[0].id, job.id);
     assert.deepEqual(refunds[0].payload, { limit: 100, cost: 100 });
-    assert.deepEqual(fs.readdirSync(dir), [], 'no partial file');
+    assert.deepEqual(await stored(), [], 'no partial file');
     clock.advance(DAY);
     assert.equal(await worker.poll(), 0);
-    await sweepExports(queue, dir);
+    await sweepExports(queue, files);
     assert.equal(refunds.length, 1);
   });
 

@@ -6,14 +6,17 @@
  * visits the tracking gets, that Quarry's own SERP checks keep their position, that rows of
  * one query and day add up, resuming after an interruption, and a file not imported twice.
  */
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import yazl from 'yazl';
-import { openStateStore, type SqliteStateStore } from '../../src/store/database.js';
+import { openConfiguredStateStore, type StateStore } from '../../src/store/database.js';
+import { runQuarry } from '../support/cli.js';
+import { createTestDatabase, scaleMode, testStateStore } from '../support/postgres.js';
+import { TEST_REDIS_URL } from '../support/redis.js';
 import { RankTrackingStore } from '../../src/store/rankTracking.js';
 import { importSearchConsole, parseApiRow, parsePeriod, periodDays } from '../../src/rank/searchConsoleImport.js';
 import { trackingStats } from '../../src/rank/rankStats.js';
@@ -21,7 +24,7 @@ import { ImportError } from '../../src/engine/import/importError.js';
 
 const NOW = Date.UTC(2026, 10, 20, 12);
 let dir: string;
-let state: SqliteStateStore;
+let state: StateStore;
 let trackingId: string;
 let keywordIds: Map<string, string>;
 
@@ -32,21 +35,16 @@ async function writeZip(file: string, entries: Record<string, string>): Promise<
   await new Promise<void>((resolve, reject) => zip.outputStream.pipe(fs.createWriteStream(file)).on('close', resolve).on('error', reject));
 }
 
-function checks(): {
-  kw: string;
-  day: string;
-  position: number | null;
-  url: string | null;
-  clicks: number | null;
-  impressions: number | null;
-  source: string | null;
-}[] {
-  return state.raw
-    .prepare(
-      `SELECT k.kw, c.day, c.position, c.url, c.clicks, c.impressions, c.source FROM rank_checks c JOIN rank_tracked_keywords k ON k.id = c.keyword_id
-       WHERE c.tracking_id = ? ORDER BY c.day, k.kw`,
-    )
-    .all(trackingId) as never;
+/** The tracking's rank checks by day and keyword. */
+function checks() {
+  return state.db
+    .selectFrom('rank_checks as c')
+    .innerJoin('rank_tracked_keywords as k', 'k.id', 'c.keyword_id')
+    .select(['k.kw', 'c.day', 'c.position', 'c.url', 'c.clicks', 'c.impressions', 'c.source'])
+    .where('c.tracking_id', '=', trackingId)
+    .orderBy('c.day')
+    .orderBy('k.kw')
+    .execute();
 }
 
 before(() => {
@@ -54,8 +52,13 @@ before(() => {
 });
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+afterEach(async () => {
+  await state.close();
+});
+
 beforeEach(async () => {
-  state = await openStateStore(':memory:');
+  // On PostgreSQL under npm run test:scale (a database of its own per test).
+  state = await testStateStore();
   const store = new RankTrackingStore(state.db);
   const [created] = await store.createTrackings(
     'acc1',
@@ -97,19 +100,19 @@ describe('quarry import search-console', () => {
         'cheap widgets,5,10,50%,1\n' +
         '"widget shop, london",1,2,50%,3\n',
     );
-    await assert.rejects(importSearchConsole(file, { db: state.raw, trackingId, now: () => NOW }), /--period/);
-    const r = await importSearchConsole(file, { db: state.raw, trackingId, now: () => NOW, period: parsePeriod('2026-10-01..2026-10-10'), restart: true });
+    await assert.rejects(importSearchConsole(file, { db: state.db, trackingId, now: () => NOW }), /--period/);
+    const r = await importSearchConsole(file, { db: state.db, trackingId, now: () => NOW, period: parsePeriod('2026-10-01..2026-10-10'), restart: true });
     assert.equal(r.format, 'csv');
     assert.equal(r.rows, 4);
     assert.equal(r.matched, 2);
     assert.equal(r.untracked, 2);
     assert.equal(r.checksCreated, 2);
-    assert.deepEqual(checks(), [
+    assert.deepEqual(await checks(), [
       { kw: 'blue widgets', day: '2026-10-10', position: 4, url: null, clicks: 3, impressions: 100, source: 'search-console' },
       // Past 100 the rank tool counts a keyword as not ranking.
       { kw: 'red widgets', day: '2026-10-10', position: null, url: null, clicks: 0, impressions: 5, source: 'search-console' },
     ]);
-    const again = await importSearchConsole(file, { db: state.raw, trackingId, now: () => NOW, period: parsePeriod('2026-10-01..2026-10-10') });
+    const again = await importSearchConsole(file, { db: state.db, trackingId, now: () => NOW, period: parsePeriod('2026-10-01..2026-10-10') });
     assert.equal(again.alreadyImported, true);
   });
 
@@ -122,11 +125,11 @@ describe('quarry import search-console', () => {
         'Date,Clicks,Impressions,CTR,Position\n2026-11-07,10,300,3.33%,2.5\n' + '2026-11-06,11,290,3.79%,2.7\n'.repeat(1) + '2026-11-01,9,280,3.21%,2.9\n',
       'Filters.csv': 'Filter,Value\nSearch type,Web\nDate,Last 7 days\n',
     });
-    const r = await importSearchConsole(file, { db: state.raw, trackingId, now: () => NOW });
+    const r = await importSearchConsole(file, { db: state.db, trackingId, now: () => NOW });
     assert.equal(r.format, 'zip');
     assert.deepEqual(r.period, { from: '2026-11-01', to: '2026-11-07' });
     assert.deepEqual(
-      checks().map((c) => [c.kw, c.day, c.position, c.clicks]),
+      (await checks()).map((c) => [c.kw, c.day, c.position, c.clicks]),
       [
         ['blue widgets', '2026-11-07', 3, 10],
         ['widget shop', '2026-11-07', 9, 1],
@@ -139,12 +142,20 @@ describe('quarry import search-console', () => {
   });
 
   test('a dated CSV: one check per query and day; a SERP check keeps its position and gains the clicks', async () => {
-    state.raw
-      .prepare(
-        `INSERT INTO rank_checks (keyword_id, day, tracking_id, position, url, visual, features, serp_snapshot_id, checked_ms)
-         VALUES (?, '2026-11-02', ?, 7, 'https://example.com/blue', NULL, '["ads"]', 'snap1', ?)`,
-      )
-      .run(keywordIds.get('blue widgets'), trackingId, NOW);
+    await state.db
+      .insertInto('rank_checks')
+      .values({
+        keyword_id: keywordIds.get('blue widgets')!,
+        day: '2026-11-02',
+        tracking_id: trackingId,
+        position: 7,
+        url: 'https://example.com/blue',
+        visual: null,
+        features: '["ads"]',
+        serp_snapshot_id: 'snap1',
+        checked_ms: NOW,
+      })
+      .execute();
     const file = path.join(dir, 'dated.csv');
     fs.writeFileSync(
       file,
@@ -154,11 +165,11 @@ describe('quarry import search-console', () => {
         '2026-11-02,widget shop,https://other.example/x,1,9,11%,12.6\n' +
         'not a day,widget shop,,1,9,11%,12.6\n',
     );
-    const r = await importSearchConsole(file, { db: state.raw, trackingId, now: () => NOW });
+    const r = await importSearchConsole(file, { db: state.db, trackingId, now: () => NOW });
     assert.equal(r.skipped, 1);
     assert.equal(r.checksCreated, 2);
     assert.equal(r.checksUpdated, 1);
-    assert.deepEqual(checks(), [
+    assert.deepEqual(await checks(), [
       { kw: 'blue widgets', day: '2026-11-01', position: 3, url: 'https://example.com/blue', clicks: 4, impressions: 100, source: 'search-console' },
       { kw: 'blue widgets', day: '2026-11-02', position: 7, url: 'https://example.com/blue', clicks: 5, impressions: 120, source: null },
       // A page on another domain is not the tracking's URL.
@@ -186,20 +197,20 @@ describe('quarry import search-console', () => {
         2,
       ),
     );
-    const r = await importSearchConsole(file, { db: state.raw, trackingId, now: () => NOW });
+    const r = await importSearchConsole(file, { db: state.db, trackingId, now: () => NOW });
     assert.equal(r.format, 'json');
     assert.equal(r.rows, 4);
     assert.equal(r.matched, 3);
     assert.deepEqual(
-      checks().map((c) => [c.kw, c.day, c.position, c.url, c.clicks, c.impressions]),
+      (await checks()).map((c) => [c.kw, c.day, c.position, c.url, c.clicks, c.impressions]),
       [
         ['blue widgets', '2026-11-03', 3, 'https://www.example.com/b', 8, 400],
         ['red widgets', '2026-11-03', 40, 'https://example.com/r', 0, 10],
       ],
     );
     // Imported again from its start, the file replaces its figures rather than adding to them.
-    await importSearchConsole(file, { db: state.raw, trackingId, now: () => NOW, restart: true });
-    assert.equal(checks()[0].clicks, 8);
+    await importSearchConsole(file, { db: state.db, trackingId, now: () => NOW, restart: true });
+    assert.equal((await checks())[0].clicks, 8);
   });
 
   test('gzip JSON Lines of paged answers with named dimensions, resumed after an interruption', async () => {
@@ -217,7 +228,7 @@ describe('quarry import search-console', () => {
     let batches = 0;
     await assert.rejects(
       importSearchConsole(file, {
-        db: state.raw,
+        db: state.db,
         trackingId,
         now: () => NOW,
         dimensions: ['date', 'query'],
@@ -229,27 +240,58 @@ describe('quarry import search-console', () => {
       }),
       /interrupted/,
     );
-    const partial = checks().length;
+    const partial = (await checks()).length;
     assert.ok(partial > 0 && partial < 20, `some checks were committed before the interruption (${partial})`);
-    const r = await importSearchConsole(file, { db: state.raw, trackingId, now: () => NOW, dimensions: ['date', 'query'], batchSize: 7 });
+    const r = await importSearchConsole(file, { db: state.db, trackingId, now: () => NOW, dimensions: ['date', 'query'], batchSize: 7 });
     assert.equal(r.resumedFrom, 14);
     assert.equal(r.rows, 40 - 14);
-    const all = checks();
+    const all = await checks();
     assert.equal(all.length, 20);
     assert.deepEqual(
       all.map((c) => c.clicks),
       days.map((_, i) => (i % 10) + 1),
     );
-    assert.equal(state.raw.prepare('SELECT COUNT(*) FROM search_console_written').pluck().get(), 0, 'resume state is cleared when done');
+    assert.deepEqual(await state.db.selectFrom('search_console_written').selectAll().execute(), [], 'resume state is cleared when done');
   });
 
   test('wrong inputs say what is wrong', async () => {
     const file = path.join(dir, 'Dates.csv');
     fs.writeFileSync(file, 'Date,Clicks,Impressions,CTR,Position\n2026-11-01,1,2,50%,3\n');
-    await assert.rejects(importSearchConsole(file, { db: state.raw, trackingId }), /query column/);
-    await assert.rejects(importSearchConsole(file, { db: state.raw, trackingId: 'nope' }), /no rank tracking nope/);
+    await assert.rejects(importSearchConsole(file, { db: state.db, trackingId }), /query column/);
+    await assert.rejects(importSearchConsole(file, { db: state.db, trackingId: 'nope' }), /no rank tracking nope/);
     const zip = path.join(dir, 'other.zip');
     await writeZip(zip, { 'Pages.csv': 'Top pages,Clicks,Impressions,CTR,Position\n' });
-    await assert.rejects(importSearchConsole(zip, { db: state.raw, trackingId }), /Queries\.csv/);
+    await assert.rejects(importSearchConsole(zip, { db: state.db, trackingId }), /Queries\.csv/);
+  });
+});
+
+describe('the quarry import search-console command', () => {
+  test('writes into the service’s state store: the data directory’s SQLite file, or PostgreSQL at QUARRY_DATABASE_URL (test:scale)', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-gsc-cli-'));
+    const database = scaleMode ? await createTestDatabase() : null;
+    const env: Record<string, string> = {
+      QUARRY_DATA_DIR: dataDir,
+      ...(database ? { QUARRY_DATABASE_URL: database.url, QUARRY_REDIS_URL: TEST_REDIS_URL } : {}),
+    };
+    const service = await openConfiguredStateStore({ dataDir, databaseUrl: database?.url ?? null });
+    try {
+      const [created] = await new RankTrackingStore(service.db).createTrackings(
+        'acc1',
+        [{ domain: 'example.com', locationId: 2840, platformId: 1 }],
+        [{ kw: 'blue widgets', sv: 1000 }],
+        { limit: 100, nowSec: NOW / 1000, nowMs: NOW, email: 'a@example.com' },
+      );
+      const file = path.join(dataDir, 'dated.csv');
+      fs.writeFileSync(file, 'Date,Query,Clicks,Impressions,Position\n2026-11-03,blue widgets,8,400,3.2\n2026-11-03,other,1,2,9\n');
+      const res = runQuarry(['import', 'search-console', file, '--tracking', created.tracking.id], env);
+      assert.equal(res.code, 0, res.stderr);
+      assert.match(res.stdout, /2 rows, 1 of tracked keywords \(1 checks added/);
+      const rows = await service.db.selectFrom('rank_checks').select(['day', 'position', 'clicks', 'impressions', 'source']).execute();
+      assert.deepEqual(rows, [{ day: '2026-11-03', position: 3, clicks: 8, impressions: 400, source: 'search-console' }]);
+    } finally {
+      await service.close();
+      await database?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

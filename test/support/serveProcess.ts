@@ -35,7 +35,12 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startServe(env: Record<string, string> = {}): Promise<ServeProcess> {
+export interface StartServeOptions {
+  /** Arguments after `serve`, e.g. ['--roles', 'api']. */
+  args?: readonly string[];
+}
+
+export async function startServe(env: Record<string, string> = {}, options: StartServeOptions = {}): Promise<ServeProcess> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-serve-'));
   await copyTinyWorld(1, dataDir);
   const port = await freePort();
@@ -47,7 +52,7 @@ export async function startServe(env: Record<string, string> = {}): Promise<Serv
     QUARRY_LOG_LEVEL: 'warn',
     ...env,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve', ...(options.args ?? [])], {
     cwd: ROOT,
     env: { ...process.env, ...fullEnv },
     stdio: ['ignore', 'pipe', 'pipe'],

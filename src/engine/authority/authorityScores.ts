@@ -12,9 +12,14 @@
  */
 import { hash32 } from '../world/random.js';
 
-export function authorityScore(citationFlow: number, trustFlow: number, refDomains: number, maxRefDomains: number): number {
+/** The authority before rounding. */
+export function authorityValue(citationFlow: number, trustFlow: number, refDomains: number, maxRefDomains: number): number {
   const links = maxRefDomains > 0 ? Math.log1p(refDomains) / Math.log1p(maxRefDomains) : 0;
-  return Math.max(0, Math.min(100, Math.round(0.45 * citationFlow + 0.35 * trustFlow + 20 * links)));
+  return 0.45 * citationFlow + 0.35 * trustFlow + 20 * links;
+}
+
+export function authorityScore(citationFlow: number, trustFlow: number, refDomains: number, maxRefDomains: number): number {
+  return Math.max(0, Math.min(100, Math.round(authorityValue(citationFlow, trustFlow, refDomains, maxRefDomains))));
 }
 
 export function authorityScores(cf: Uint8Array, tf: Uint8Array, refDomains: Int32Array): Uint8Array {

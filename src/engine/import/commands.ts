@@ -5,10 +5,9 @@
  * and prints one summary line per file on stdout; an interrupted import resumes when run
  * again on the same file.
  */
-import path from 'node:path';
 import { Command } from 'commander';
 import { loadConfig } from '../../config.js';
-import { openStateStore } from '../../store/database.js';
+import { openConfiguredStateStore } from '../../store/database.js';
 import { importSearchConsole, parsePeriod } from '../../rank/searchConsoleImport.js';
 import { systemClock } from '../../lib/clock.js';
 import { progressBars } from '../../lib/progress.js';
@@ -103,13 +102,14 @@ export function addFileImporters(command: Command): Command {
     .action(async (files: string[], options: { tracking: string; period?: string; dimensions?: string; dataDir?: string; restart?: boolean }) => {
       const config = loadConfig(options.dataDir ? { ...process.env, QUARRY_DATA_DIR: options.dataDir } : process.env);
       const period = options.period === undefined ? undefined : parsePeriod(options.period);
-      const state = await openStateStore(path.join(config.dataDir, 'state.db'));
+      // The service's state store: SQLite in the data directory, or PostgreSQL in the scale mode.
+      const state = await openConfiguredStateStore(config);
       try {
         for (const file of files) {
           const bar = progressBars();
           try {
             const r = await importSearchConsole(file, {
-              db: state.raw,
+              db: state.db,
               trackingId: options.tracking,
               period,
               dimensions: options.dimensions?.split(','),

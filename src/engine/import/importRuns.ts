@@ -63,12 +63,7 @@ export function markRead(raw: SqliteDatabase.Database, run: ImportRun, now: numb
   run.status = 'read';
 }
 
-/** Root domains touched by every import whose metrics update is pending (this run's and earlier ones'). */
-export function pendingTouchedRoots(raw: SqliteDatabase.Database): number[] {
-  return raw.prepare('SELECT DISTINCT root_domain_id FROM import_touched_roots ORDER BY root_domain_id').pluck().all() as number[];
-}
-
-/** After a metrics update over pendingTouchedRoots: every read run is done. */
+/** After a metrics update (which covers every pending run's changes, logged in `link_changes`): every read run is done. */
 export function finishPendingRuns(raw: SqliteDatabase.Database, now: number): void {
   raw.transaction(() => {
     raw.prepare('DELETE FROM import_touched_roots').run();

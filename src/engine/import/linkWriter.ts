@@ -4,7 +4,8 @@
  * unknown and counts as its own IP and subnet; .edu/.gov roots join the TrustRank seed
  * set); a link already present (same source page, target page and anchor) keeps the
  * earliest first-seen and latest last-seen dates of both. It records the root domains
- * whose links changed, for the incremental metrics update (links/incrementalMetrics.ts).
+ * whose links changed, and every changed link as it was before (table `link_changes`), for
+ * the incremental metrics update (links/incrementalMetrics.ts).
  * Callers run it inside a transaction.
  */
 import type SqliteDatabase from 'better-sqlite3';
@@ -75,6 +76,13 @@ export class LinkWriter {
         'UPDATE links SET first_seen = ?, last_seen = ?, nofollow = ?, deleted = ?, deleted_on = ?, reason_lost = ?, type = ?, alt = ? WHERE id = ?',
       ),
       lostTargets: raw.prepare('SELECT DISTINCT target_root_id FROM links WHERE source_page_id = ? AND deleted = 0 AND last_seen < ?').pluck(),
+      // The first change of a link since the last metrics update records its state before; later ones keep it.
+      logChange: raw.prepare(
+        'INSERT OR IGNORE INTO link_changes (link_id, existed, type, nofollow, deleted, first_seen, last_seen) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      logLost: raw.prepare(
+        'INSERT OR IGNORE INTO link_changes SELECT id, 1, type, nofollow, deleted, first_seen, last_seen FROM links WHERE source_page_id = ? AND deleted = 0 AND last_seen < ?',
+      ),
       markLost: raw.prepare('UPDATE links SET deleted = 1, deleted_on = ?, reason_lost = ? WHERE source_page_id = ? AND deleted = 0 AND last_seen < ?'),
       insertLink:
         raw.prepare(`INSERT INTO links (id, source_page_id, target_page_id, source_host_id, target_host_id, source_root_id, target_root_id, anchor, alt, type,
@@ -131,6 +139,7 @@ export class LinkWriter {
     const s = this.statements;
     const targets = s.lostTargets.all(source.id, day) as number[];
     if (targets.length === 0) return 0;
+    s.logLost.run(source.id, day);
     const lost = s.markLost.run(day, reason, source.id, day).changes;
     this.touchedRoots.add(source.root);
     for (const root of targets) this.touchedRoots.add(root);
@@ -166,11 +175,14 @@ export class LinkWriter {
         this.counts.unchanged++;
         return true;
       }
+      s.logChange.run(existing.id, 1, existing.type, existing.nofollow, existing.deleted, existing.first_seen, existing.last_seen);
       s.updateLink.run(first, last, nofollow, deletedOn ? 1 : 0, deletedOn, reason, type, alt, existing.id);
       this.counts.updated++;
     } else {
+      const id = s.nextLink.get() as number;
+      s.logChange.run(id, 0, type, nofollow, deletedOn ? 1 : 0, first, last);
       s.insertLink.run(
-        s.nextLink.get(),
+        id,
         link.source.id,
         link.target.id,
         link.source.host,

@@ -100,9 +100,7 @@ export async function importLinksCsv(file: string, options: LinksImportOptions):
   result.updated = writer.counts.updated + writer.counts.unchanged;
   result.newRootDomains = writer.counts.newRootDomains;
   result.newPages = writer.counts.newPages;
-  result.metrics = options.fullRecompute
-    ? fullRecomputeUpdate(raw, options.asOf, options.onStage)
-    : updateLinkMetrics(raw, options.asOf, writer.touchedRoots, options.onStage);
+  result.metrics = options.fullRecompute ? fullRecomputeUpdate(raw, options.asOf, options.onStage) : updateLinkMetrics(raw, options.asOf, options.onStage);
   result.recomputedLinks = result.metrics.linksRead;
   return result;
 }

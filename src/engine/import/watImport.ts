@@ -37,7 +37,7 @@ import { updateLinkMetrics, type MetricsUpdate, type UpdateStage } from '../link
 import { deleteStoredRankIndexes } from '../search/searchStore.js';
 import { LinkWriter } from './linkWriter.js';
 import { openWarc, type WarcRecord } from './warcReader.js';
-import { beginRun, finishPendingRuns, markRead, pendingTouchedRoots, recordBatch, type ImportRun } from './importRuns.js';
+import { beginRun, finishPendingRuns, markRead, recordBatch, type ImportRun } from './importRuns.js';
 
 export interface WatImportOptions {
   store: ResearchStore;
@@ -215,7 +215,7 @@ export async function importWat(file: string, options: WatImportOptions): Promis
   if (run.status === 'running') await readRecords(file, options, run, result);
   if (options.updateMetrics === false) return result;
   const stages: UpdateStage[] = ['load', 'pagerank', 'trustrank', 'counters', 'strength', 'history', 'write'];
-  result.metrics = updateLinkMetrics(raw, options.asOf, pendingTouchedRoots(raw), (stage) => progress('update metrics', stages.indexOf(stage), stages.length));
+  result.metrics = updateLinkMetrics(raw, options.asOf, (stage) => progress('update metrics', stages.indexOf(stage), stages.length));
   progress('update metrics', stages.length, stages.length);
   finishPendingRuns(raw, now());
   return result;

@@ -58,6 +58,53 @@ export function linkFacts(g: LinkGraphInput): LinkFacts {
   return { sourceRoot, targetRoot, sourceIp, sourceSubnet, external, ipCount, subnetCount };
 }
 
+/** What the counters that count every link (not distinct values) need of one link. */
+export interface CountedLink {
+  live: boolean;
+  external: boolean;
+  /** Code of LINK_TYPES. */
+  type: number;
+  nofollow: boolean;
+  https: boolean;
+  /** From a homepage. */
+  fromHome: boolean;
+  /** Classes of the source root domain (urls.ts domainClasses). */
+  edu: number;
+  gov: number;
+}
+
+/**
+ * Adds `sign` (1, or −1 to take a link out) times a link's share of the counters that
+ * count links: the out-links of its source entity and, when external, the backlinks of its
+ * target entity. The incremental update (incrementalMetrics.ts) applies changed links so.
+ */
+export function countLink(c: Counters, sign: number, source: number, target: number, link: CountedLink): void {
+  if (link.live) {
+    if (link.external) c.out_external[source] += sign;
+    else c.out_internal[source] += sign;
+  }
+  if (!link.external) return;
+  const e = target;
+  const type = link.type;
+  c.total_non_unique[e] += sign;
+  if (link.fromHome) c.nu_homepages[e] += sign;
+  if (type === 2 || type === 3) c.nu_indirect[e] += sign;
+  if (!link.live) c.nu_deleted[e] += sign;
+  if (link.nofollow) c.nu_nofollow[e] += sign;
+  if (link.https) c.nu_https[e] += sign;
+  if (type === 0) c.nu_text[e] += sign;
+  else if (type === 1) c.nu_image[e] += sign;
+  else if (type === 2) c.nu_redirect[e] += sign;
+  else if (type === 3) c.nu_frame[e] += sign;
+  else c.nu_mention[e] += sign;
+  if (!link.live) return;
+  c.ext_backlinks[e] += sign;
+  if (link.edu > 0) c.ext_backlinks_edu[e] += sign;
+  if (link.edu === 2) c.ext_backlinks_edu_exact[e] += sign;
+  if (link.gov > 0) c.ext_backlinks_gov[e] += sign;
+  if (link.gov === 2) c.ext_backlinks_gov_exact[e] += sign;
+}
+
 /**
  * Counters for one level; `entityOfPage` maps a page index to the level's entity index.
  * Distinct counts visit each entity's links together (counting sort by entity) and mark
@@ -72,33 +119,19 @@ export function computeCounters(g: LinkGraphInput, entityCount: number, entityOf
     target[i] = entityOfPage ? entityOfPage[g.linkTarget[i]] : g.linkTarget[i];
     source[i] = entityOfPage ? entityOfPage[g.linkSource[i]] : g.linkSource[i];
   }
+  // One record reused for every link (millions of them in a world).
+  const link: CountedLink = { live: false, external: false, type: 0, nofollow: false, https: false, fromHome: false, edu: 0, gov: 0 };
   for (let i = 0; i < g.linkCount; i++) {
-    const live = g.linkDeleted[i] === 0;
-    if (live) {
-      if (external[i]) c.out_external[source[i]]++;
-      else c.out_internal[source[i]]++;
-    }
-    if (!external[i]) continue;
-    const e = target[i];
-    const type = g.linkType[i];
-    c.total_non_unique[e]++;
-    if (g.pageIsHome[g.linkSource[i]]) c.nu_homepages[e]++;
-    if (type === 2 || type === 3) c.nu_indirect[e]++;
-    if (!live) c.nu_deleted[e]++;
-    if (g.linkNofollow[i]) c.nu_nofollow[e]++;
-    if (g.linkHttps[i]) c.nu_https[e]++;
-    if (type === 0) c.nu_text[e]++;
-    else if (type === 1) c.nu_image[e]++;
-    else if (type === 2) c.nu_redirect[e]++;
-    else if (type === 3) c.nu_frame[e]++;
-    else c.nu_mention[e]++;
-    if (!live) continue;
-    c.ext_backlinks[e]++;
     const sr = sourceRoot[i];
-    if (g.rootEdu[sr] > 0) c.ext_backlinks_edu[e]++;
-    if (g.rootEdu[sr] === 2) c.ext_backlinks_edu_exact[e]++;
-    if (g.rootGov[sr] > 0) c.ext_backlinks_gov[e]++;
-    if (g.rootGov[sr] === 2) c.ext_backlinks_gov_exact[e]++;
+    link.live = g.linkDeleted[i] === 0;
+    link.external = external[i] === 1;
+    link.type = g.linkType[i];
+    link.nofollow = g.linkNofollow[i] === 1;
+    link.https = g.linkHttps[i] === 1;
+    link.fromHome = g.pageIsHome[g.linkSource[i]] === 1;
+    link.edu = g.rootEdu[sr];
+    link.gov = g.rootGov[sr];
+    countLink(c, 1, source[i], target[i], link);
   }
   // Distinct referring roots / IPs / subnets per target entity.
   const byTarget = groupByKey(entityCount, g.linkCount, target, external);

@@ -26,10 +26,19 @@ export function flowScale(ranks: Float64Array, floor: number, x0 = 0.05): FlowSc
   return { nodeCount: n, floor, xMax: Math.max(1e-12, n * (max - floor)), x0 };
 }
 
-export function flowOf(rank: number, scale: FlowScale): number {
+/** The flow before rounding (0–100). */
+export function flowValue(rank: number, scale: FlowScale): number {
   const x = Math.max(0, scale.nodeCount * (rank - scale.floor));
-  const value = Math.round((100 * Math.log1p(x / scale.x0)) / Math.log1p(scale.xMax / scale.x0));
-  return Math.max(0, Math.min(100, value));
+  return (100 * Math.log1p(x / scale.x0)) / Math.log1p(scale.xMax / scale.x0);
+}
+
+/** A 0–100 score from its value before rounding. */
+export function roundScore(value: number): number {
+  return Math.max(0, Math.min(100, Math.round(value)));
+}
+
+export function flowOf(rank: number, scale: FlowScale): number {
+  return roundScore(flowValue(rank, scale));
 }
 
 /** Flows of every node. */
@@ -37,5 +46,13 @@ export function flows(ranks: Float64Array, floor: number): Uint8Array {
   const scale = flowScale(ranks, floor);
   const out = new Uint8Array(ranks.length);
   for (let i = 0; i < ranks.length; i++) out[i] = flowOf(ranks[i], scale);
+  return out;
+}
+
+/** Flows of every node before rounding (the incremental update compares them with the stored scores). */
+export function flowValues(ranks: Float64Array, floor: number): Float64Array {
+  const scale = flowScale(ranks, floor);
+  const out = new Float64Array(ranks.length);
+  for (let i = 0; i < ranks.length; i++) out[i] = flowValue(ranks[i], scale);
   return out;
 }

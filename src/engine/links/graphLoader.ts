@@ -163,18 +163,31 @@ export function loadAllLinks(raw: SqliteDatabase.Database, asOfDay: number): Loa
   return loadLinks(raw, asOfDay, `SELECT ${LINK_LOAD_COLUMNS} FROM links ORDER BY id`);
 }
 
-/** The links whose `keep` flag is set, in the same (id) order. */
-export function selectLinks(links: LoadedLinks, keep: Uint8Array): LoadedLinks {
+/**
+ * The rank-passing links (live, followed, with an href: linkMetrics.ts passesRank) as
+ * 0-based page indexes, in id order: all PageRank needs, read without the other columns.
+ */
+export function loadRankEdges(raw: SqliteDatabase.Database): { source: Int32Array; target: Int32Array } {
+  let capacity = 1 << 16;
+  let source = new Int32Array(capacity);
+  let target = new Int32Array(capacity);
   let n = 0;
-  for (let i = 0; i < keep.length; i++) if (keep[i]) n++;
-  const out = allocate(n);
-  const keys = Object.keys(links) as (keyof LoadedLinks)[];
-  for (let i = 0, k = 0; i < keep.length; i++) {
-    if (!keep[i]) continue;
-    for (const key of keys) out[key][k] = links[key][i];
-    k++;
+  for (const [s, t] of raw
+    .prepare("SELECT source_page_id, target_page_id FROM links WHERE deleted = 0 AND nofollow = 0 AND type != 'mention' ORDER BY id")
+    .raw()
+    .iterate() as IterableIterator<[number, number]>) {
+    if (n === capacity) {
+      capacity *= 2;
+      const [moreSource, moreTarget] = [new Int32Array(capacity), new Int32Array(capacity)];
+      moreSource.set(source);
+      moreTarget.set(target);
+      [source, target] = [moreSource, moreTarget];
+    }
+    source[n] = s - 1;
+    target[n] = t - 1;
+    n++;
   }
-  return out;
+  return { source: source.subarray(0, n), target: target.subarray(0, n) };
 }
 
 function allocate(n: number): LoadedLinks {

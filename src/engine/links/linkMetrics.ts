@@ -13,7 +13,7 @@ import { buildInEdgeCsr, tileCsr, type CsrGraph } from './csrGraph.js';
 import { pageRank } from './pageRank.js';
 import { trustRank } from './trustRank.js';
 import { flows } from './flows.js';
-import { computeCounters, linkFacts, type Counters } from './counters.js';
+import { computeCounters, linkFacts, type Counters, type LinkFacts } from './counters.js';
 import { groupByKey } from './grouping.js';
 import { linkScore, linkStrength, linkStrengthValue } from './linkStrength.js';
 import { authorityScores, topRanks } from '../authority/authorityScores.js';
@@ -51,7 +51,7 @@ export type MetricsStage = 'pagerank' | 'trustrank' | 'counters' | 'strength' | 
  * flows.ts) is left out so that a site does not gain rank from its page count alone,
  * only from the links it receives.
  */
-function aggregate(ranks: Float64Array, floor: number, entityCount: number, entityOfPage: Int32Array): Float64Array {
+export function aggregate(ranks: Float64Array, floor: number, entityCount: number, entityOfPage: Int32Array): Float64Array {
   const out = new Float64Array(entityCount);
   for (let p = 0; p < ranks.length; p++) out[entityOfPage[p]] += Math.max(0, ranks[p] - floor);
   return out;
@@ -129,6 +129,43 @@ export function levelFlows(g: Pick<LinkGraphInput, 'pageCount' | 'hostCount' | '
   };
 }
 
+/**
+ * The strongest external link (highest score, then lowest index: links are in id order)
+ * per (target entity, referring root) at one level: links grouped by target entity, a
+ * per-root winner marked by entity.
+ */
+export function bestLinkFlags(
+  g: Pick<LinkGraphInput, 'linkCount' | 'linkTarget' | 'rootCount'>,
+  facts: Pick<LinkFacts, 'external' | 'sourceRoot'>,
+  score: Int32Array,
+  entityCount: number,
+  entityOfPage: Int32Array | null,
+): Uint8Array {
+  const flags = new Uint8Array(g.linkCount);
+  const target = new Int32Array(g.linkCount);
+  for (let i = 0; i < g.linkCount; i++) target[i] = entityOfPage ? entityOfPage[g.linkTarget[i]] : g.linkTarget[i];
+  const groups = groupByKey(entityCount, g.linkCount, target, facts.external);
+  const seen = new Int32Array(g.rootCount).fill(-1);
+  const winner = new Int32Array(g.rootCount);
+  const roots: number[] = [];
+  for (let e = 0; e < entityCount; e++) {
+    roots.length = 0;
+    for (let k = groups.offsets[e]; k < groups.offsets[e + 1]; k++) {
+      const i = groups.order[k];
+      const sr = facts.sourceRoot[i];
+      if (seen[sr] !== e) {
+        seen[sr] = e;
+        winner[sr] = i;
+        roots.push(sr);
+      } else if (score[i] > score[winner[sr]]) {
+        winner[sr] = i;
+      }
+    }
+    for (const sr of roots) flags[winner[sr]] = 1;
+  }
+  return flags;
+}
+
 export function computeLinkMetrics(g: LinkGraphInput, onStage: (stage: MetricsStage) => void = () => {}): LinkMetrics {
   const graph = buildInEdgeCsr(g.pageCount, g.linkSource, g.linkTarget, (i) => passesRank(g, i));
   const ranks = rankPages(g, graph, onStage);
@@ -158,36 +195,9 @@ export function computeLinkMetrics(g: LinkGraphInput, onStage: (stage: MetricsSt
     score[i] = linkScore(value);
     strength[i] = linkStrength(value);
   }
-  // Strongest external link (highest score, then lowest id) per (target entity, referring
-  // root): group links by target entity, keep a per-root winner marked by entity.
-  const best = (entityCount: number, entityOfPage: Int32Array | null): Uint8Array => {
-    const flags = new Uint8Array(g.linkCount);
-    const target = new Int32Array(g.linkCount);
-    for (let i = 0; i < g.linkCount; i++) target[i] = entityOfPage ? entityOfPage[g.linkTarget[i]] : g.linkTarget[i];
-    const groups = groupByKey(entityCount, g.linkCount, target, facts.external);
-    const seen = new Int32Array(g.rootCount).fill(-1);
-    const winner = new Int32Array(g.rootCount);
-    const roots: number[] = [];
-    for (let e = 0; e < entityCount; e++) {
-      roots.length = 0;
-      for (let k = groups.offsets[e]; k < groups.offsets[e + 1]; k++) {
-        const i = groups.order[k];
-        const sr = facts.sourceRoot[i];
-        if (seen[sr] !== e) {
-          seen[sr] = e;
-          winner[sr] = i;
-          roots.push(sr);
-        } else if (score[i] > score[winner[sr]]) {
-          winner[sr] = i;
-        }
-      }
-      for (const sr of roots) flags[winner[sr]] = 1;
-    }
-    return flags;
-  };
-  const bestRoot = best(g.rootCount, g.pageRoot);
-  const bestHost = best(g.hostCount, g.pageHost);
-  const bestUrl = best(g.pageCount, null);
+  const bestRoot = bestLinkFlags(g, facts, score, g.rootCount, g.pageRoot);
+  const bestHost = bestLinkFlags(g, facts, score, g.hostCount, g.pageHost);
+  const bestUrl = bestLinkFlags(g, facts, score, g.pageCount, null);
 
   onStage('history');
   // The history ends at today's TopRank (the smoother then leads up to it).

@@ -45,6 +45,8 @@ export function recomputeLinkMetrics(
       update.run(metrics.linkScore[i], metrics.linkStrength[i], metrics.bestRoot[i], metrics.bestHost[i], metrics.bestUrl[i], links.ids[i]);
       changed++;
     }
+    // Every logged link change is covered (incrementalMetrics.ts).
+    raw.prepare('DELETE FROM link_changes').run();
     raw.prepare("DELETE FROM world_meta WHERE key = 'content_hash'").run();
     raw.prepare('INSERT OR REPLACE INTO world_meta (key, value) VALUES (?, ?)').run(METRICS_AS_OF_KEY, String(asOf));
   })();

@@ -5,7 +5,7 @@
  */
 import type SqliteDatabase from 'better-sqlite3';
 import type { ProgressListener } from '../../lib/progress.js';
-import { LEVEL, type KeywordsTable } from '../researchSchema.js';
+import { LEVEL, type KeywordsTable, type NichesTable } from '../researchSchema.js';
 import { Bm25Builder, Bm25Index, PAGE_FIELD_WEIGHTS } from './bm25Index.js';
 import type { SearchStore } from './searchStore.js';
 import type { CorpusKeyword, CorpusNiche, CorpusPage, SearchCorpus } from './searchCorpus.js';
@@ -120,14 +120,7 @@ export function loadSearchCorpus(raw: SqliteDatabase.Database, store?: SearchSto
   pageMetrics.clear();
 
   const niches: CorpusNiche[] = (
-    raw.prepare('SELECT id, name, season_peak, season_amplitude, trend, vocabulary FROM niches ORDER BY id').all() as {
-      id: number;
-      name: string;
-      season_peak: number;
-      season_amplitude: number;
-      trend: number;
-      vocabulary: string;
-    }[]
+    raw.prepare('SELECT id, name, season_peak, season_amplitude, trend, vocabulary FROM niches ORDER BY id').all() as NichesTable[]
   ).map((r) => ({
     id: r.id,
     name: r.name,

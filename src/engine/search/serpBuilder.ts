@@ -2,16 +2,15 @@
  * Assembles a result page: organic results from the ranker, SERP features chosen by
  * intent, paid results, the pixel layout, CTRs, keyword difficulty and identities.
  */
-import { clickThroughRate } from './clickThroughCurve.js';
 import { hashString32, unitNoise } from './deterministicNoise.js';
 import { keywordDifficulty } from './keywordDifficulty.js';
 import type { OrganicRanker, RankedPage, Retrieval } from './organicRanking.js';
 import type { CorpusPage, SearchCorpus } from './searchCorpus.js';
 import { intentSignals, type IntentSignals } from './searchIntent.js';
 import { chooseFeatures, type FeaturePlacement, type Platform } from './serpFeatures.js';
-import { serpId, serpSnapshotId, serpSourceUrl } from './serpIdentity.js';
-import { layoutSerp, serpFeaturesImpact, type LayoutBlock } from './serpLayout.js';
-import type { Serp, SerpItem, SerpItemMetrics, SerpPackMember, ShortLocation } from './serpTypes.js';
+import { serpSourceUrl } from './serpIdentity.js';
+import { assemblePage, type PageBlock } from './serpAssembly.js';
+import type { Serp, SerpPackMember, ShortLocation } from './serpTypes.js';
 import type { Bm25Index } from './bm25Index.js';
 import { tokenize } from './text.js';
 
@@ -196,7 +195,7 @@ export class SerpBuilder {
     const features = req.page === 0 ? chooseFeatures(req.keyword, signals, req.platform, available) : [];
 
     // Page order: features sit before the organic result at their slot.
-    type Slot = { kind: 'organic'; ranked: RankedPage; position: number } | { kind: 'feature'; feature: FeaturePlacement; members: SerpPackMember[] };
+    type Slot = { kind: 'organic'; ranked: RankedPage } | { kind: 'feature'; feature: FeaturePlacement; members: SerpPackMember[] };
     const slots: Slot[] = [];
     let f = 0;
     const pushFeaturesUpTo = (organicBefore: number) => {
@@ -210,83 +209,43 @@ export class SerpBuilder {
     };
     shown.forEach((r, i) => {
       pushFeaturesUpTo(i);
-      slots.push({ kind: 'organic', ranked: r, position: req.page * ORGANIC_PER_PAGE + i + 1 });
+      slots.push({ kind: 'organic', ranked: r });
     });
     pushFeaturesUpTo(Number.MAX_SAFE_INTEGER);
 
-    const blocks: LayoutBlock[] = slots.map((s) =>
-      s.kind === 'organic' ? { type: 'ORGANIC', column: 'main', members: 0 } : { type: s.feature.type, column: s.feature.column, members: s.feature.members },
-    );
-    const layouts = layoutSerp(blocks, req.platform);
-    const metrics = (p: CorpusPage): SerpItemMetrics => ({
-      linkindex: {
-        v: { CitationFlow: p.citationFlow, TrustFlow: p.trustFlow, RefDomains: p.refDomains, ExtBackLinks: p.extBackLinks },
-        ts: this.corpus.metricsTs,
+    const view = (p: CorpusPage) => ({
+      url: p.url,
+      title: p.title,
+      desc: p.description,
+      domain: p.domain,
+      topRank: p.topRank || null,
+      m: {
+        linkindex: {
+          v: { CitationFlow: p.citationFlow, TrustFlow: p.trustFlow, RefDomains: p.refDomains, ExtBackLinks: p.extBackLinks },
+          ts: this.corpus.metricsTs,
+        },
+        authority: { v: { pda: p.pda, upa: p.upa }, ts: this.corpus.metricsTs },
+        social: { v: { l: p.shares }, ts: this.corpus.metricsTs },
       },
-      authority: { v: { pda: p.pda, upa: p.upa }, ts: this.corpus.metricsTs },
-      social: { v: { l: p.shares }, ts: this.corpus.metricsTs },
     });
-
-    const featuresAbove: string[] = [];
-    const ctrs: number[] = [];
-    const items: SerpItem[] = slots.map((s, i) => {
-      const layout = layouts[i];
-      if (s.kind === 'organic') {
-        const p = pages[s.ranked.page];
-        const ctr = clickThroughRate(s.position, featuresAbove);
-        ctrs.push(ctr);
-        return {
-          type: 'ORGANIC',
-          url: p.url,
-          title: p.title,
-          desc: p.description,
-          domain: p.domain,
-          topRank: p.topRank || null,
-          position: s.position,
-          ...layout,
-          ctr,
-          m: metrics(p),
-          items: [],
-        };
-      }
-      if (blocks[i].column === 'main' || req.platform === 2) featuresAbove.push(s.feature.type);
+    const blocks: PageBlock[] = slots.map((s) => {
+      if (s.kind === 'organic') return { kind: 'organic', result: view(pages[s.ranked.page]) };
       const lead = s.feature.type === 'FEATURED_SNIPPET' ? pages[shown[0].page] : s.feature.type === 'KNO_GRAPH' ? this.homepageOf(entityRoot!) : undefined;
-      return {
-        type: s.feature.type,
-        url: lead?.url ?? null,
-        title: lead?.title ?? null,
-        desc: lead?.description ?? null,
-        domain: lead?.domain ?? null,
-        topRank: lead ? lead.topRank || null : null,
-        ...layout,
-        ctr: null,
-        m: lead ? metrics(lead) : null,
-        items: s.members,
-      };
+      return { kind: 'feature', type: s.feature.type, column: s.feature.column, lead: lead ? view(lead) : null, members: s.members };
     });
-    // Items are listed top to bottom (then left to right: the desktop side panel).
-    const order = items.map((_, i) => i).sort((a, b) => items[a].size.t - items[b].size.t || items[a].size.l - items[b].size.l);
-    const id = serpId(req.keyword, req.location._id, req.platform, req.page);
-    const organicCount = shown.length;
-    const serp: Serp = {
-      _id: id,
-      kw: req.keyword,
-      mId: req.keywordId,
-      page: req.page,
-      location_id: req.location._id,
+    const serp = assemblePage(blocks, {
+      keyword: req.keyword,
+      keywordId: req.keywordId,
       location: req.location,
-      platform_id: req.platform,
-      items: order.map((i) => items[i]),
-      rank: keywordDifficulty(topTen.map((p) => pages[p])),
-      rank_updated_at: req.createdAt,
-      created_at: req.createdAt,
-      ctr: ctrs,
+      platform: req.platform,
+      page: req.page,
+      date: req.date,
+      createdAt: req.createdAt,
+      firstPosition: req.page * ORGANIC_PER_PAGE,
+      difficulty: keywordDifficulty(topTen.map((p) => pages[p])),
       results: this.estimatedResults(req.keyword, ranked.length),
-      serp_results: organicCount,
-      serp_snapshot_id: organicCount > 0 ? serpSnapshotId(id, req.date, organicCount) : null,
-      serp_source_url: serpSourceUrl(req.keyword, req.engineDomain, req.countryCode, req.languageCode, req.page, req.platform),
-      serpFeaturesImpact: serpFeaturesImpact(blocks, layouts, req.platform),
-    };
+      sourceUrl: serpSourceUrl(req.keyword, req.engineDomain, req.countryCode, req.languageCode, req.page, req.platform),
+    });
     return { serp, signals, organicPages: shown.map((r) => r.page), topTen };
   }
 

@@ -27,6 +27,17 @@ export interface RootHistory {
   social: number[];
 }
 
+/**
+ * The months [from, to] (indexes since 2016-01) at whose month end a value alive over
+ * [first day, last day] counts; from > to when none. The last month ends on the as-of day.
+ */
+export function aliveMonths(firstDay: number, lastDay: number, months: number, asOfDay: number): [number, number] {
+  const from = Math.max(0, monthIndexSince2016(firstDay));
+  let to = Math.min(months - 1, monthIndexSince2016(lastDay));
+  if (to >= 0 && (to === months - 1 ? asOfDay : lastDayOfMonthIndex(to)) > lastDay) to--;
+  return [from, to];
+}
+
 function aliveCounts(g: LinkGraphInput, months: number, groups: Groups, value: Int32Array, valueCount: number): Int32Array {
   // Per root (its external links grouped together), the span of each value
   // [first day of its first link, end of its last link], then a difference array.
@@ -36,7 +47,6 @@ function aliveCounts(g: LinkGraphInput, months: number, groups: Groups, value: I
   const values: number[] = [];
   const diff = new Int32Array(months + 1);
   const out = new Int32Array(g.rootCount * months);
-  const endDay = (m: number): number => (m === months - 1 ? g.asOfDay : lastDayOfMonthIndex(m));
   for (let root = 0; root < g.rootCount; root++) {
     values.length = 0;
     for (let k = groups.offsets[root]; k < groups.offsets[root + 1]; k++) {
@@ -56,9 +66,7 @@ function aliveCounts(g: LinkGraphInput, months: number, groups: Groups, value: I
     diff.fill(0);
     for (const v of values) {
       // Alive at month m iff first ≤ end(m) ≤ last.
-      const from = Math.max(0, monthIndexSince2016(firsts[v]));
-      let to = Math.min(months - 1, monthIndexSince2016(lasts[v]));
-      if (to >= 0 && endDay(to) > lasts[v]) to--;
+      const [from, to] = aliveMonths(firsts[v], lasts[v], months, g.asOfDay);
       if (from > to) continue;
       diff[from]++;
       diff[to + 1]--;

@@ -6,12 +6,10 @@
  * clickThroughCurve.ts, keywordDifficulty.ts) over our own link index — providers give the
  * page, never our metrics.
  */
-import { clickThroughRate } from '../search/clickThroughCurve.js';
 import { keywordDifficulty } from '../search/keywordDifficulty.js';
 import type { Platform } from '../search/serpFeatures.js';
-import { serpId, serpSnapshotId } from '../search/serpIdentity.js';
-import { layoutSerp, serpFeaturesImpact, type LayoutBlock } from '../search/serpLayout.js';
-import type { Serp, SerpItem, SerpItemMetrics, SerpPackMember, ShortLocation } from '../search/serpTypes.js';
+import { assemblePage, type PageBlock } from '../search/serpAssembly.js';
+import type { Serp, SerpItemMetrics, SerpPackMember, ShortLocation } from '../search/serpTypes.js';
 
 /** A member of a feature block (an ad, a place, a story, a question, a related search). */
 export interface FetchedMember {
@@ -76,73 +74,37 @@ export interface AssembleRequest {
 
 /** Builds the engine's Serp from a fetched page. */
 export function assembleSerp(fetched: FetchedSerp, req: AssembleRequest, metrics: ResultMetrics): Serp {
-  const blocks: LayoutBlock[] = fetched.blocks.map((b) =>
-    b.kind === 'organic' ? { type: 'ORGANIC', column: 'main', members: 0 } : { type: b.type, column: b.column, members: b.members.length },
+  const view = (url: string | null) =>
+    url === null ? { domain: null, topRank: null, m: null } : { domain: metrics.domainOf(url), topRank: metrics.topRankOf(url), m: metrics.metricsOf(url) };
+  const blocks: PageBlock[] = fetched.blocks.map((b) =>
+    b.kind === 'organic'
+      ? { kind: 'organic', result: { url: b.url, title: b.title, desc: b.desc, ...view(b.url) } }
+      : {
+          kind: 'feature',
+          type: b.type,
+          column: b.column,
+          lead: { url: b.url, title: b.title, desc: b.desc, ...view(b.url) },
+          members: b.members.map((m) => member(m, req, metrics)),
+        },
   );
-  const layouts = layoutSerp(blocks, req.platform);
-  const featuresAbove: string[] = [];
-  const ctrs: number[] = [];
-  const topTen: { upa: number; pda: number }[] = [];
-  let position = req.firstPosition;
-  const items: SerpItem[] = fetched.blocks.map((b, i) => {
-    const layout = layouts[i];
-    if (b.kind === 'organic') {
-      position++;
-      const ctr = clickThroughRate(position, featuresAbove);
-      ctrs.push(ctr);
-      if (position <= 10) topTen.push(metrics.authorityOf(b.url));
-      return {
-        type: 'ORGANIC',
-        url: b.url,
-        title: b.title,
-        desc: b.desc,
-        domain: metrics.domainOf(b.url),
-        topRank: metrics.topRankOf(b.url),
-        position,
-        ...layout,
-        ctr,
-        m: metrics.metricsOf(b.url),
-        items: [],
-      };
-    }
-    // Features take clicks from the organic results below them (clickThroughCurve.ts).
-    if (b.column === 'main' || req.platform === 2) featuresAbove.push(b.type);
-    return {
-      type: b.type,
-      url: b.url,
-      title: b.title,
-      desc: b.desc,
-      domain: b.url === null ? null : metrics.domainOf(b.url),
-      topRank: b.url === null ? null : metrics.topRankOf(b.url),
-      ...layout,
-      ctr: null,
-      m: b.url === null ? null : metrics.metricsOf(b.url),
-      items: b.members.map((m) => member(m, req, metrics)),
-    };
-  });
-  // Top to bottom, then left to right (the desktop side panel), as the sandbox lists them.
-  const order = items.map((_, i) => i).sort((a, b) => items[a].size.t - items[b].size.t || items[a].size.l - items[b].size.l);
-  const id = serpId(req.keyword, req.location._id, req.platform, req.page);
-  const organicCount = ctrs.length;
-  return {
-    _id: id,
-    kw: req.keyword,
-    mId: req.keywordId,
-    page: req.page,
-    location_id: req.location._id,
+  // Difficulty from the organic results at positions 1–10 (those of this page that are).
+  const topTen = fetched.blocks
+    .filter((b) => b.kind === 'organic')
+    .slice(0, Math.max(0, 10 - req.firstPosition))
+    .map((b) => metrics.authorityOf(b.url));
+  return assemblePage(blocks, {
+    keyword: req.keyword,
+    keywordId: req.keywordId,
     location: req.location,
-    platform_id: req.platform,
-    items: order.map((i) => items[i]),
-    rank: keywordDifficulty(topTen),
-    rank_updated_at: req.createdAt,
-    created_at: req.createdAt,
-    ctr: ctrs,
-    results: fetched.totalResults ?? organicCount,
-    serp_results: organicCount,
-    serp_snapshot_id: organicCount > 0 ? serpSnapshotId(id, req.date, organicCount) : null,
-    serp_source_url: fetched.sourceUrl ?? req.fallbackSourceUrl,
-    serpFeaturesImpact: serpFeaturesImpact(blocks, layouts, req.platform),
-  };
+    platform: req.platform,
+    page: req.page,
+    date: req.date,
+    createdAt: req.createdAt,
+    firstPosition: req.firstPosition,
+    difficulty: keywordDifficulty(topTen),
+    results: fetched.totalResults,
+    sourceUrl: fetched.sourceUrl ?? req.fallbackSourceUrl,
+  });
 }
 
 function member(m: FetchedMember, req: AssembleRequest, metrics: ResultMetrics): SerpPackMember {

@@ -15,6 +15,7 @@ import { LINK_COLUMNS } from '../researchSchema.js';
 import { WORLD_SIZE_SPECS } from './sizes.js';
 import { Rng } from './random.js';
 import { generateKeywords } from './keywordGenerator.js';
+import { seedBreakouts } from './trends.js';
 import { generateSites, ipText, pageUrl, subnetText } from './siteGenerator.js';
 import { generateLinks, LINK_TYPES, LOST_REASONS } from './linkGenerator.js';
 import { NICHES, GENERIC_ANCHORS } from './vocabulary.js';
@@ -30,7 +31,7 @@ import { openSearch } from '../search/index.js';
 import { DEFAULT_SERP_LOCATION } from '../search/searchEngine.js';
 
 /** Bumped whenever generated content changes, so cached test worlds are rebuilt. */
-export const GENERATOR_VERSION = 8;
+export const GENERATOR_VERSION = 9;
 
 export type { ProgressListener } from '../../lib/progress.js';
 import type { ProgressListener } from '../../lib/progress.js';
@@ -75,6 +76,8 @@ export async function buildWorld(options: BuildWorldOptions): Promise<BuiltWorld
   const sites = generateSites(spec, keywords, asOfDay, rng.fork(2));
   progress('links', 0, 1);
   const links = generateLinks(sites, spec, asOfDay, rng.fork(3));
+  // After the sites: pages were written before a trend broke out (trends.ts).
+  seedBreakouts(keywords, rng.fork(4));
   const { roots, hosts, pages } = sites;
 
   // Dense ids for IPs and subnets.

@@ -6,6 +6,8 @@
  * "how much does a tent cost", "is protein powder worth it"), and each head lists the
  * niche attributes that make sense on it ("burr coffee grinder", never "burr coffee beans").
  */
+import { modifier, type Modifier } from './vocabulary.js';
+
 export type HeadKind = 'product' | 'software' | 'service' | 'place' | 'topic';
 /** plural ("running shoes"), mass ("protein powder": no article) or countable singular ("tent": "a tent"). */
 export type HeadGrammar = 'plural' | 'mass' | 'countable';
@@ -221,86 +223,85 @@ export function grammarOf(head: string, grammar: HeadGrammar): { is: string; doe
  * competition. `clashes`: words that make the pattern contradictory on a phrase that
  * already has them ("cheap luxury …", "cheap cheap …").
  */
-export interface EnPattern {
-  template: string;
-  intent: string;
-  /** Share of the phrase's volume the keyword draws (median). */
-  share: number;
-  kind: 'modifier' | 'question';
+export interface EnPattern extends Modifier {
   family?: string;
   clashes?: readonly string[];
   /** Only on durable goods / local heads / topics one makes. */
   needs?: 'durable' | 'local' | 'make';
 }
 
+/** An English pattern: a modifier with its family, clashes and needs. */
+const pattern = (template: string, intent: string, share: number, extra: Omit<EnPattern, keyof Modifier> = {}): EnPattern =>
+  modifier(template, intent, share, extra);
+
 const PRICE_WORDS = ['cheap', 'budget', 'luxury', 'affordable', 'free', 'professional', 'best rated'];
 
 export const EN_PATTERNS: Readonly<Record<HeadKind, readonly EnPattern[]>> = {
   product: [
-    { template: 'best {h}', intent: 'commercial', share: 0.12, kind: 'modifier', clashes: ['best rated'] },
-    { template: 'cheap {h}', intent: 'transactional', share: 0.05, kind: 'modifier', clashes: PRICE_WORDS },
-    { template: '{h} review', intent: 'commercial', share: 0.03, kind: 'modifier', family: 'review' },
-    { template: '{h} reviews', intent: 'commercial', share: 0.03, kind: 'modifier', family: 'review' },
-    { template: '{h} near me', intent: 'transactional,local', share: 0.03, kind: 'modifier', needs: 'local' },
-    { template: 'buy {h}', intent: 'transactional', share: 0.02, kind: 'modifier' },
-    { template: '{h} sale', intent: 'transactional', share: 0.015, kind: 'modifier' },
-    { template: '{h} deals', intent: 'transactional', share: 0.012, kind: 'modifier' },
-    { template: '{h} price', intent: 'transactional', share: 0.012, kind: 'modifier' },
-    { template: 'used {h}', intent: 'transactional', share: 0.006, kind: 'modifier', needs: 'durable' },
-    { template: 'top rated {h}', intent: 'commercial', share: 0.006, kind: 'modifier', clashes: ['best rated'] },
-    { template: 'how to choose {a}{h}', intent: 'informational', share: 0.008, kind: 'modifier' },
-    { template: 'how to clean {a}{h}', intent: 'informational', share: 0.006, kind: 'modifier', needs: 'durable' },
-    { template: 'what {is} the best {h}', intent: 'commercial,question', share: 0.008, kind: 'question', clashes: ['best rated'] },
-    { template: 'how much {does} {a}{h} cost', intent: 'informational,question,commercial', share: 0.006, kind: 'question' },
-    { template: '{is} {a}{h} worth it', intent: 'informational,question,commercial', share: 0.004, kind: 'question' },
-    { template: 'where to buy {a}{h}', intent: 'transactional,question', share: 0.004, kind: 'question' },
-    { template: 'how to use {a}{h}', intent: 'informational,question', share: 0.004, kind: 'question', needs: 'durable' },
+    pattern('best {h}', 'commercial', 0.12, { clashes: ['best rated'] }),
+    pattern('cheap {h}', 'transactional', 0.05, { clashes: PRICE_WORDS }),
+    pattern('{h} review', 'commercial', 0.03, { family: 'review' }),
+    pattern('{h} reviews', 'commercial', 0.03, { family: 'review' }),
+    pattern('{h} near me', 'transactional,local', 0.03, { needs: 'local' }),
+    pattern('buy {h}', 'transactional', 0.02),
+    pattern('{h} sale', 'transactional', 0.015),
+    pattern('{h} deals', 'transactional', 0.012),
+    pattern('{h} price', 'transactional', 0.012),
+    pattern('used {h}', 'transactional', 0.006, { needs: 'durable' }),
+    pattern('top rated {h}', 'commercial', 0.006, { clashes: ['best rated'] }),
+    pattern('how to choose {a}{h}', 'informational', 0.008),
+    pattern('how to clean {a}{h}', 'informational', 0.006, { needs: 'durable' }),
+    pattern('what {is} the best {h}', 'commercial,question', 0.008, { clashes: ['best rated'] }),
+    pattern('how much {does} {a}{h} cost', 'informational,question,commercial', 0.006),
+    pattern('{is} {a}{h} worth it', 'informational,question,commercial', 0.004),
+    pattern('where to buy {a}{h}', 'transactional,question', 0.004),
+    pattern('how to use {a}{h}', 'informational,question', 0.004, { needs: 'durable' }),
   ],
   software: [
-    { template: 'best {h}', intent: 'commercial', share: 0.15, kind: 'modifier' },
-    { template: 'free {h}', intent: 'transactional', share: 0.08, kind: 'modifier', clashes: PRICE_WORDS },
-    { template: '{h} review', intent: 'commercial', share: 0.03, kind: 'modifier', family: 'review' },
-    { template: '{h} reviews', intent: 'commercial', share: 0.03, kind: 'modifier', family: 'review' },
-    { template: '{h} pricing', intent: 'transactional', share: 0.015, kind: 'modifier' },
-    { template: '{h} comparison', intent: 'commercial', share: 0.01, kind: 'modifier', family: 'compare' },
-    { template: 'compare {h}', intent: 'commercial', share: 0.01, kind: 'modifier', family: 'compare' },
-    { template: 'what {is} the best {h}', intent: 'commercial,question', share: 0.008, kind: 'question' },
-    { template: 'how does {a}{h} work', intent: 'informational,question', share: 0.006, kind: 'question' },
-    { template: '{is} {a}{h} worth it', intent: 'informational,question,commercial', share: 0.004, kind: 'question' },
+    pattern('best {h}', 'commercial', 0.15),
+    pattern('free {h}', 'transactional', 0.08, { clashes: PRICE_WORDS }),
+    pattern('{h} review', 'commercial', 0.03, { family: 'review' }),
+    pattern('{h} reviews', 'commercial', 0.03, { family: 'review' }),
+    pattern('{h} pricing', 'transactional', 0.015),
+    pattern('{h} comparison', 'commercial', 0.01, { family: 'compare' }),
+    pattern('compare {h}', 'commercial', 0.01, { family: 'compare' }),
+    pattern('what {is} the best {h}', 'commercial,question', 0.008),
+    pattern('how does {a}{h} work', 'informational,question', 0.006),
+    pattern('{is} {a}{h} worth it', 'informational,question,commercial', 0.004),
   ],
   service: [
-    { template: 'best {h}', intent: 'commercial', share: 0.12, kind: 'modifier' },
-    { template: 'compare {h}', intent: 'commercial', share: 0.02, kind: 'modifier', family: 'compare' },
-    { template: '{h} comparison', intent: 'commercial', share: 0.02, kind: 'modifier', family: 'compare' },
-    { template: '{h} reviews', intent: 'commercial', share: 0.015, kind: 'modifier' },
-    { template: '{h} cost', intent: 'transactional', share: 0.015, kind: 'modifier' },
-    { template: 'cheapest {h}', intent: 'transactional', share: 0.012, kind: 'modifier', clashes: PRICE_WORDS },
-    { template: '{h} near me', intent: 'transactional,local', share: 0.03, kind: 'modifier', needs: 'local' },
-    { template: '{h} requirements', intent: 'informational', share: 0.006, kind: 'modifier' },
-    { template: 'how to get {a}{h}', intent: 'informational', share: 0.008, kind: 'modifier' },
-    { template: 'what is {a}{h}', intent: 'informational,question', share: 0.01, kind: 'question' },
-    { template: 'how {does} {a}{h} work', intent: 'informational,question', share: 0.006, kind: 'question' },
-    { template: 'how much {does} {a}{h} cost', intent: 'informational,question,commercial', share: 0.005, kind: 'question' },
-    { template: '{is} {a}{h} worth it', intent: 'informational,question,commercial', share: 0.004, kind: 'question' },
+    pattern('best {h}', 'commercial', 0.12),
+    pattern('compare {h}', 'commercial', 0.02, { family: 'compare' }),
+    pattern('{h} comparison', 'commercial', 0.02, { family: 'compare' }),
+    pattern('{h} reviews', 'commercial', 0.015),
+    pattern('{h} cost', 'transactional', 0.015),
+    pattern('cheapest {h}', 'transactional', 0.012, { clashes: PRICE_WORDS }),
+    pattern('{h} near me', 'transactional,local', 0.03, { needs: 'local' }),
+    pattern('{h} requirements', 'informational', 0.006),
+    pattern('how to get {a}{h}', 'informational', 0.008),
+    pattern('what is {a}{h}', 'informational,question', 0.01),
+    pattern('how {does} {a}{h} work', 'informational,question', 0.006),
+    pattern('how much {does} {a}{h} cost', 'informational,question,commercial', 0.005),
+    pattern('{is} {a}{h} worth it', 'informational,question,commercial', 0.004),
   ],
   place: [
-    { template: 'best {h}', intent: 'commercial', share: 0.12, kind: 'modifier' },
-    { template: 'cheap {h}', intent: 'transactional', share: 0.05, kind: 'modifier', clashes: PRICE_WORDS },
-    { template: '{h} deals', intent: 'transactional', share: 0.03, kind: 'modifier' },
-    { template: '{h} packages', intent: 'transactional', share: 0.012, kind: 'modifier' },
-    { template: '{h} reviews', intent: 'commercial', share: 0.01, kind: 'modifier' },
-    { template: 'where to stay for {a}{h}', intent: 'informational,question', share: 0.004, kind: 'question' },
-    { template: 'when is the best time for {a}{h}', intent: 'informational,question', share: 0.003, kind: 'question' },
+    pattern('best {h}', 'commercial', 0.12),
+    pattern('cheap {h}', 'transactional', 0.05, { clashes: PRICE_WORDS }),
+    pattern('{h} deals', 'transactional', 0.03),
+    pattern('{h} packages', 'transactional', 0.012),
+    pattern('{h} reviews', 'commercial', 0.01),
+    pattern('where to stay for {a}{h}', 'informational,question', 0.004),
+    pattern('when is the best time for {a}{h}', 'informational,question', 0.003),
   ],
   topic: [
-    { template: '{h} for beginners', intent: 'informational', share: 0.03, kind: 'modifier', family: 'beginner', clashes: ['beginner', 'advanced'] },
-    { template: 'easy {h}', intent: 'informational', share: 0.03, kind: 'modifier', clashes: ['easy', 'advanced'] },
-    { template: '{h} tips', intent: 'informational', share: 0.02, kind: 'modifier' },
-    { template: '{h} ideas', intent: 'informational', share: 0.015, kind: 'modifier' },
-    { template: '{h} guide', intent: 'informational', share: 0.01, kind: 'modifier' },
-    { template: 'best {h}', intent: 'commercial', share: 0.05, kind: 'modifier' },
-    { template: 'how to make {h}', intent: 'informational,question', share: 0.04, kind: 'question', needs: 'make' },
-    { template: 'what is {h}', intent: 'informational,question', share: 0.008, kind: 'question' },
+    pattern('{h} for beginners', 'informational', 0.03, { family: 'beginner', clashes: ['beginner', 'advanced'] }),
+    pattern('easy {h}', 'informational', 0.03, { clashes: ['easy', 'advanced'] }),
+    pattern('{h} tips', 'informational', 0.02),
+    pattern('{h} ideas', 'informational', 0.015),
+    pattern('{h} guide', 'informational', 0.01),
+    pattern('best {h}', 'commercial', 0.05),
+    pattern('how to make {h}', 'informational,question', 0.04, { needs: 'make' }),
+    pattern('what is {h}', 'informational,question', 0.008),
   ],
 };
 

@@ -94,6 +94,23 @@ const HEAD_IN_HEAD_CAP = 0.35;
 
 const words = (text: string): string[] => text.split(' ');
 
+/** What people search about a brand: suffix, intent, share of the brand's volume, tier, synonym family. */
+const BRAND_VARIANTS: readonly (readonly [string, string, number, number, string | null])[] = [
+  ['review', 'commercial', 0.05, 1, 'review'],
+  ['reviews', 'commercial', 0.05, 1, 'review'],
+  ['discount code', 'transactional', 0.03, 2, null],
+];
+
+/** Every shorter phrase of consecutive words inside `kw` ("usb c monitor": "usb", "c monitor", "monitor", …). */
+export function containedPhrases(kw: string): string[] {
+  const w = words(kw);
+  const out: string[] = [];
+  for (let from = 0; from < w.length; from++) {
+    for (let to = from + 1; to <= w.length; to++) if (to - from < w.length) out.push(w.slice(from, to).join(' '));
+  }
+  return out;
+}
+
 /** Whether a pattern, attribute or phrase would repeat or contradict words the phrase has. */
 function conflicts(phrase: string, addition: string, extraClashes: readonly string[] = []): boolean {
   const have = ` ${phrase} `;
@@ -207,38 +224,18 @@ export function generateKeywords(count: number, rng: Rng): GeneratedKeyword[] {
         for (const brand of niche.brands) {
           const brandVolume = rng.logUniform(1e3, 8e4);
           add({ kw: brand, language, niche: nicheId, head: brand, kind: 'brand', intent: 'navigational', base: brandVolume, tier: 0 });
-          add({
-            kw: `${brand} review`,
-            language,
-            niche: nicheId,
-            head: brand,
-            kind: 'brand',
-            intent: 'commercial',
-            base: brandVolume * 0.05,
-            tier: 1,
-            family: `${brand}|review`,
-          });
-          add({
-            kw: `${brand} reviews`,
-            language,
-            niche: nicheId,
-            head: brand,
-            kind: 'brand',
-            intent: 'commercial',
-            base: brandVolume * 0.05,
-            tier: 1,
-            family: `${brand}|review`,
-          });
-          add({
-            kw: `${brand} discount code`,
-            language,
-            niche: nicheId,
-            head: brand,
-            kind: 'brand',
-            intent: 'transactional',
-            base: brandVolume * 0.03,
-            tier: 2,
-          });
+          for (const [suffix, intent, share, tier, family] of BRAND_VARIANTS)
+            add({
+              kw: `${brand} ${suffix}`,
+              language,
+              niche: nicheId,
+              head: brand,
+              kind: 'brand',
+              intent,
+              base: brandVolume * share,
+              tier,
+              family: family ? `${brand}|${family}` : null,
+            });
           for (const head of brandable) {
             const phrase = `${brand} ${head}`;
             add({ kw: phrase, language, niche: nicheId, head, kind: 'brand', intent: 'commercial,navigational', base: brandVolume * 0.08, tier: 2 });
@@ -361,15 +358,11 @@ export function generateKeywords(count: number, rng: Rng): GeneratedKeyword[] {
   const order = [...drawn].sort((a, b) => words(a.c.kw).length - words(b.c.kw).length);
   const cap = () => {
     for (const d of order) {
-      const w = words(d.c.kw);
       // A head inside another ("running shoes" in "trail running shoes") is the broader search by far.
       const factor = d.c.kind === 'head' ? HEAD_IN_HEAD_CAP : VARIANT_CAP;
-      for (let from = 0; from < w.length; from++) {
-        for (let to = from + 1; to <= w.length; to++) {
-          if (to - from === w.length) continue;
-          const shorter = byKey.get(`${d.c.language}:${w.slice(from, to).join(' ')}`);
-          if (shorter) d.volume = Math.max(10, Math.min(d.volume, Math.floor(shorter.volume * factor * marketFactor(d, shorter))));
-        }
+      for (const phrase of containedPhrases(d.c.kw)) {
+        const shorter = byKey.get(`${d.c.language}:${phrase}`);
+        if (shorter) d.volume = Math.max(10, Math.min(d.volume, Math.floor(shorter.volume * factor * marketFactor(d, shorter))));
       }
     }
   };

@@ -429,36 +429,43 @@ export interface Modifier {
   intent: string;
   /** Share of the head's volume the modified keyword draws (median). */
   share: number;
+  /** A question when its intents say so ("was ist {h}", "how does {a}{h} work"). */
   kind: 'modifier' | 'question';
+}
+
+/** A modifier (or an English pattern: `extra` holds its family, clashes and needs). */
+export function modifier<Extra extends object = object>(template: string, intent: string, share: number, extra?: Extra): Modifier & Extra {
+  const kind = intent.split(',').includes('question') ? 'question' : 'modifier';
+  return { template, intent, share, kind, ...(extra as Extra) };
 }
 
 /** German and French modifiers (English keywords come from headProfiles.ts patterns). */
 export const MODIFIERS: Record<'de' | 'fr', readonly Modifier[]> = {
   de: [
-    { template: 'beste {h}', intent: 'commercial', share: 0.1, kind: 'modifier' },
-    { template: '{h} test', intent: 'commercial', share: 0.08, kind: 'modifier' },
-    { template: '{h} günstig', intent: 'transactional', share: 0.04, kind: 'modifier' },
-    { template: '{h} kaufen', intent: 'transactional', share: 0.05, kind: 'modifier' },
-    { template: '{h} in der nähe', intent: 'transactional,local', share: 0.03, kind: 'modifier' },
-    { template: '{h} vergleich', intent: 'commercial', share: 0.02, kind: 'modifier' },
-    { template: '{h} für anfänger', intent: 'informational', share: 0.01, kind: 'modifier' },
-    { template: '{h} angebot', intent: 'transactional', share: 0.01, kind: 'modifier' },
-    { template: 'was ist {h}', intent: 'informational,question', share: 0.008, kind: 'question' },
-    { template: 'wie funktioniert {h}', intent: 'informational,question', share: 0.005, kind: 'question' },
-    { template: 'welche {h}', intent: 'commercial,question', share: 0.004, kind: 'question' },
+    modifier('beste {h}', 'commercial', 0.1),
+    modifier('{h} test', 'commercial', 0.08),
+    modifier('{h} günstig', 'transactional', 0.04),
+    modifier('{h} kaufen', 'transactional', 0.05),
+    modifier('{h} in der nähe', 'transactional,local', 0.03),
+    modifier('{h} vergleich', 'commercial', 0.02),
+    modifier('{h} für anfänger', 'informational', 0.01),
+    modifier('{h} angebot', 'transactional', 0.01),
+    modifier('was ist {h}', 'informational,question', 0.008),
+    modifier('wie funktioniert {h}', 'informational,question', 0.005),
+    modifier('welche {h}', 'commercial,question', 0.004),
   ],
   fr: [
-    { template: 'meilleur {h}', intent: 'commercial', share: 0.1, kind: 'modifier' },
-    { template: '{h} pas cher', intent: 'transactional', share: 0.05, kind: 'modifier' },
-    { template: '{h} avis', intent: 'commercial', share: 0.04, kind: 'modifier' },
-    { template: 'acheter {h}', intent: 'transactional', share: 0.03, kind: 'modifier' },
-    { template: '{h} près de moi', intent: 'transactional,local', share: 0.02, kind: 'modifier' },
-    { template: '{h} comparatif', intent: 'commercial', share: 0.02, kind: 'modifier' },
-    { template: '{h} pour débutant', intent: 'informational', share: 0.01, kind: 'modifier' },
-    { template: '{h} promo', intent: 'transactional', share: 0.01, kind: 'modifier' },
-    { template: 'comment choisir {h}', intent: 'informational,question', share: 0.008, kind: 'question' },
-    { template: 'qu est ce que {h}', intent: 'informational,question', share: 0.005, kind: 'question' },
-    { template: 'pourquoi {h}', intent: 'informational,question', share: 0.003, kind: 'question' },
+    modifier('meilleur {h}', 'commercial', 0.1),
+    modifier('{h} pas cher', 'transactional', 0.05),
+    modifier('{h} avis', 'commercial', 0.04),
+    modifier('acheter {h}', 'transactional', 0.03),
+    modifier('{h} près de moi', 'transactional,local', 0.02),
+    modifier('{h} comparatif', 'commercial', 0.02),
+    modifier('{h} pour débutant', 'informational', 0.01),
+    modifier('{h} promo', 'transactional', 0.01),
+    modifier('comment choisir {h}', 'informational,question', 0.008),
+    modifier('qu est ce que {h}', 'informational,question', 0.005),
+    modifier('pourquoi {h}', 'informational,question', 0.003),
   ],
 };
 

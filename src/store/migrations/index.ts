@@ -16,6 +16,7 @@ import { rankChecksKeywordIndexMigrations } from './0011_rank_checks_keyword_ind
 import { webSessionMigrations } from './0012_web_sessions.js';
 import { providerLedgerMigrations } from './0014_provider_ledger.js';
 import { rankStorageQuotaMigrations } from './0016_rank_storage_quota.js';
+import { exportChunkMigrations } from './0017_export_chunks.js';
 import { lookupKeySeparatorMigrations } from './0018_lookup_key_separator.js';
 import { searchConsoleMigrations } from './0020_search_console.js';
 
@@ -33,6 +34,7 @@ export const stateMigrations: Record<string, Migration> = {
   ...webSessionMigrations,
   ...providerLedgerMigrations,
   ...rankStorageQuotaMigrations,
+  ...exportChunkMigrations,
   ...lookupKeySeparatorMigrations,
   ...searchConsoleMigrations,
 };

@@ -12,7 +12,7 @@ import { errors } from '../../lib/errors.js';
 import type { QuarryContext } from '../../context.js';
 import type { UrlSigner } from '../../lib/signedUrl.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';
-import { EXPORT_JOB_KIND, exportJobHandler, exportJobStatus, exportsDir, type ExportResult } from '../../jobs/exportJobs.js';
+import { EXPORT_JOB_KIND, exportJobHandler, exportJobStatus, openExportFiles, type ExportResult } from '../../jobs/exportJobs.js';
 import type { Job } from '../../jobs/jobQueue.js';
 import { PermanentJobError, type JobHandler } from '../../jobs/worker.js';
 import { errorResponses, Ref } from '../common/schemas.js';
@@ -213,9 +213,9 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
 }
 
 /** The worker's handler of backlink exports: streams the matching links into the CSV. */
-export function exportHandler(ctx: Pick<QuarryContext, 'engine' | 'config' | 'policy' | 'clock'>): JobHandler<ExportPayload, ExportResult> {
+export function exportHandler(ctx: Pick<QuarryContext, 'engine' | 'config' | 'policy' | 'clock' | 'state'>): JobHandler<ExportPayload, ExportResult> {
   return exportJobHandler<ExportPayload>({
-    dir: exportsDir(ctx.config.dataDir),
+    files: openExportFiles(ctx.state, ctx.config.dataDir),
     columns: [...EXPORT_COLUMNS],
     collect(payload, job) {
       // The scan spans many turns of the event loop (the file stream's backpressure): it runs

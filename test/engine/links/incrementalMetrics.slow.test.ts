@@ -1,11 +1,16 @@
-/** The two-halves property over random imports (several tiny-world copies: slow, run by npm run test:slow). */
+/**
+ * The two-halves property over random imports (several tiny-world copies: slow, run by npm
+ * run test:slow). The incremental update keeps a score while the exact value stays within a
+ * point of it (docs/decisions.md), so the two paths agree within that tolerance, and each
+ * one's derived metrics (TopRank, link scores and flags, histories) follow from its scores.
+ */
 import { test } from 'node:test';
 import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { importLinksCsv } from '../../../src/engine/import/linksImport.js';
 import { TINY_WORLD_AS_OF } from '../../support/world.js';
-import { assertSameMetrics, csv, withTwoCopies } from '../../support/linkMetricsCompare.js';
+import { assertConsistentMetrics, assertMetricsClose, csv, withTwoCopies } from '../../support/linkMetricsCompare.js';
 
 test('property: importing links in two halves gives the same metrics as importing them at once', async () => {
   const row = fc.record({
@@ -27,7 +32,9 @@ test('property: importing links in two halves gives the same metrics as importin
         await importLinksCsv(all, { store: { raw: a } as never, asOf: TINY_WORLD_AS_OF });
         await importLinksCsv(first, { store: { raw: b } as never, asOf: TINY_WORLD_AS_OF });
         await importLinksCsv(second, { store: { raw: b } as never, asOf: TINY_WORLD_AS_OF });
-        assertSameMetrics(a, b);
+        assertMetricsClose(a, b);
+        assertConsistentMetrics(a);
+        assertConsistentMetrics(b);
       });
     }),
     { numRuns: 4 },

@@ -1,6 +1,6 @@
 /**
- * A search engine over a private copy of the shared tiny sandbox world
- * (test/support/world.ts), so that the search tables it writes stay private.
+ * A search engine over a private copy of a shared sandbox world (test/support/world.ts),
+ * so that the search tables it writes stay private.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,7 +8,8 @@ import { openResearchStore, type ResearchStore } from '../../../src/engine/resea
 import { openSearch } from '../../../src/engine/search/index.js';
 import type { SearchEngine } from '../../../src/engine/search/searchEngine.js';
 import { FakeClock } from '../../../src/lib/clock.js';
-import { copyTinyWorld, TINY_WORLD_AS_OF } from '../../support/world.js';
+import { copyWorld, TINY_WORLD_AS_OF } from '../../support/world.js';
+import type { WorldSize } from '../../../src/config.js';
 
 export interface TestSearch {
   search: SearchEngine;
@@ -21,8 +22,12 @@ export interface TestSearch {
  * `withoutRankIndexes`: forget the rank indexes the build stored, as in a world that has
  * none yet (an imported one), to see what the engine does while it ranks.
  */
-export async function openTinySearch(seed = 1, options: { withoutRankIndexes?: boolean } = {}): Promise<TestSearch> {
-  const copy = await copyTinyWorld(seed);
+export function openTinySearch(seed = 1, options: { withoutRankIndexes?: boolean } = {}): Promise<TestSearch> {
+  return openWorldSearch('tiny', seed, options);
+}
+
+export async function openWorldSearch(size: WorldSize, seed = 1, options: { withoutRankIndexes?: boolean } = {}): Promise<TestSearch> {
+  const copy = await copyWorld(size, seed);
   const store = await openResearchStore(copy);
   if (options.withoutRankIndexes) store.raw.prepare('DELETE FROM search_rank_index').run();
   const clock = new FakeClock(TINY_WORLD_AS_OF);

@@ -2,11 +2,11 @@
  * Small HTTP helpers for the keyword-tool tests: one client per API key, the pool state
  * from GET /keyword-tool/limits, and pacing that keeps a test under the burst window.
  */
-import type { LightMyRequestResponse } from 'fastify';
+import type { Res } from '../../support/requests.js';
 import type { TestApp } from '../../support/app.js';
-import { SECOND } from '../../../src/lib/clock.js';
 
-export type Res = LightMyRequestResponse;
+export type { Res } from '../../support/requests.js';
+export { pace, query as q } from '../../support/requests.js';
 
 export interface KeywordClient {
   key: string;
@@ -43,16 +43,6 @@ export async function newClient(t: TestApp, plan = 'premium'): Promise<KeywordCl
   const { id, key } = await t.account(plan);
   return { ...client(t, key), id };
 }
-
-/** The contract's recommended pacing: 11 s between requests to one pool keeps three in any 30 s. */
-export function pace(t: TestApp): void {
-  t.clock.advance(11 * SECOND);
-}
-
-export const q = (params: Record<string, string | number>) =>
-  Object.entries(params)
-    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
-    .join('&');
 
 /** The contract's error object exactly: type, message, and retry_after only on RateLimit. */
 export function errorOf(res: Res): { type: string; message: string; retry_after?: number } {

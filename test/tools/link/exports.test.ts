@@ -15,7 +15,7 @@ import { testApp, type TestApp } from '../../support/app.js';
 import { DAY, SECOND } from '../../../src/lib/clock.js';
 import { startEmbeddedWorker, type RunningWorker } from '../../../src/jobs/workerCommand.js';
 import { jobHandlers } from '../../../src/workers.js';
-import { EXPORT_JOB_KIND, exportState, exportsDir, sweepExports } from '../../../src/jobs/exportJobs.js';
+import { EXPORT_JOB_KIND, exportState, openExportFiles, sweepExports } from '../../../src/jobs/exportJobs.js';
 import type { JobHandler } from '../../../src/jobs/worker.js';
 import { EXPORT_COLUMNS } from '../../../src/tools/link/exports.js';
 import { parseHexId } from '../../../src/engine/index.js';
@@ -384,7 +384,7 @@ describe('link tool: exports', () => {
       assert.equal((await c.pool()).remaining, start, 'refunded');
       // Nothing refunds it again: more polls, a sweep, time passing.
       t.clock.advance(10 * 60 * SECOND);
-      await sweepExports(t.ctx.jobs, exportsDir(t.ctx.config.dataDir));
+      await sweepExports(t.ctx.jobs, openExportFiles(t.ctx.state, t.ctx.config.dataDir));
       void worker.worker.poll();
       await sleep(100);
       assert.equal((await c.pool()).remaining, start, 'refunded exactly once');
@@ -479,7 +479,7 @@ describe('link tool: exports', () => {
     t.clock.advance(60 * DAY - 60 * SECOND);
     assert.equal((await download(job.downloadURL!)).statusCode, 200, 'still there just before 60 days');
     t.clock.advance(2 * 60 * SECOND);
-    const { expired } = await sweepExports(t.ctx.jobs, exportsDir(t.ctx.config.dataDir));
+    const { expired } = await sweepExports(t.ctx.jobs, openExportFiles(t.ctx.state, t.ctx.config.dataDir));
     assert.ok(expired >= 1);
     const res = await download(job.downloadURL!);
     assert.equal(res.statusCode, 410, res.body);

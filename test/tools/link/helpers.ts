@@ -3,12 +3,13 @@
  * GET /keyword-tool/limits, pacing under the burst window, spending a pool down directly
  * in the policy store, and an embedded export worker.
  */
-import type { LightMyRequestResponse } from 'fastify';
+import type { Res } from '../../support/requests.js';
 import type { TestApp } from '../../support/app.js';
 import { SECOND } from '../../../src/lib/clock.js';
 import { POOL_PERIODS, type PoolName } from '../../../src/policy/pools.js';
 
-export type Res = LightMyRequestResponse;
+export type { Res } from '../../support/requests.js';
+export { pace, query as q } from '../../support/requests.js';
 
 export interface LinkClient {
   id: string;
@@ -47,16 +48,6 @@ export async function newLinkClient(t: TestApp, plan = 'premium'): Promise<LinkC
   const { id, key } = await t.account(plan);
   return linkClient(t, id, key);
 }
-
-/** 11 s between paid requests to one pool keeps three in any 30-second window. */
-export function pace(t: TestApp): void {
-  t.clock.advance(11 * SECOND);
-}
-
-export const q = (params: Record<string, string | number>) =>
-  Object.entries(params)
-    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
-    .join('&');
 
 /**
  * Spends `units` of an account's pool directly in the policy store (as a web-class

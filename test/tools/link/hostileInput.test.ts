@@ -7,7 +7,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../../support/app.js';
-import { newLinkClient, pace, type LinkClient, type Res } from './helpers.js';
+import { assertSane, query as enc } from '../../support/requests.js';
+import { newLinkClient, pace, type LinkClient } from './helpers.js';
 
 let t: TestApp;
 
@@ -59,23 +60,6 @@ const BAD_INTS = [
   'true',
   '[]',
 ];
-
-const enc = (params: Record<string, string>) =>
-  Object.entries(params)
-    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
-    .join('&');
-
-function assertSane(res: Res, what: string, allowed: number[]): void {
-  assert.ok(res.statusCode < 500, `${what}: ${res.statusCode} ${res.body.slice(0, 200)}`);
-  assert.ok(allowed.includes(res.statusCode), `${what}: ${res.statusCode} not in ${allowed} — ${res.body.slice(0, 200)}`);
-  if (res.statusCode >= 400) {
-    assert.match(String(res.headers['content-type']), /^application\/json/, what);
-    const e = res.json().error;
-    assert.equal(typeof e?.type, 'string', what);
-    assert.equal(typeof e?.message, 'string', what);
-    if (res.statusCode === 422) assert.ok(['InvalidInput', 'ValidationError'].includes(e.type), `${what}: ${e.type}`);
-  }
-}
 
 function raw(c: LinkClient | null, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: string, contentType = 'application/json') {
   return t.app.inject({

@@ -16,11 +16,13 @@ import { DAY, HOUR, MINUTE } from '../../../src/lib/clock.js';
 import { rankServices } from '../../../src/rank/rankService.js';
 import { endedPeriods, lastEndedPeriod, RankReports, reportMessageId } from '../../../src/rank/rankReports.js';
 import { rankClient, type RankClient } from './helpers.js';
+import { readMail, type ReadMail } from '../../support/mail.js';
 
-interface Received {
+/** A mail the SMTP server took: its envelope, and the message as its recipient reads it. */
+interface Received extends Omit<ReadMail, 'to'> {
   from: string;
+  /** The envelope's recipients. */
   to: string[];
-  raw: string;
 }
 
 let t: TestApp;
@@ -31,37 +33,6 @@ let trackingId: string;
 let domain: string;
 const KEYWORDS = ['hiking boots', 'tent', 'backpack', 'headlamp'];
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-
-/** RFC 2047 encoded words (Q or B) in a header, unfolded. */
-function decodeHeader(value: string): string {
-  return value.replace(/\?=\s+=\?/g, '?==?').replace(/=\?utf-8\?([qb])\?([^?]*)\?=/gi, (_m, enc: string, text: string) =>
-    enc.toLowerCase() === 'b'
-      ? Buffer.from(text, 'base64').toString('utf8')
-      : Buffer.from(
-          text.replace(/_/g, ' ').replace(/=([0-9a-f]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))),
-          'latin1',
-        ).toString('utf8'),
-  );
-}
-
-function header(raw: string, name: string): string {
-  const head = raw.split(/\r?\n\r?\n/)[0].replace(/\r?\n[ \t]+/g, ' ');
-  const line = head.split(/\r?\n/).find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`));
-  return decodeHeader(line?.slice(name.length + 1).trim() ?? '');
-}
-
-/** The decoded text/plain part of a MIME message. */
-function textPart(raw: string): string {
-  const m = /Content-Type: text\/plain[^\r\n]*\r?\nContent-Transfer-Encoding: ([\w-]+)\r?\n\r?\n([\s\S]*?)\r?\n--/i.exec(raw);
-  assert.ok(m, 'a text/plain part');
-  const [, encoding, body] = m;
-  if (encoding.toLowerCase() === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
-  if (encoding.toLowerCase() === 'quoted-printable') {
-    const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16)));
-    return Buffer.from(bytes, 'latin1').toString('utf8');
-  }
-  return body;
-}
 
 async function runDays(n: number): Promise<void> {
   const { checks, reports } = rankServices(t.ctx);
@@ -99,12 +70,14 @@ describe('rank email reports', () => {
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));
         stream.on('end', () => {
-          inbox.push({
-            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-            to: session.envelope.rcptTo.map((r) => r.address),
-            raw: Buffer.concat(chunks).toString('utf8'),
-          });
-          callback();
+          void readMail(Buffer.concat(chunks)).then((mail) => {
+            inbox.push({
+              ...mail,
+              from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+              to: session.envelope.rcptTo.map((r) => r.address),
+            });
+            callback();
+          }, callback);
         });
       },
     });
@@ -164,11 +137,11 @@ describe('rank email reports', () => {
     const positions = await positionsOn('2026-11-22');
     for (const mail of inbox) {
       assert.match(mail.from, /^reports@/);
-      const subject = header(mail.raw, 'Subject');
+      const subject = mail.subject;
       assert.ok(subject.startsWith(`Weekly rank report: ${domain} — `), subject);
       assert.ok(subject.includes('(2026-11-16 – 2026-11-22)'), subject);
-      assertPositions(textPart(mail.raw), positions);
-      assert.match(mail.raw, /Content-Type: image\/png/i);
+      assertPositions(mail.text, positions);
+      assert.ok(mail.attachments.includes('image/png'), 'the chart');
     }
   });
 
@@ -176,16 +149,16 @@ describe('rank email reports', () => {
     inbox.length = 0;
     await runDays(7); // through Monday 2026-11-30
     assert.equal(inbox.length, 2, 'the weekly reports of 23–29 November');
-    assert.ok(inbox.every((m) => header(m.raw, 'Subject').includes('(2026-11-23 – 2026-11-29)')));
+    assert.ok(inbox.every((m) => m.subject.includes('(2026-11-23 – 2026-11-29)')));
     inbox.length = 0;
     await runDays(1); // Tuesday 2026-12-01
     assert.equal(inbox.length, 1);
     const monthly = inbox[0];
     assert.deepEqual(monthly.to, ['owner@reports.test']);
-    const subject = header(monthly.raw, 'Subject');
+    const subject = monthly.subject;
     assert.ok(subject.startsWith(`Monthly rank report: ${domain} — `), subject);
     assert.ok(subject.includes('(2026-11-01 – 2026-11-30)'), subject);
-    assertPositions(textPart(monthly.raw), await positionsOn('2026-11-30'));
+    assertPositions(monthly.text, await positionsOn('2026-11-30'));
     // Again on the same day and the next: nothing new.
     await rankServices(t.ctx).reports.runDueReports(t.clock.now());
     await runDays(1);
@@ -195,7 +168,7 @@ describe('rank email reports', () => {
   test('a rank-change alert lists the keywords that moved at least min_change places, once a day', async () => {
     const created = await c.post(`/trackings/${trackingId}/reports`, { type: 0, emails: ['alerts@reports.test'], min_change: 1 });
     assert.equal(created.statusCode, 201);
-    const isAlert = (m: Received) => header(m.raw, 'Subject').startsWith('Rank change alert:');
+    const isAlert = (m: Received) => m.subject.startsWith('Rank change alert:');
     inbox.length = 0;
     for (let i = 0; i < 20 && !inbox.some(isAlert); i++) await runDays(1);
     const alerts = inbox.filter(isAlert);
@@ -203,9 +176,9 @@ describe('rank email reports', () => {
     const today = day(t.clock.now());
     const yesterday = day(t.clock.now() - DAY);
     assert.deepEqual(alerts[0].to, ['alerts@reports.test']);
-    assert.ok(header(alerts[0].raw, 'Subject').includes(`(${today})`));
+    assert.ok(alerts[0].subject.includes(`(${today})`));
     const [now, before] = [await positionsOn(today), await positionsOn(yesterday)];
-    const text = textPart(alerts[0].raw);
+    const text = alerts[0].text;
     for (const [kw, p] of now) {
       const moved = (before.get(kw) ?? 101) !== (p ?? 101);
       const line = text.split('\n').find((l) => l.startsWith(`${kw} | `));
@@ -246,9 +219,9 @@ describe('rank email reports', () => {
       const files = fs.readdirSync(path.join(dataDir, 'outbox'));
       assert.equal(files.length, 1);
       assert.match(files[0], /^\d{4}-\d{2}-\d{2}-[0-9a-f]{24}\.eml$/);
-      const raw = fs.readFileSync(path.join(dataDir, 'outbox', files[0]), 'utf8');
-      assert.equal(header(raw, 'To'), 'outbox@reports.test');
-      assert.ok(header(raw, 'Subject').startsWith(`Weekly rank report: ${domain} — `));
+      const mail = await readMail(fs.readFileSync(path.join(dataDir, 'outbox', files[0])));
+      assert.deepEqual(mail.to, ['outbox@reports.test']);
+      assert.ok(mail.subject.startsWith(`Weekly rank report: ${domain} — `));
       assert.equal(inbox.length, 0, 'nothing went to the SMTP server');
       assert.equal((await other.del(`/trackings/${created.json().tracking._id}`)).statusCode, 204);
     } finally {
@@ -297,7 +270,7 @@ describe('rank email reports', () => {
         error: null,
       })
       .execute();
-    const weeklyMails = () => inbox.filter((m) => m.to.join() === 'crash@reports.test' && header(m.raw, 'Subject').startsWith('Weekly'));
+    const weeklyMails = () => inbox.filter((m) => m.to.join() === 'crash@reports.test' && m.subject.startsWith('Weekly'));
     inbox.length = 0;
     const restarted = new RankReports(t.ctx);
     try {
@@ -306,7 +279,7 @@ describe('rank email reports', () => {
       await restarted.runDueReports(crashedAt + 16 * MINUTE);
       assert.equal(weeklyMails().length, 1);
       const messageId = reportMessageId(weekly._id, period.start, 'quarry.test');
-      assert.equal(header(weeklyMails()[0].raw, 'Message-ID'), messageId);
+      assert.equal(weeklyMails()[0].messageId, messageId);
       await restarted.runDueReports(crashedAt + 40 * MINUTE);
       assert.equal(weeklyMails().length, 1, 'sent once');
       // The worst moment: the server took the mail, the process died before marking it sent.
@@ -318,7 +291,7 @@ describe('rank email reports', () => {
       await restarted.runDueReports(crashedAt + 56 * MINUTE);
       await restarted.runDueReports(crashedAt + 80 * MINUTE);
       assert.deepEqual(
-        weeklyMails().map((m) => header(m.raw, 'Message-ID')),
+        weeklyMails().map((m) => m.messageId),
         [messageId, messageId],
         'the repeat is recognisably the same mail',
       );
@@ -346,7 +319,7 @@ describe('rank email reports', () => {
     const periods = (kind: string) =>
       inbox
         .filter((m) => m.to.join() === 'downtime@reports.test')
-        .map((m) => header(m.raw, 'Subject'))
+        .map((m) => m.subject)
         .filter((subject) => subject.startsWith(kind))
         .map((subject) => /\((\S+) – (\S+)\)/.exec(subject)!.slice(1).join('/'));
     assert.deepEqual(periods('Weekly'), ['2027-07-19/2027-07-25', '2027-07-26/2027-08-01', '2027-08-02/2027-08-08', '2027-08-09/2027-08-15']);

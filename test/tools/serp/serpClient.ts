@@ -3,11 +3,11 @@
  * from GET /keyword-tool/limits, the contract's pacing, and the exact error object.
  */
 import assert from 'node:assert/strict';
-import type { LightMyRequestResponse } from 'fastify';
+import type { Res } from '../../support/requests.js';
 import type { TestApp } from '../../support/app.js';
-import { SECOND } from '../../../src/lib/clock.js';
 
-export type Res = LightMyRequestResponse;
+export type { Res } from '../../support/requests.js';
+export { pace, query as qs } from '../../support/requests.js';
 export type PoolState = { limit: number; remaining: number; reset: number | null };
 
 export interface ToolClient {
@@ -27,16 +27,6 @@ export async function newClient(t: TestApp, plan = 'premium'): Promise<ToolClien
   const pools = async () => Object.fromEntries(Object.entries(await resources()).map(([name, p]) => [name, { limit: p.limit, remaining: p.remaining }]));
   return { id, key, get, pools, pool: async (name) => (await resources())[name] };
 }
-
-/** The contract's pacing: 11 s between paid requests keeps three in any 30-second window. */
-export function pace(t: TestApp): void {
-  t.clock.advance(11 * SECOND);
-}
-
-export const qs = (params: Record<string, string | number>) =>
-  Object.entries(params)
-    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
-    .join('&');
 
 /** Asserts the exact JSON error of the contract (no extra members, JSON content type). */
 export function assertError(res: Res, status: number, type: string, message: string): void {

@@ -4,6 +4,7 @@ import { api, data } from '../api';
 import { useAction, useApi } from '../useApi';
 import { ProblemBox } from './States';
 import type { KeywordList } from '../types';
+import { Form, Input, Select } from './Form';
 
 export function AddToList({ keywordIds, onDone }: { keywordIds: string[]; onDone?: (list: KeywordList) => void }) {
   const lists = useApi(() => data<KeywordList[]>(api.GET('/keyword-tool/lists')), []);
@@ -25,30 +26,16 @@ export function AddToList({ keywordIds, onDone }: { keywordIds: string[]; onDone
     onDone?.(list);
   });
   return (
-    <form
-      class="add-to-list"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void add.run();
-      }}
-    >
-      <select value={target} onChange={(e) => setTarget((e.currentTarget as HTMLSelectElement).value)} aria-label="List">
+    <Form class="add-to-list" onSubmit={() => void add.run()}>
+      <Select value={target} onValue={setTarget} aria-label="List">
         <option value="new">New list…</option>
         {existing.map((l) => (
           <option key={l._id} value={l._id}>
             {l.name} ({l.keyword_ids.length})
           </option>
         ))}
-      </select>
-      {target === 'new' && (
-        <input
-          placeholder="List name"
-          value={name}
-          maxLength={100}
-          onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)}
-          aria-label="New list name"
-        />
-      )}
+      </Select>
+      {target === 'new' && <Input placeholder="List name" value={name} maxLength={100} onValue={setName} aria-label="New list name" />}
       <button type="submit" disabled={add.busy || keywordIds.length === 0}>
         Add {keywordIds.length} to list
       </button>
@@ -58,6 +45,6 @@ export function AddToList({ keywordIds, onDone }: { keywordIds: string[]; onDone
         </span>
       )}
       {add.problem && <ProblemBox problem={add.problem} />}
-    </form>
+    </Form>
   );
 }

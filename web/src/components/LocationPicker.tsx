@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, data } from '../api';
 import type { LocationOption } from '../types';
+import { Input, Select } from './Form';
 
 const COMMON: LocationOption[] = [
   { _id: 2840, label: 'United States', type: 1 },
@@ -31,22 +32,15 @@ export function LocationPicker({ value, onChange, name = 'location' }: { value: 
   const shown = options.some((o) => o._id === value) ? options : [...COMMON.filter((o) => o._id === value), ...options];
   return (
     <span class="location-picker">
-      <input
-        type="search"
-        placeholder="Find a location…"
-        value={query}
-        onInput={(e) => setQuery((e.currentTarget as HTMLInputElement).value)}
-        aria-label="Find a location"
-        maxLength={100}
-      />
-      <select name={name} value={String(value)} onChange={(e) => onChange(Number((e.currentTarget as HTMLSelectElement).value))} aria-label="Location">
+      <Input type="search" placeholder="Find a location…" value={query} onValue={setQuery} aria-label="Find a location" maxLength={100} />
+      <Select name={name} value={String(value)} onValue={(v) => onChange(Number(v))} aria-label="Location">
         {shown.map((o) => (
           <option key={o._id} value={String(o._id)}>
             {o.label}
           </option>
         ))}
         {shown.length === 0 && <option disabled>No location matches</option>}
-      </select>
+      </Select>
     </span>
   );
 }

@@ -7,7 +7,8 @@
 import { useState } from 'preact/hooks';
 import { api, dashboardGet, data } from '../api';
 import { useAction, useApi, type Async } from '../useApi';
-import { AsyncView, Empty, ProblemBox } from './States';
+import { AsyncView, Empty } from './States';
+import { ActionProblem, DeleteButton, Form, Input, Select } from './Form';
 import type { Annotation, Report, ReportPreview, Tag } from '../types';
 
 /** What an annotation says: its note, or the keywords added or removed that it records. */
@@ -68,26 +69,18 @@ function Tags({ trackingId, tags, onChanged }: { trackingId: string; tags: Async
   });
   return (
     <div class="tags">
-      <form
-        class="search"
-        onSubmit={(e) => {
-          e.preventDefault();
+      <Form
+        onSubmit={() => {
           if (name.trim()) void create.run();
         }}
       >
-        <input
-          placeholder="Tag name"
-          value={name}
-          maxLength={100}
-          onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)}
-          aria-label="Tag name"
-        />
-        <input type="color" value={color} onInput={(e) => setColor((e.currentTarget as HTMLInputElement).value)} aria-label="Tag colour" />
+        <Input placeholder="Tag name" value={name} maxLength={100} onValue={setName} aria-label="Tag name" />
+        <Input type="color" value={color} onValue={setColor} aria-label="Tag colour" />
         <button type="submit" disabled={create.busy}>
           Add tag
         </button>
-      </form>
-      {(create.problem ?? remove.problem) && <ProblemBox problem={(create.problem ?? remove.problem)!} />}
+      </Form>
+      <ActionProblem actions={[create, remove]} />
       <AsyncView state={tags} what="tags" onRetry={tags.reload}>
         {(all) =>
           all.length === 0 ? (
@@ -99,9 +92,9 @@ function Tags({ trackingId, tags, onChanged }: { trackingId: string; tags: Async
                   <span class="chip" style={{ borderColor: t.color, color: t.color }}>
                     {t.name}
                   </span>
-                  <button type="button" class="danger" aria-label={`Delete tag ${t.name}`} disabled={remove.busy} onClick={() => void remove.run(t)}>
+                  <DeleteButton label={`Delete tag ${t.name}`} busy={remove.busy} onDelete={() => void remove.run(t)}>
                     ✕
-                  </button>
+                  </DeleteButton>
                 </li>
               ))}
             </ul>
@@ -131,26 +124,18 @@ function Annotations({ trackingId, annotations, onChanged }: { trackingId: strin
   const sorted = [...annotations].sort((a, b) => b.date.localeCompare(a.date));
   return (
     <div class="annotations">
-      <form
-        class="search"
-        onSubmit={(e) => {
-          e.preventDefault();
+      <Form
+        onSubmit={() => {
           if (text.trim()) void create.run();
         }}
       >
-        <input type="date" value={date} onInput={(e) => setDate((e.currentTarget as HTMLInputElement).value)} aria-label="Annotation date" required />
-        <input
-          placeholder="What happened, e.g. new title tags"
-          value={text}
-          maxLength={2000}
-          onInput={(e) => setText((e.currentTarget as HTMLInputElement).value)}
-          aria-label="Annotation text"
-        />
+        <Input type="date" value={date} onValue={setDate} aria-label="Annotation date" required />
+        <Input placeholder="What happened, e.g. new title tags" value={text} maxLength={2000} onValue={setText} aria-label="Annotation text" />
         <button type="submit" disabled={create.busy}>
           Add annotation
         </button>
-      </form>
-      {(create.problem ?? remove.problem) && <ProblemBox problem={(create.problem ?? remove.problem)!} />}
+      </Form>
+      <ActionProblem actions={[create, remove]} />
       {sorted.length === 0 ? (
         <Empty>No annotations in the last 90 days. They are drawn on the visibility chart.</Empty>
       ) : (
@@ -168,15 +153,7 @@ function Annotations({ trackingId, annotations, onChanged }: { trackingId: strin
                 <td>{a.date}</td>
                 <td>{annotationText(a)}</td>
                 <td>
-                  <button
-                    type="button"
-                    class="danger"
-                    disabled={remove.busy}
-                    onClick={() => void remove.run(a)}
-                    aria-label={`Delete annotation ${annotationText(a)}`}
-                  >
-                    Delete
-                  </button>
+                  <DeleteButton label={`Delete annotation ${annotationText(a)}`} busy={remove.busy} onDelete={() => void remove.run(a)} />
                 </td>
               </tr>
             ))}
@@ -219,52 +196,26 @@ function Reports({ trackingId }: { trackingId: string }) {
   });
   return (
     <div class="reports">
-      <form
-        class="search"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void create.run();
-        }}
-      >
-        <select value={String(type)} onChange={(e) => setType(Number((e.currentTarget as HTMLSelectElement).value) as 0 | 1 | 2)} aria-label="Report type">
+      <Form onSubmit={() => void create.run()}>
+        <Select value={String(type)} onValue={(v) => setType(Number(v) as 0 | 1 | 2)} aria-label="Report type">
           <option value="1">Weekly</option>
           <option value="2">Monthly</option>
           <option value="0">Rank-change alert</option>
-        </select>
-        <input
-          placeholder="Recipients, comma separated"
-          value={emails}
-          maxLength={5000}
-          required
-          onInput={(e) => setEmails((e.currentTarget as HTMLInputElement).value)}
-          aria-label="Recipients"
-        />
-        <input
-          placeholder="Name (optional)"
-          value={name}
-          maxLength={200}
-          onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)}
-          aria-label="Report name"
-        />
+        </Select>
+        <Input placeholder="Recipients, comma separated" value={emails} maxLength={5000} required onValue={setEmails} aria-label="Recipients" />
+        <Input placeholder="Name (optional)" value={name} maxLength={200} onValue={setName} aria-label="Report name" />
         {type === 0 && (
           <label>
             moved ≥
-            <input
-              type="number"
-              min="1"
-              max="100"
-              value={minChange}
-              onInput={(e) => setMinChange((e.currentTarget as HTMLInputElement).value)}
-              aria-label="Minimum change"
-            />
+            <Input type="number" min="1" max="100" value={minChange} onValue={setMinChange} aria-label="Minimum change" />
             places
           </label>
         )}
         <button type="submit" disabled={create.busy}>
           Add report
         </button>
-      </form>
-      {(create.problem ?? remove.problem) && <ProblemBox problem={(create.problem ?? remove.problem)!} />}
+      </Form>
+      <ActionProblem actions={[create, remove]} />
       <AsyncView state={reports} what="reports" onRetry={reports.reload}>
         {(all) =>
           all.length === 0 ? (
@@ -296,15 +247,7 @@ function Reports({ trackingId }: { trackingId: string }) {
                       >
                         {previewOf === r._id ? 'Hide preview' : 'Preview'}
                       </button>
-                      <button
-                        type="button"
-                        class="danger"
-                        disabled={remove.busy}
-                        onClick={() => void remove.run(r)}
-                        aria-label={`Delete ${r.name || REPORT_TYPE[r.type]}`}
-                      >
-                        Delete
-                      </button>
+                      <DeleteButton label={`Delete ${r.name || REPORT_TYPE[r.type]}`} busy={remove.busy} onDelete={() => void remove.run(r)} />
                     </td>
                   </tr>
                 ))}

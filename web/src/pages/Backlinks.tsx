@@ -11,6 +11,7 @@ import { useAction, useApi } from '../useApi';
 import { href, linkClick, navigate, useLocation } from '../router';
 import { AsyncView, Empty, ProblemBox } from '../components/States';
 import { VirtualTable, type Column } from '../components/VirtualTable';
+import { DeleteButton, Form, Input, Select } from '../components/Form';
 
 type Schemas = components['schemas'];
 type BackLink = Schemas['BackLink'];
@@ -50,23 +51,15 @@ export default function Backlinks() {
         ))}
       </nav>
       {tab !== 'favorites' && (
-        <form
+        <Form
           class="search"
-          onSubmit={(e) => {
-            e.preventDefault();
+          onSubmit={() => {
             if (draft.trim()) go({ url: draft.trim(), page: 0 });
           }}
         >
-          <input
-            name="url"
-            placeholder="Domain, subdomain or URL, e.g. openpedia.org"
-            value={draft}
-            maxLength={2048}
-            onInput={(e) => setDraft((e.currentTarget as HTMLInputElement).value)}
-            aria-label="Target"
-          />
+          <Input name="url" placeholder="Domain, subdomain or URL, e.g. openpedia.org" value={draft} maxLength={2048} onValue={setDraft} aria-label="Target" />
           <button type="submit">Look up</button>
-        </form>
+        </Form>
       )}
       {tab === 'links' &&
         (url ? (
@@ -215,22 +208,18 @@ function Links({
       <div class="filters" role="group" aria-label="Backlink filters">
         <label>
           Links
-          <select value={String(source)} onChange={(e) => go({ source: (e.currentTarget as HTMLSelectElement).value, page: 0 })} aria-label="Links">
+          <Select value={String(source)} onValue={(v) => go({ source: v, page: 0 })} aria-label="Links">
             <option value="0">All</option>
             <option value="1">New</option>
             <option value="2">Lost</option>
-          </select>
+          </Select>
         </label>
         <label>
           Per referring domain
-          <select
-            value={String(perDomain)}
-            onChange={(e) => go({ lpd: (e.currentTarget as HTMLSelectElement).value, page: 0 })}
-            aria-label="Per referring domain"
-          >
+          <Select value={String(perDomain)} onValue={(v) => go({ lpd: v, page: 0 })} aria-label="Per referring domain">
             <option value="0">Every link</option>
             <option value="1">One link</option>
-          </select>
+          </Select>
         </label>
       </div>
       {star.problem && <ProblemBox problem={star.problem} />}
@@ -301,14 +290,7 @@ function Favourites({ id }: { id: string | null }) {
                       <td class="right">{l.link_ids.length}</td>
                       <td>{new Date(l.updated_at * 1000).toLocaleString('en')}</td>
                       <td>
-                        <button
-                          type="button"
-                          class="danger"
-                          disabled={remove.busy}
-                          onClick={() => confirm(`Delete the favourite list of ${l.domain}?`) && void remove.run(l)}
-                        >
-                          Delete
-                        </button>
+                        <DeleteButton busy={remove.busy} confirmText={`Delete the favourite list of ${l.domain}?`} onDelete={() => void remove.run(l)} />
                       </td>
                     </tr>
                   ))}
@@ -485,10 +467,9 @@ function NewExport({ url, onCreated }: { url: string; onCreated: () => void }) {
         s.suggestions.length === 0 ? (
           <Empty>Nothing to export for {url}.</Empty>
         ) : (
-          <form
+          <Form
             class="new-export"
-            onSubmit={(e) => {
-              e.preventDefault();
+            onSubmit={() => {
               void create.run();
             }}
           >
@@ -512,14 +493,14 @@ function NewExport({ url, onCreated }: { url: string; onCreated: () => void }) {
             <div class="filters">
               <label>
                 At most
-                <input type="number" min="1" value={limit} placeholder="all" onInput={(e) => setLimit((e.currentTarget as HTMLInputElement).value)} />
+                <Input type="number" min="1" value={limit} placeholder="all" onValue={setLimit} />
                 links
               </label>
               <label>
                 Type
-                <select
+                <Select
                   value={filter.linkType ?? ''}
-                  onChange={(e) => setFilter({ ...filter, linkType: ((e.currentTarget as HTMLSelectElement).value || undefined) as ExportFilter['linkType'] })}
+                  onValue={(v) => setFilter({ ...filter, linkType: (v || undefined) as ExportFilter['linkType'] })}
                   aria-label="Link type"
                 >
                   <option value="">any</option>
@@ -528,20 +509,17 @@ function NewExport({ url, onCreated }: { url: string; onCreated: () => void }) {
                       {t}
                     </option>
                   ))}
-                </select>
+                </Select>
               </label>
               {FILTER_NUMBERS.map(([key, label, max]) => (
                 <label key={key}>
                   {label}
-                  <input
+                  <Input
                     type="number"
                     min="0"
                     max={max}
                     value={(filter[key] as number | undefined) ?? ''}
-                    onInput={(e) => {
-                      const v = (e.currentTarget as HTMLInputElement).value;
-                      setFilter({ ...filter, [key]: v === '' ? undefined : Number(v) });
-                    }}
+                    onValue={(v) => setFilter({ ...filter, [key]: v === '' ? undefined : Number(v) })}
                   />
                 </label>
               ))}
@@ -567,7 +545,7 @@ function NewExport({ url, onCreated }: { url: string; onCreated: () => void }) {
             </button>
             <span class="muted"> Charged to the “links” pool: the target's cost, or the limit if smaller.</span>
             {create.problem && <ProblemBox problem={create.problem} />}
-          </form>
+          </Form>
         )
       }
     </AsyncView>

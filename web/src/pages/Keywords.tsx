@@ -14,6 +14,8 @@ import { SerpPanel } from '../components/SerpView';
 import { LocationPicker } from '../components/LocationPicker';
 import { AddToList } from '../components/AddToList';
 import type { KeywordItem } from '../types';
+import { Form, Input } from '../components/Form';
+import { useSelection } from '../useSelection';
 
 interface Related {
   keywords: KeywordItem[];
@@ -61,24 +63,16 @@ export default function Keywords() {
       </nav>
       {tab === 'related' && (
         <>
-          <form
+          <Form
             class="search"
-            onSubmit={(e) => {
-              e.preventDefault();
+            onSubmit={() => {
               if (draft.trim()) go({ kw: draft.trim(), loc: draftLoc });
             }}
           >
-            <input
-              name="kw"
-              placeholder="Seed keyword, e.g. running shoes"
-              value={draft}
-              maxLength={200}
-              onInput={(e) => setDraft((e.currentTarget as HTMLInputElement).value)}
-              aria-label="Seed keyword"
-            />
+            <Input name="kw" placeholder="Seed keyword, e.g. running shoes" value={draft} maxLength={200} onValue={setDraft} aria-label="Seed keyword" />
             <LocationPicker value={draftLoc} onChange={setDraftLoc} />
             <button type="submit">Research</button>
-          </form>
+          </Form>
           {kw ? <RelatedKeywords kw={kw} locationId={locationId} /> : <Empty>Enter a seed keyword to see its related keywords.</Empty>}
         </>
       )}
@@ -104,7 +98,7 @@ function KeywordWorkbench({ answer, locationId }: { answer: Related; locationId:
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [sort, setSort] = useState<Sort | null>(null);
   const [selected, setSelected] = useState<KeywordItem>(answer.keywords[0]);
-  const [checked, setChecked] = useState<Set<string>>(new Set());
+  const { selected: checked, toggle, set: setChecked, clear: clearChecked } = useSelection();
   const seed = answer.keywords[0];
 
   const rows = useMemo(() => {
@@ -128,14 +122,6 @@ function KeywordWorkbench({ answer, locationId }: { answer: Related; locationId:
     return [seed, ...kept];
   }, [answer, filters, sort, seed]);
 
-  const toggle = (id: string) =>
-    setChecked((prev) => {
-      const next = new Set(prev);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
-
   const columns: Column<KeywordItem>[] = [
     {
       key: 'pick',
@@ -155,13 +141,7 @@ function KeywordWorkbench({ answer, locationId }: { answer: Related; locationId:
   const filterInput = (field: keyof Filters, label: string) => (
     <label>
       {label}
-      <input
-        type="number"
-        min="0"
-        step="any"
-        value={filters[field]}
-        onInput={(e) => setFilters({ ...filters, [field]: (e.currentTarget as HTMLInputElement).value })}
-      />
+      <Input type="number" min="0" step="any" value={filters[field]} onValue={(v) => setFilters({ ...filters, [field]: v })} />
     </label>
   );
 
@@ -197,13 +177,13 @@ function KeywordWorkbench({ answer, locationId }: { answer: Related; locationId:
           height={520}
         />
         <div class="selection">
-          <button type="button" onClick={() => setChecked(new Set(rows.map((k) => k._id)))}>
+          <button type="button" onClick={() => setChecked(rows.map((k) => k._id))}>
             Select all shown
           </button>
-          <button type="button" onClick={() => setChecked(new Set())}>
+          <button type="button" onClick={() => clearChecked()}>
             Select none
           </button>
-          <AddToList keywordIds={[...checked]} onDone={() => setChecked(new Set())} />
+          <AddToList keywordIds={[...checked]} onDone={() => clearChecked()} />
         </div>
       </div>
       <div class="right">{selected && <SerpPanel kw={selected.kw} locationId={locationId} compact />}</div>
@@ -225,22 +205,15 @@ function CompetitorKeywords({ locationId }: { locationId: number }) {
   );
   return (
     <>
-      <form
+      <Form
         class="search"
-        onSubmit={(e) => {
-          e.preventDefault();
+        onSubmit={() => {
           if (domain.trim()) setTarget(domain.trim());
         }}
       >
-        <input
-          placeholder="Domain or URL, e.g. openpedia.org"
-          value={domain}
-          maxLength={500}
-          onInput={(e) => setDomain((e.currentTarget as HTMLInputElement).value)}
-          aria-label="Competitor domain"
-        />
+        <Input placeholder="Domain or URL, e.g. openpedia.org" value={domain} maxLength={500} onValue={setDomain} aria-label="Competitor domain" />
         <button type="submit">Find keywords</button>
-      </form>
+      </Form>
       <AsyncView state={answer} what="competitor keywords" onRetry={answer.reload}>
         {(a) =>
           !a || a.keywords.length === 0 ? (
@@ -283,10 +256,9 @@ function GapAnalysis({ locationId }: { locationId: number }) {
   );
   return (
     <>
-      <form
+      <Form
         class="search"
-        onSubmit={(e) => {
-          e.preventDefault();
+        onSubmit={() => {
           const list = competitors
             .split(/[\s,]+/)
             .map((c) => c.trim())
@@ -294,22 +266,10 @@ function GapAnalysis({ locationId }: { locationId: number }) {
           if (domain.trim() && list.length) setRequest({ domain: domain.trim(), competitors: list });
         }}
       >
-        <input
-          placeholder="Your domain"
-          value={domain}
-          maxLength={500}
-          onInput={(e) => setDomain((e.currentTarget as HTMLInputElement).value)}
-          aria-label="Your domain"
-        />
-        <input
-          placeholder="Competitors, comma separated"
-          value={competitors}
-          maxLength={2000}
-          onInput={(e) => setCompetitors((e.currentTarget as HTMLInputElement).value)}
-          aria-label="Competitors"
-        />
+        <Input placeholder="Your domain" value={domain} maxLength={500} onValue={setDomain} aria-label="Your domain" />
+        <Input placeholder="Competitors, comma separated" value={competitors} maxLength={2000} onValue={setCompetitors} aria-label="Competitors" />
         <button type="submit">Find the gap</button>
-      </form>
+      </Form>
       <AsyncView state={answer} what="the keyword gap" onRetry={answer.reload}>
         {(a) =>
           a.results.length === 0 ? (

@@ -7,6 +7,7 @@ import { AsyncView, Empty, ProblemBox } from '../components/States';
 import { SerpView, useSerp } from '../components/SerpView';
 import { LocationPicker } from '../components/LocationPicker';
 import type { Serp } from '../types';
+import { Form, Input } from '../components/Form';
 
 export default function SerpPage() {
   const loc = useLocation();
@@ -27,26 +28,18 @@ export default function SerpPage() {
   return (
     <div class="page serp-page">
       <h1>SERP analysis</h1>
-      <form
+      <Form
         class="search"
-        onSubmit={(e) => {
-          e.preventDefault();
+        onSubmit={() => {
           setFresh(null);
           setShowSnapshot(false);
           if (draft.trim()) navigate(href('/app/serp', { kw: draft.trim(), loc: draftLoc }));
         }}
       >
-        <input
-          name="kw"
-          placeholder="Keyword"
-          value={draft}
-          maxLength={200}
-          onInput={(e) => setDraft((e.currentTarget as HTMLInputElement).value)}
-          aria-label="Keyword"
-        />
+        <Input name="kw" placeholder="Keyword" value={draft} maxLength={200} onValue={setDraft} aria-label="Keyword" />
         <LocationPicker value={draftLoc} onChange={setDraftLoc} />
         <button type="submit">Show SERP</button>
-      </form>
+      </Form>
       {!kw && <Empty>Enter a keyword to see its SERP.</Empty>}
       {shown ? (
         <div class="serp-layout">

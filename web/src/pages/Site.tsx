@@ -12,6 +12,7 @@ import { useApi } from '../useApi';
 import { href, linkClick, navigate, useLocation } from '../router';
 import { AsyncView, Empty } from '../components/States';
 import { Chart } from '../components/Chart';
+import { Form, Input } from '../components/Form';
 
 type Schemas = components['schemas'];
 type Overview = Schemas['SiteMetrics'];
@@ -31,23 +32,15 @@ export default function Site() {
   return (
     <div class="page site">
       <h1>Site profile</h1>
-      <form
+      <Form
         class="search"
-        onSubmit={(e) => {
-          e.preventDefault();
+        onSubmit={() => {
           if (draft.trim()) navigate(href('/app/site', { url: draft.trim() }));
         }}
       >
-        <input
-          name="url"
-          placeholder="Domain or URL, e.g. openpedia.org"
-          value={draft}
-          maxLength={2048}
-          onInput={(e) => setDraft((e.currentTarget as HTMLInputElement).value)}
-          aria-label="Site"
-        />
+        <Input name="url" placeholder="Domain or URL, e.g. openpedia.org" value={draft} maxLength={2048} onValue={setDraft} aria-label="Site" />
         <button type="submit">Profile</button>
-      </form>
+      </Form>
       {url ? <Profile url={url} /> : <Empty>Enter a domain or URL to see its authority, backlink profile, top content and competitors.</Empty>}
     </div>
   );

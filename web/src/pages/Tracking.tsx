@@ -14,6 +14,8 @@ import { LocationPicker } from '../components/LocationPicker';
 import { Chart, type ChartMark } from '../components/Chart';
 import { annotationText, TrackingExtras } from '../components/TrackingExtras';
 import type { Annotation, Tag, Tracking } from '../types';
+import { Form, Input, Select } from '../components/Form';
+import { useSelection } from '../useSelection';
 
 export default function TrackingPage() {
   const loc = useLocation();
@@ -85,34 +87,26 @@ function CreateTracking() {
   });
   const { busy, problem } = create;
   return (
-    <form
+    <Form
       class="create-tracking"
-      onSubmit={(e) => {
-        e.preventDefault();
+      onSubmit={() => {
         void create.run();
       }}
     >
       <h2>New tracking</h2>
       <label>
         Domain
-        <input
-          name="domain"
-          required
-          maxLength={253}
-          placeholder="example.com"
-          value={domain}
-          onInput={(e) => setDomain((e.currentTarget as HTMLInputElement).value)}
-        />
+        <Input name="domain" required maxLength={253} placeholder="example.com" value={domain} onValue={setDomain} />
       </label>
       <label>
         Location <LocationPicker value={locationId} onChange={setLocationId} />
       </label>
       <label>
         Platform
-        <select name="platform" value={String(platform)} onChange={(e) => setPlatform(Number((e.currentTarget as HTMLSelectElement).value) as 1 | 2)}>
+        <Select name="platform" value={String(platform)} onValue={(v) => setPlatform(Number(v) as 1 | 2)}>
           <option value="1">Desktop</option>
           <option value="2">Mobile</option>
-        </select>
+        </Select>
       </label>
       <label class="wide">
         Keywords, one per line
@@ -129,7 +123,7 @@ function CreateTracking() {
         {busy ? 'Creating…' : 'Track'}
       </button>
       {problem && <ProblemBox problem={problem} />}
-    </form>
+    </Form>
   );
 }
 
@@ -229,7 +223,7 @@ function TrackingStats({
   onTagged: () => void;
 }) {
   const days = Object.keys(stats.stats.timeframes).sort();
-  const [checked, setChecked] = useState<Set<string>>(new Set());
+  const { selected: checked, toggle, clear: clearChecked } = useSelection();
   const [tagId, setTagId] = useState('');
   const tagById = new Map(tags.map((t) => [t._id, t]));
   const chosen = tagId && tagById.has(tagId) ? tagId : (tags[0]?._id ?? '');
@@ -237,16 +231,9 @@ function TrackingStats({
     const body = { keyword_ids: [...checked], tag_ids: [chosen] };
     if (how === 'assign') await api.POST('/rank-tool/trackings/{tracking_id}/tags/assign', { params: { path: { tracking_id: trackingId } }, body });
     else await api.POST('/rank-tool/trackings/{tracking_id}/tags/unassign', { params: { path: { tracking_id: trackingId } }, body });
-    setChecked(new Set());
+    clearChecked();
     onTagged();
   });
-  const toggle = (id: string) =>
-    setChecked((prev) => {
-      const next = new Set(prev);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
   const best = useBestPositions(trackingId, stats.keywords);
   const marks: ChartMark[] = stats.annotations.map((a) => ({ x: dayToSeconds(a.date), label: annotationText(a) }));
   return (
@@ -270,13 +257,13 @@ function TrackingStats({
       )}
       {tags.length > 0 && (
         <div class="selection" role="group" aria-label="Tag keywords">
-          <select value={chosen} onChange={(e) => setTagId((e.currentTarget as HTMLSelectElement).value)} aria-label="Tag">
+          <Select value={chosen} onValue={setTagId} aria-label="Tag">
             {tags.map((t) => (
               <option key={t._id} value={t._id}>
                 {t.name}
               </option>
             ))}
-          </select>
+          </Select>
           <button type="button" disabled={checked.size === 0 || assign.busy} onClick={() => void assign.run('assign')}>
             Tag {checked.size} selected
           </button>

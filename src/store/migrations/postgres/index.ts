@@ -88,6 +88,13 @@ export const postgresStateMigrations: Record<string, Migration> = {
       await sql`CREATE INDEX rank_trackings_deleted ON rank_trackings (deleted_at) WHERE is_deleted = 1`.execute(db);
     },
   },
+  // SQLite's 0017: export files as chunks (the scale mode's exports, src/jobs/postgresExportFiles.ts).
+  '0017_export_chunks': {
+    async up(db: Kysely<any>) {
+      await sql`CREATE TABLE export_chunks (file_name text not null, attempt text not null, seq bigint not null, data bytea not null,
+        constraint export_chunks_pk primary key (file_name, attempt, seq))`.execute(db);
+    },
+  },
   // SQLite's 0018 rewrites lookup keys holding U+0000, which PostgreSQL never stored: nothing to do.
   '0018_lookup_key_separator': {
     async up() {},

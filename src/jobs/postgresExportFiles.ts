@@ -1,0 +1,124 @@
+/**
+ * The scale mode's export files: chunks in the PostgreSQL state store (table `export_chunks`,
+ * migration 0017), so that a CSV a worker wrote on one host downloads through any API process
+ * on any other, with nothing to share but the database (docs/decisions.md, "Export files
+ * across hosts").
+ *
+ * Written as the disk version writes a file: the CSV's chunks (exportFiles.ts's encoder, with
+ * its backpressure) are gathered into rows of up to `ROW_BYTES` and inserted one at a time
+ * under the attempt's tag, so memory stays flat whatever the export's size; when the last is
+ * in, one transaction drops any earlier finished copy and renames the attempt's rows to the
+ * finished tag ''. A reader sees the whole file or nothing; a crashed attempt leaves rows
+ * under its own tag, which the next attempt or the sweep removes.
+ * Read back a row at a time (one query per row, by primary key), so a download holds neither
+ * the file in memory nor a connection between rows.
+ */
+import { Readable } from 'node:stream';
+import type { Kysely } from 'kysely';
+import type { StateDatabase } from '../store/schema.js';
+import { checkExportFileName, csvChunks, type ExportFile, type ExportFiles } from './exportFiles.js';
+
+/** Bytes per stored row: few round trips per export, bounded memory on both ends. */
+const ROW_BYTES = 1024 * 1024;
+/** The `attempt` of a finished file's rows. */
+const FINISHED = '';
+
+export function postgresExportFiles(db: Kysely<StateDatabase>): ExportFiles {
+  const removeTemps = async (fileName: string): Promise<number> => {
+    const rows = await db.deleteFrom('export_chunks').where('file_name', '=', fileName).where('attempt', '<>', FINISHED).returning('attempt').execute();
+    // Copies, as the disk version counts its temporary files: one per attempt.
+    return new Set(rows.map((r) => r.attempt)).size;
+  };
+
+  return {
+    async write(options) {
+      const { fileName, attemptTag, signal } = options;
+      checkExportFileName(fileName);
+      if (attemptTag === FINISHED) throw new Error('an attempt tag must not be empty');
+      await removeTemps(fileName);
+      const counted = { rows: 0 };
+      let seq = 0;
+      let bytes = 0;
+      let pending: Buffer[] = [];
+      let pendingBytes = 0;
+      const flush = async () => {
+        if (pendingBytes === 0) return;
+        const data = pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingBytes);
+        pending = [];
+        pendingBytes = 0;
+        await db.insertInto('export_chunks').values({ file_name: fileName, attempt: attemptTag, seq: seq++, data }).execute();
+      };
+      try {
+        // The encoder makes its next chunk only when asked: while a row is being inserted, no
+        // further rows are read from the source.
+        for await (const chunk of csvChunks(options, counted)) {
+          signal?.throwIfAborted();
+          pending.push(chunk);
+          pendingBytes += chunk.length;
+          bytes += chunk.length;
+          if (pendingBytes >= ROW_BYTES) await flush();
+        }
+        await flush();
+        signal?.throwIfAborted();
+        await db.transaction().execute(async (trx) => {
+          await trx.deleteFrom('export_chunks').where('file_name', '=', fileName).where('attempt', '=', FINISHED).execute();
+          await trx.updateTable('export_chunks').set({ attempt: FINISHED }).where('file_name', '=', fileName).where('attempt', '=', attemptTag).execute();
+        });
+      } catch (err) {
+        await db
+          .deleteFrom('export_chunks')
+          .where('file_name', '=', fileName)
+          .where('attempt', '=', attemptTag)
+          .execute()
+          .catch(() => undefined);
+        throw signal?.aborted ? signal.reason : err;
+      }
+      options.onProgress?.(counted.rows);
+      return { fileName, rows: counted.rows, bytes };
+    },
+
+    async open(fileName): Promise<ExportFile | null> {
+      checkExportFileName(fileName);
+      const summary = await db
+        .selectFrom('export_chunks')
+        .select((eb) => [eb.fn.countAll<number>().as('rows'), eb.fn.max('seq').as('last'), eb.fn.sum<number>(eb.fn('octet_length', ['data'])).as('size')])
+        .where('file_name', '=', fileName)
+        .where('attempt', '=', FINISHED)
+        .executeTakeFirstOrThrow();
+      if (Number(summary.rows) === 0) return null;
+      const size = Number(summary.size);
+      const last = Number(summary.last);
+      async function* chunks(): AsyncGenerator<Buffer> {
+        let sent = 0;
+        for (let seq = 0; seq <= last; seq++) {
+          const row = await db
+            .selectFrom('export_chunks')
+            .select('data')
+            .where('file_name', '=', fileName)
+            .where('attempt', '=', FINISHED)
+            .where('seq', '=', seq)
+            .executeTakeFirst();
+          // Replaced or swept while it was being sent: a download cut short says so rather
+          // than ending as if complete.
+          if (!row) throw new Error(`export ${fileName} was removed while it was being downloaded`);
+          sent += row.data.length;
+          yield row.data;
+        }
+        if (sent !== size) throw new Error(`export ${fileName} changed while it was being downloaded`);
+      }
+      return { size, stream: () => Readable.from(chunks(), { objectMode: false }), close: async () => undefined };
+    },
+
+    async remove(fileName) {
+      const res = await db.deleteFrom('export_chunks').where('file_name', '=', fileName).where('attempt', '=', FINISHED).executeTakeFirst();
+      return Number(res.numDeletedRows) > 0;
+    },
+
+    removeTemps,
+
+    async tempOwners() {
+      const rows = await db.selectFrom('export_chunks').select('file_name').distinct().where('attempt', '<>', FINISHED).execute();
+      return rows.filter((r) => r.file_name.endsWith('.csv')).map((r) => r.file_name.slice(0, -'.csv'.length));
+    },
+  };
+}
