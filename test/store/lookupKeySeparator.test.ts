@@ -23,7 +23,10 @@ test('migration 0018 rewrites lookup keys joined with U+0000 to the U+001F separ
     assert.equal(lookups.made('acct', 'gap', lookupKey('shop.com', 'rival.com', 2840, 1), 0), true);
     assert.equal(lookups.made('acct', 'related', 'plain', 0), true);
     const keys = store.raw.prepare('SELECT lookup_key FROM lookups').pluck().all() as string[];
-    assert.ok(keys.every((k) => !k.includes('\u0000')), JSON.stringify(keys));
+    assert.ok(
+      keys.every((k) => !k.includes('\u0000')),
+      JSON.stringify(keys),
+    );
   } finally {
     await store.close();
   }

@@ -113,7 +113,11 @@ async function unresolvableTarget(jobId: string): Promise<void> {
   const { payload } = await db.selectFrom('jobs').select('payload').where('id', '=', jobId).executeTakeFirstOrThrow();
   const job = JSON.parse(payload) as { request: { url: string } };
   job.request.url = 'not a domain';
-  await db.updateTable('jobs').set({ payload: JSON.stringify(job) }).where('id', '=', jobId).execute();
+  await db
+    .updateTable('jobs')
+    .set({ payload: JSON.stringify(job) })
+    .where('id', '=', jobId)
+    .execute();
 }
 
 async function listed(c: LinkClient): Promise<ExportJob[]> {
