@@ -45,6 +45,11 @@ export interface Config {
    * the policy's counters live on Redis in the scale mode. null: SQLite under dataDir.
    */
   databaseUrl: string | null;
+  /**
+   * Where a process without the API role (`quarry worker`, `quarry scheduler`) answers GET
+   * /metrics, on QUARRY_HOST; null: it exposes none. API processes answer /metrics on their port.
+   */
+  metricsPort: number | null;
 }
 
 export class ConfigError extends Error {}
@@ -138,5 +143,6 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl,
     redisPrefix: str(env, 'QUARRY_REDIS_PREFIX') ?? 'quarry:',
     databaseUrl,
+    metricsPort: str(env, 'QUARRY_METRICS_PORT') === null ? null : int(env, 'QUARRY_METRICS_PORT', 0, 0, 65535),
   };
 }

@@ -14,11 +14,14 @@ import type { StateStore } from './store/database.js';
 import type { Engine } from './engine/index.js';
 import type { SearchEngine } from './engine/search/index.js';
 import type { EngineSources } from './engine/sources/index.js';
+import type { ResearchReloads } from './engine/live/researchReloads.js';
+import type { ResearchSet } from './engine/live/researchSet.js';
 import type { JobQueue } from './jobs/jobQueue.js';
 import type { UrlSigner } from './lib/signedUrl.js';
 import type { FairUse } from './policy/fairUse.js';
 import type { RedisHandle } from './lib/redis.js';
 import type { WebSessions } from './sessions/webSessions.js';
+import type { ProcessMetrics } from './metrics/processMetrics.js';
 
 export interface QuarryContext {
   config: Config;
@@ -34,6 +37,11 @@ export interface QuarryContext {
   search: SearchEngine;
   /** Where SERPs, keyword data and links come from: the sandbox or a configured provider per capability. */
   sources: EngineSources;
+  /**
+   * The live research data behind `engine`, `search` and `sources` (views of the set the
+   * running request began on) and what reloads it when an import announces a new generation.
+   */
+  research: ResearchReloads<ResearchSet>;
   /** The durable job queue (backlink exports). */
   jobs: JobQueue;
   /** Signs download URLs that work without an API key. */
@@ -44,4 +52,6 @@ export interface QuarryContext {
   redis: RedisHandle | null;
   /** Sessions of the web dashboard (/app). */
   sessions: WebSessions;
+  /** This process's Prometheus metrics (every role counts into them). */
+  metrics: ProcessMetrics;
 }

@@ -15,7 +15,7 @@ import { workerCommand } from './jobs/workerCommand.js';
 import { jobHandlers } from './workers.js';
 import { importCommand, worldCommand } from './engine/world/commands.js';
 import { DataDirInUseError } from './store/dataDir.js';
-import { backupDataDir, BackupError } from './store/backup.js';
+import { backupDataDir, BackupError, POSTGRES_DUMP_FILE } from './store/backup.js';
 import { addFileImporters } from './engine/import/commands.js';
 import { ImportError } from './engine/import/importError.js';
 import { mcpCommand } from './mcp/stdio.js';
@@ -53,7 +53,9 @@ program
 
 program
   .command('scheduler')
-  .description('run the rank scheduler alone: daily rank checks and e-mail reports (one per data directory)')
+  .description(
+    'run the rank scheduler alone: daily rank checks and e-mail reports (one per data directory; in the scale mode one of any number runs them, the others stand by)',
+  )
   .action(async () => {
     const { serve } = await import('./serve.js');
     await serve(config(), new Set<Role>(['scheduler']));
@@ -63,12 +65,17 @@ program
   .command('backup')
   .argument('<dir>', 'a new or empty directory for the copy')
   .option('--without-exports', 'leave out the export files (their downloads then answer 404 after a restore)')
-  .description('copy the data directory consistently while the service runs (SQLite online backup); restore by serving the copy')
+  .description(
+    'copy the data directory consistently while the service runs (SQLite online backup) and, in the scale mode, pg_dump the state store into it; restore as docs/operations.md says',
+  )
   .action(async (dir: string, opts: { withoutExports?: boolean }) => {
-    const { dataDir } = config();
+    const { dataDir, databaseUrl } = config();
     const started = Date.now();
-    const report = await backupDataDir(dataDir, dir, { withoutExports: opts.withoutExports });
-    const dbs = report.databases.map((d) => `${d.name} (${d.pages} pages)`).join(', ');
+    const report = await backupDataDir(dataDir, dir, { withoutExports: opts.withoutExports, databaseUrl });
+    const dbs = [
+      ...(report.postgresDumpBytes === undefined ? [] : [`PostgreSQL state store (${POSTGRES_DUMP_FILE}, ${report.postgresDumpBytes} bytes)`]),
+      ...report.databases.map((d) => `${d.name} (${d.pages} pages)`),
+    ].join(', ');
     console.log(`backed up ${dataDir} to ${dir} in ${((Date.now() - started) / 1000).toFixed(1)} s: ${dbs}; ${report.files} files, ${report.bytes} bytes`);
   });
 

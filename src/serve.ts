@@ -8,6 +8,8 @@ import { buildApp } from './http/app.js';
 import { closeContext, createContext, DEMO_KEY_FILE, ensureDemoAccount } from './service.js';
 import { API_BUSY_TIMEOUT_MS, BACKGROUND_BUSY_TIMEOUT_MS } from './store/database.js';
 import { ensureWorld, isWorldReady, researchStoreFile } from './engine/index.js';
+import { liveResearchFile } from './engine/live/generation.js';
+import { fetchPublishedResearch, publishFirstGeneration } from './engine/live/startup.js';
 import { systemClock } from './lib/clock.js';
 import { progressBars } from './lib/progress.js';
 import { startEmbeddedWorker } from './jobs/workerCommand.js';
@@ -19,19 +21,31 @@ import { pino } from 'pino';
 import { acquireSchedulerLock, acquireServeLock, securePermissions, type ServeLock } from './store/dataDir.js';
 import { ConfigError } from './config.js';
 import { ALL_ROLES, type Role } from './roles.js';
+import { startMetricsServer } from './metrics/metricsServer.js';
+import { AdvisoryLock, ADVISORY_LOCKS } from './store/advisoryLock.js';
 
 /** How often expired cache entries, burst events and lookups are swept. */
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
+/** Scale mode: how often an API process releases the reservations of processes that died (their liveness mark lasts 30 s). */
+const RELEASE_ABANDONED_EVERY_MS = 10_000;
 
 export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES): Promise<void> {
   const api = roles.has('api');
   // Refused before any work: a second API process on the data directory (see
   // acquireServeLock), a second scheduler.
+  // In the scale mode neither applies: the API processes share Redis's single-flight and
+  // cache invalidation, and the schedulers elect one of them on PostgreSQL (below).
+  const scale = config.databaseUrl !== null;
   const locks: ServeLock[] = [];
-  if (api) locks.push(acquireServeLock(config.dataDir));
-  if (roles.has('scheduler')) locks.push(acquireSchedulerLock(config.dataDir));
+  if (api && !scale) locks.push(acquireServeLock(config.dataDir));
+  if (roles.has('scheduler') && !scale) locks.push(acquireSchedulerLock(config.dataDir));
   securePermissions(config.dataDir);
-  if (!isWorldReady(researchStoreFile(config.dataDir))) {
+  // Scale mode: a research generation published by another host is fetched, not built again.
+  if (config.databaseUrl) {
+    process.stderr.write('Looking for a research generation published to PostgreSQL…\n');
+    await fetchPublishedResearch(config, researchStoreFile(config.dataDir), { info: (_, msg) => process.stderr.write(`${msg}\n`), error: () => undefined });
+  }
+  if (!isWorldReady(liveResearchFile(researchStoreFile(config.dataDir)))) {
     // Only the API role builds the world: two processes building one file would clash, and
     // a worker or scheduler alone has nothing to do before the service has been set up.
     if (!api)
@@ -53,7 +67,7 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
   // Opening the world reads its pages, text index and the default market's rank index:
   // seconds on `small`, said as it happens rather than in silence.
   const loading = Date.now();
-  process.stderr.write(`Loading the research engine from ${researchStoreFile(config.dataDir)}…\n`);
+  process.stderr.write(`Loading the research engine from ${liveResearchFile(researchStoreFile(config.dataDir))}…\n`);
   const opening = progressBars();
   let ctx: Awaited<ReturnType<typeof createContext>>;
   try {
@@ -63,15 +77,33 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
     opening.stop();
   }
   process.stderr.write(`Research engine loaded in ${((Date.now() - loading) / 1000).toFixed(1)} s\n`);
+  if (api) {
+    // Scale mode: the deployment's first API process shares its research store with the others.
+    const published = await publishFirstGeneration(ctx.state, ctx.redis, ctx.research.live);
+    if (published !== null) process.stderr.write(`Published the research store to PostgreSQL as generation ${published}\n`);
+  }
   const logger = pino({ level: config.logLevel, name: 'quarry' });
   let app: FastifyInstance | undefined;
   let demoKey: string | null = null;
   let sweep: NodeJS.Timeout | undefined;
+  let releaser: NodeJS.Timeout | undefined;
   if (api) {
     // Requests admitted by a server that died before answering: their charges, burst slots and
-    // cooldowns are given back (this server holds the data directory's lock: none is live).
+    // cooldowns are given back (embedded: this server holds the data directory's lock, none is
+    // live; scale mode: only those of processes whose liveness mark on Redis ran out).
     const abandoned = await ctx.policy.releaseInFlight();
     if (abandoned > 0) process.stderr.write(`Released ${abandoned} charge(s) of requests that a previous run never answered\n`);
+    if (scale) {
+      // Another API process that dies is not restarted to release what it held (it may never
+      // be): every live one looks for dead processes' reservations now and then.
+      releaser = setInterval(() => {
+        ctx.policy
+          .releaseInFlight()
+          .then((n) => n > 0 && log.warn({ released: n }, 'released the charges of requests a dead process never answered'))
+          .catch((err: unknown) => log.error({ err }, 'releasing abandoned charges failed'));
+      }, RELEASE_ABANDONED_EVERY_MS);
+      releaser.unref();
+    }
     demoKey = await ensureDemoAccount(ctx);
     app = await buildApp(ctx, { logger: { level: config.logLevel } });
     sweep = setInterval(() => {
@@ -81,10 +113,29 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
     sweep.unref();
   }
   const log = app?.log ?? logger;
+  // An import (here or, in scale mode, on another host) raises the research generation: this
+  // process loads the new data beside the old and swaps it in, no restart (engine/live/).
+  ctx.research.start(log);
   // The embedded worker runs backlink exports; `quarry worker` can run more of them elsewhere.
   const worker = roles.has('worker') ? startEmbeddedWorker(ctx, { handlers: jobHandlers(ctx), queue: ctx.jobs, logger: log }) : undefined;
   // Daily rank checks (catching up days missed while down) and due email reports.
-  const rankScheduler = roles.has('scheduler') ? startRankScheduler(ctx, { logger: log }) : undefined;
+  // In the scale mode any number of processes may have this role: the one holding a
+  // PostgreSQL advisory lock runs the rounds, the others stand by to take over.
+  const rankScheduler = roles.has('scheduler')
+    ? startRankScheduler(ctx, {
+        logger: log,
+        leadership: ctx.state.dialect === 'postgres' ? new AdvisoryLock(ctx.state.pool, ADVISORY_LOCKS.rankScheduler) : undefined,
+        onLeading: (leading) =>
+          process.stderr.write(
+            leading
+              ? 'Rank scheduler: this process runs the rank checks and e-mail reports (it holds the lease on PostgreSQL)\n'
+              : 'Rank scheduler: another process runs the rank checks and e-mail reports; this one stands by\n',
+          ),
+      })
+    : undefined;
+  // Without the API role there is no /metrics on the API port: this process's own metrics
+  // (its jobs, rank checks, e-mails) are served on QUARRY_METRICS_PORT, if set.
+  const metricsServer = !api && config.metricsPort !== null ? await startMetricsServer(ctx.metrics, config.metricsPort, config.host) : undefined;
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -92,9 +143,11 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
     closing = true;
     log.info({ signal }, 'shutting down');
     clearInterval(sweep);
+    clearInterval(releaser);
     await rankScheduler?.stop();
     await worker?.stop();
     await app?.close();
+    await metricsServer?.close();
     await closeContext(ctx);
     for (const lock of locks) lock.release();
     process.exit(0);
@@ -107,7 +160,8 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
     // The worker's and the scheduler's timers do not hold the process open (they are unref'd
     // so that tests and `serve` can close); without a listening socket, this does until a signal.
     setInterval(() => undefined, 2 ** 30);
-    process.stdout.write(`Quarry is running (${running}) on ${config.dataDir}\n`);
+    const metricsAt = metricsServer ? `; metrics at http://${config.host}:${metricsServer.port}/metrics` : '';
+    process.stdout.write(`Quarry is running (${running}) on ${config.dataDir}${metricsAt}\n`);
     return;
   }
   await app.listen({ port: config.port, host: config.host });

@@ -17,9 +17,12 @@ import { RedisFlights } from './policy/redis/redisFlights.js';
 import { openRedis } from './lib/redis.js';
 import { openConfiguredStateStore, sqliteOf, type StateStore } from './store/database.js';
 import { durableStateOf } from './policy/durableState.js';
-import { openEngine, researchStoreFile } from './engine/index.js';
-import { reloadSearchKeywords } from './engine/search/index.js';
-import { createSources } from './engine/sources/index.js';
+import { researchStoreFile } from './engine/index.js';
+import { LiveResearch } from './engine/live/liveResearch.js';
+import { openResearchSet, type ResearchSet } from './engine/live/researchSet.js';
+import { fetchMissingGeneration, ResearchReloads } from './engine/live/researchReloads.js';
+import { liveResearchFile } from './engine/live/generation.js';
+import { sharedGenerations } from './engine/live/snapshots.js';
 import { openJobQueue, type JobQueue } from './jobs/jobQueue.js';
 import { loadSigningSecret, UrlSigner } from './lib/signedUrl.js';
 import { fairUse, type ExportJobsView, type FairUse } from './policy/fairUse.js';
@@ -28,6 +31,7 @@ import { EXPORT_JOB_KIND } from './jobs/exportJobs.js';
 import type { ProgressListener } from './lib/progress.js';
 import { SqlSessionStore } from './sessions/sqlSessionStore.js';
 import { WebSessions } from './sessions/webSessions.js';
+import { ProcessMetrics } from './metrics/processMetrics.js';
 
 export interface ServiceOptions {
   clock?: Clock;
@@ -62,25 +66,24 @@ export async function openStateContext(config: Config, options: ServiceOptions =
 export async function createContext(config: Config, options: ServiceOptions = {}): Promise<QuarryContext> {
   const base = await openStateContext(config, options);
   const locations = loadLocations();
-  const engine = await openEngine({ file: options.researchFile ?? researchStoreFile(config.dataDir), clock: base.clock, onProgress: options.onProgress });
-  // The facade opens the search half once, with the default market's rank index loaded.
-  const search = await engine.search();
-  const asOfMs = engine.metadata().asOfMs;
-  const sources = createSources(config.sources, {
-    search,
-    links: engine.links,
-    authority: engine.authority,
-    research: engine.store,
-    reloadKeywords: () => reloadSearchKeywords(search, engine.store),
-    state: base.state.db,
-    locations,
-    clock: base.clock,
-    metricsTs: asOfMs === null ? 0 : Math.floor(asOfMs / 1000),
-  });
+  const open = (file: string, onProgress?: ProgressListener) =>
+    openResearchSet(file, { clock: base.clock, sources: config.sources, state: base.state.db, locations, onProgress });
+  // Scale mode: research generations published to PostgreSQL, announced on Redis (engine/live/snapshots.ts).
+  const shared = base.state.dialect === 'postgres' && base.redis ? sharedGenerations(base.state.pool, base.redis) : null;
+  const baseFile = options.researchFile ?? researchStoreFile(config.dataDir);
+  if (shared) await fetchMissingGeneration(baseFile, shared);
+  const live = new LiveResearch<ResearchSet>(await open(liveResearchFile(baseFile), options.onProgress));
+  const research = new ResearchReloads(live, { baseFile, open, shared });
+  // The engine, search and sources every route and job reads: views of the live set (liveResearch.ts).
+  const engine = live.view((set) => set.engine);
+  const search = live.view((set) => set.search);
+  const sources = live.view((set) => set.sources);
   const jobs = openJobQueue(base.state, base.clock);
   const signer = new UrlSigner(loadSigningSecret(config), config.publicUrl);
   const sessions = new WebSessions(new SqlSessionStore(base.state.db), base.accounts, base.clock, config.sessionTtlHours * 3600);
-  return { ...base, locations, engine, search, sources, jobs, signer, fairUse: fairUseOf(config, base, jobs), sessions };
+  const metrics = new ProcessMetrics(base.state);
+  metrics.watchResearch({ generation: () => live.current.generation, reloads: () => research.reloads, draining: () => live.draining });
+  return { ...base, locations, engine, search, sources, research, jobs, signer, fairUse: fairUseOf(config, base, jobs), sessions, metrics };
 }
 
 /** Per-account fair use: in this process, or on the scale mode's Redis, shared by every process. */
@@ -93,7 +96,8 @@ function fairUseOf(config: Config, base: StateContext, jobs: JobQueue): FairUse 
 
 /** Closes what createContext opened. */
 export async function closeContext(ctx: QuarryContext): Promise<void> {
-  await ctx.engine.close();
+  await ctx.research.stop();
+  await ctx.research.live.close();
   await closeStateContext(ctx);
 }
 

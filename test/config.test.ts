@@ -57,6 +57,7 @@ describe('loadConfig', () => {
       QUARRY_SMTP_URL: 'smtps://user:pass@mail.example.com:465',
       QUARRY_BODY_LIMIT: '4096',
       QUARRY_SIGNING_SECRET: 's3cret',
+      QUARRY_METRICS_PORT: '9464',
     });
     assert.equal(c.port, 9000);
     assert.equal(c.host, '0.0.0.0');
@@ -71,6 +72,8 @@ describe('loadConfig', () => {
     assert.equal(c.smtpUrl, 'smtps://user:pass@mail.example.com:465');
     assert.equal(c.bodyLimit, 4096);
     assert.equal(c.signingSecret, 's3cret');
+    assert.equal(c.metricsPort, 9464);
+    assert.equal(loadConfig({}).metricsPort, null, 'no metrics port unless asked');
   });
 
   test('the public URL follows host and port unless given; IPv6 hosts are bracketed', () => {
@@ -170,6 +173,7 @@ describe('loadConfig', () => {
       'QUARRY_REDIS_PREFIX',
       'QUARRY_DATABASE_URL',
       'QUARRY_SESSION_TTL_HOURS',
+      'QUARRY_METRICS_PORT',
     ];
     assert.deepEqual([...read].sort(), covered.sort());
   });

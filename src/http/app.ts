@@ -31,6 +31,7 @@ import { isSqliteBusy } from '../store/database.js';
 import { STATUS_CODES } from 'node:http';
 import { mcpRoutes } from '../mcp/routes.js';
 import { registerMetrics } from './metrics.js';
+import { pinResearch } from './researchPin.js';
 import { dashboardRoutes } from '../dashboard/routes.js';
 import { checkSessionWrite, sessionToken } from '../dashboard/webSession.js';
 
@@ -163,6 +164,8 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
   });
 
   app.decorate('quarry', ctx);
+  // Each request answers from one generation of the research data, whatever reloads meanwhile.
+  pinResearch(app, ctx.research.live);
   const internalSecret = randomBytes(18).toString('base64url');
   const internalClass = (req: FastifyRequest): ClientClass | undefined => {
     const header = req.headers[INTERNAL_CLIENT_HEADER];

@@ -1,55 +1,37 @@
 /**
  * GET /metrics in Prometheus text format (prom-client): requests by route and status, paid
- * admissions and refusals by pool and reason, cache hits by pool, and the job queue's depth
- * by state. Counted at the edge from what each answer was: a paid route's 2xx answered from
+ * admissions and refusals by pool and reason, cache hits by pool. Counted at the edge from what each answer was: a paid route's 2xx answered from
  * cache is a hit, any other 2xx an admission, a 429/402 a refusal with the error's type as
- * reason. One registry per app (tests build many). Not under /v3 and not in the OpenAPI
+ * reason. They join the process's registry (metrics/processMetrics.ts: Node's process metrics,
+ * the job queue's depth, job durations, rank checks, e-mails). Not under /v3 and not in the OpenAPI
  * document: scrape it from inside; docs/operations.md keeps it off the public proxy.
  */
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
-import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, type CounterConfiguration, type Registry } from 'prom-client';
 import type { QuarryContext } from './context.js';
 
-export async function registerMetrics(app: FastifyInstance, ctx: Pick<QuarryContext, 'state'>): Promise<void> {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'quarry_' });
-  const requests = new Counter({
+export async function registerMetrics(app: FastifyInstance, ctx: Pick<QuarryContext, 'metrics'>): Promise<void> {
+  const registry = ctx.metrics.registry;
+  const requests = counter(registry, {
     name: 'quarry_http_requests_total',
     help: 'HTTP requests answered, by route template and status code',
     labelNames: ['method', 'route', 'status'] as const,
-    registers: [registry],
   });
-  const admissions = new Counter({
+  const admissions = counter(registry, {
     name: 'quarry_admissions_total',
     help: 'Paid requests admitted and executed (not from cache), by quota pool',
     labelNames: ['pool'] as const,
-    registers: [registry],
   });
-  const refusals = new Counter({
+  const refusals = counter(registry, {
     name: 'quarry_refusals_total',
     help: 'Paid requests refused by the access policy, by quota pool and reason (the error type)',
     labelNames: ['pool', 'reason'] as const,
-    registers: [registry],
   });
-  const cacheHits = new Counter({
+  const cacheHits = counter(registry, {
     name: 'quarry_cache_hits_total',
     help: 'Paid requests answered from the 24-hour request cache, by quota pool',
     labelNames: ['pool'] as const,
-    registers: [registry],
   });
-  new Gauge({
-    name: 'quarry_jobs',
-    help: 'Jobs in the durable queue, by state (queued jobs are the queue depth)',
-    labelNames: ['state'] as const,
-    registers: [registry],
-    async collect() {
-      const rows = await sql<{ state: string; n: number }>`SELECT state, COUNT(*) AS n FROM jobs GROUP BY state`.execute(ctx.state.db);
-      this.reset();
-      for (const row of rows.rows) this.set({ state: row.state }, Number(row.n));
-    },
-  });
-
   app.addHook('onResponse', async (req, reply) => {
     // The route template, never the raw URL: ids and query strings would make unbounded label sets.
     const route = req.routeOptions.url ?? 'unmatched';
@@ -66,7 +48,12 @@ export async function registerMetrics(app: FastifyInstance, ctx: Pick<QuarryCont
   });
 
   app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
-    const text = await registry.metrics();
-    return reply.header('content-type', registry.contentType).send(text);
+    const { text, contentType } = await ctx.metrics.scrape();
+    return reply.header('content-type', contentType).send(text);
   });
+}
+
+/** The registry's counter of that name, made on first use: two apps over one context (tests) share it. */
+function counter<L extends string>(registry: Registry, config: CounterConfiguration<L>): Counter<L> {
+  return (registry.getSingleMetric(config.name) as Counter<L> | undefined) ?? new Counter({ ...config, registers: [registry] });
 }

@@ -15,6 +15,7 @@ import { hostname } from 'node:os';
 import type { Clock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import type { FailureHook, Job, JobQueue } from './jobQueue.js';
+import type { JobOutcome, ProcessMetrics } from '../metrics/processMetrics.js';
 
 /** What a handler sees of the job it runs. */
 export interface JobContext<P = unknown> {
@@ -74,6 +75,8 @@ export interface WorkerOptions {
   /** How long `stop()` waits for running jobs before releasing them. Default 10 s. */
   shutdownGraceMs?: number;
   logger?: WorkerLogger;
+  /** Where each run's duration goes, by kind and outcome (the process's metrics). */
+  metrics?: Pick<ProcessMetrics, 'jobFinished'>;
 }
 
 const silent: WorkerLogger = { info() {}, warn() {}, error() {} };
@@ -93,6 +96,7 @@ export class Worker {
   private readonly heartbeatIntervalMs: number;
   private readonly shutdownGraceMs: number;
   private readonly log: WorkerLogger;
+  private readonly metrics: WorkerOptions['metrics'];
   private timer: NodeJS.Timeout | null = null;
   private started = false;
   private stopping = false;
@@ -110,6 +114,7 @@ export class Worker {
     this.heartbeatIntervalMs = options.heartbeatIntervalMs ?? Math.max(50, Math.floor(queue.leaseMs / 3));
     this.shutdownGraceMs = options.shutdownGraceMs ?? 10_000;
     this.log = options.logger ?? silent;
+    this.metrics = options.metrics;
   }
 
   /** Registers the handler of a kind; its failure hook also applies to jobs this worker finds abandoned. */
@@ -245,6 +250,8 @@ export class Worker {
       heartbeat,
     };
     this.log.info({ job: job.id, kind: job.kind, attempt: job.attempts }, 'job started');
+    const started = performance.now();
+    const finished = (how: JobOutcome) => this.metrics?.jobFinished(job.kind, how, (performance.now() - started) / 1000);
     let outcome: { ok: true; result: unknown } | { ok: false; error: unknown };
     try {
       outcome = { ok: true, result: await handler.run(ctx) };
@@ -255,16 +262,22 @@ export class Worker {
     }
     await updates;
     // Another worker owns the job now, or this one is shutting down and released it.
-    if (controller.signal.aborted) return;
+    if (controller.signal.aborted) {
+      finished(controller.signal.reason instanceof WorkerStoppingError ? 'released' : 'lost');
+      return;
+    }
     // Errors from here on are the store's, not the handler's: they propagate to launch().
     if (outcome.ok) {
-      if (await this.queue.complete(job.id, this.id, outcome.result)) this.log.info({ job: job.id }, 'job completed');
+      const completed = await this.queue.complete(job.id, this.id, outcome.result);
+      finished(completed ? 'completed' : 'lost');
+      if (completed) this.log.info({ job: job.id }, 'job completed');
       else this.log.warn({ job: job.id }, 'job finished after its lease was lost; result dropped');
       return;
     }
     const { error } = outcome;
     const message = error instanceof Error ? error.message : String(error);
     const result = await this.queue.fail(job.id, this.id, message, !(error instanceof PermanentJobError));
+    finished(result);
     this.log.warn({ job: job.id, err: message, outcome: result }, 'job failed');
   }
 }

@@ -13,6 +13,7 @@ import { closeStateContext, createContext } from '../service.js';
 import { BACKGROUND_BUSY_TIMEOUT_MS } from '../store/database.js';
 import { openExportFiles, sweepExports } from './exportJobs.js';
 import { openJobQueue, type JobQueue } from './jobQueue.js';
+import { startMetricsServer } from '../metrics/metricsServer.js';
 import { type JobHandler, Worker, type WorkerLogger, type WorkerOptions } from './worker.js';
 
 /** The handler of every job kind, built from a running context (the lead wires the tools' handlers). */
@@ -28,7 +29,7 @@ export interface WorkerRuntimeOptions extends WorkerOptions {
 }
 
 /** What a worker needs of the running service. */
-export type WorkerHost = Pick<QuarryContext, 'state' | 'clock' | 'config'>;
+export type WorkerHost = Pick<QuarryContext, 'state' | 'clock' | 'config'> & Partial<Pick<QuarryContext, 'metrics'>>;
 
 export interface RunningWorker {
   worker: Worker;
@@ -43,7 +44,7 @@ export interface RunningWorker {
  */
 export function startEmbeddedWorker(ctx: WorkerHost, options: WorkerRuntimeOptions): RunningWorker {
   const queue = options.queue ?? openJobQueue(ctx.state, ctx.clock);
-  const worker = new Worker(queue, options);
+  const worker = new Worker(queue, { metrics: ctx.metrics, ...options });
   for (const [kind, handler] of Object.entries(options.handlers)) worker.register(kind, handler);
   const log = options.logger;
   const files = openExportFiles(ctx.state, ctx.config.dataDir);
@@ -88,6 +89,9 @@ export function workerCommand(handlers: JobHandlersFactory): Command {
       const config = loadConfig();
       const logger = pino({ level: config.logLevel, name: 'quarry-worker' });
       const ctx = await createContext(config, { busyTimeoutMs: BACKGROUND_BUSY_TIMEOUT_MS });
+      // This process's own metrics (its job durations), for Prometheus to scrape beside the others'.
+      const metricsServer = config.metricsPort === null ? null : await startMetricsServer(ctx.metrics, config.metricsPort, config.host);
+      if (metricsServer) logger.info({ port: metricsServer.port }, 'metrics on /metrics');
       const queue = openJobQueue(ctx.state, ctx.clock);
       const running = startEmbeddedWorker(ctx, {
         handlers: await handlers(ctx, queue),
@@ -98,6 +102,8 @@ export function workerCommand(handlers: JobHandlersFactory): Command {
         logger: logger as WorkerLogger,
       });
       logger.info({ worker: running.worker.id, kinds: running.worker.kinds, concurrency: opts.concurrency }, 'worker started');
+      // New research generations are loaded as they come, like the API's (engine/live/).
+      ctx.research.start(logger);
       await new Promise<void>((resolve) => {
         let stopping = false;
         const shutdown = (signal: string) => {
@@ -106,6 +112,8 @@ export function workerCommand(handlers: JobHandlersFactory): Command {
           logger.info({ signal }, 'worker stopping');
           void running
             .stop()
+            .then(() => ctx.research.stop())
+            .then(() => metricsServer?.close())
             .then(() => closeStateContext(ctx))
             .then(resolve);
         };

@@ -8,6 +8,7 @@
  * const checks = new PositionChecks(ctx.state.db, ctx.sources.serp, ctx.policy);
  * await checks.runDueChecks(ctx.clock.now()); // → { keywords, checks }
  */
+import type { ProcessMetrics } from '../metrics/processMetrics.js';
 import { performance } from 'node:perf_hooks';
 import type { Insertable, Kysely } from 'kysely';
 import { parse as parseDomain } from 'tldts';
@@ -104,6 +105,8 @@ export class PositionChecks {
     private readonly serps: SerpSource,
     /** Where the tracking's account is granted the snapshots its checks show. */
     private readonly snapshotAccess: Pick<AccessPolicy, 'recordLookups'>,
+    /** Counts checks written and keywords left due by a failed source (the process's metrics). */
+    private readonly metrics?: Pick<ProcessMetrics, 'rankChecked'>,
   ) {}
 
   /**
@@ -157,7 +160,10 @@ export class PositionChecks {
         groupFailed = false;
       }
       // A source that failed for this SERP today leaves its keywords due: the next run retries.
-      if (groupFailed) continue;
+      if (groupFailed) {
+        this.metrics?.rankChecked('source_failed');
+        continue;
+      }
       const matcher = new DomainMatcher(k.domain);
       const rows: Insertable<RankChecksTable>[] = [];
       let latest: Serp | undefined;
@@ -177,9 +183,12 @@ export class PositionChecks {
       } catch (err) {
         if (!(err instanceof SourceError)) throw err;
         groupFailed = true;
+        this.metrics?.rankChecked('source_failed');
         continue;
       }
-      checks += await this.save(k, rows, today, latest, nowMs);
+      const written = await this.save(k, rows, today, latest, nowMs);
+      this.metrics?.rankChecked('checked', written);
+      checks += written;
       await yieldIfLong();
     }
     return { keywords: due.length, checks };

@@ -26,7 +26,7 @@ import { renderRankReport, type RankReportEmail, type RankReportKeyword } from '
 import { REPORT_TYPES, utcDay, type ReportRow, type TrackingRow } from '../store/rankTracking.js';
 import { changeOf, DEFAULT_MIN_CHANGE, renderRankChangeAlert, type AlertMove } from './rankChangeAlert.js';
 
-type ReportsContext = Pick<QuarryContext, 'config' | 'state' | 'locations'>;
+type ReportsContext = Pick<QuarryContext, 'config' | 'state' | 'locations'> & Partial<Pick<QuarryContext, 'metrics'>>;
 
 /** A failed delivery is retried no sooner than this, and at most MAX_ATTEMPTS times. */
 const RETRY_AFTER_MS = 15 * MINUTE;
@@ -186,7 +186,9 @@ export class RankReports {
         .where('period_start', '=', periodStart)
         .execute();
       result.sent++;
+      this.ctx.metrics?.emailed('sent');
     } catch (err) {
+      this.ctx.metrics?.emailed('failed');
       await db
         .updateTable('rank_report_deliveries')
         .set({ status: 'failed', error: String((err as Error)?.message ?? err).slice(0, 500) })

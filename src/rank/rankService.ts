@@ -14,6 +14,7 @@ import { unixSeconds } from '../lib/clock.js';
 import { RankTrackingStore } from '../store/rankTracking.js';
 import { PositionChecks } from './positionChecks.js';
 import { RankReports } from './rankReports.js';
+import { follow } from '../engine/live/liveResearch.js';
 
 export interface RankServices {
   store: RankTrackingStore;
@@ -21,7 +22,8 @@ export interface RankServices {
   reports: RankReports;
 }
 
-export type RankContext = Pick<QuarryContext, 'config' | 'clock' | 'state' | 'search' | 'sources' | 'locations' | 'accounts' | 'policy' | 'fairUse'>;
+export type RankContext = Pick<QuarryContext, 'config' | 'clock' | 'state' | 'search' | 'sources' | 'locations' | 'accounts' | 'policy' | 'fairUse'> &
+  Partial<Pick<QuarryContext, 'metrics'>>;
 
 const services = new WeakMap<object, RankServices>();
 
@@ -29,7 +31,17 @@ export function rankServices(ctx: RankContext): RankServices {
   let s = services.get(ctx);
   if (!s) {
     const store = new RankTrackingStore(ctx.state.db, ctx.fairUse.storage, DELETED_TRACKING_RETENTION_DAYS * 86_400);
-    s = { store, checks: new PositionChecks(ctx.state.db, ctx.sources.serp, ctx.policy), reports: new RankReports(ctx) };
+    // The SERP source of the live research data, not the one current when the service was built.
+    s = {
+      store,
+      checks: new PositionChecks(
+        ctx.state.db,
+        follow(() => ctx.sources.serp),
+        ctx.policy,
+        ctx.metrics,
+      ),
+      reports: new RankReports(ctx),
+    };
     services.set(ctx, s);
   }
   return s;
@@ -50,18 +62,49 @@ interface Logger {
 }
 
 /**
+ * Who runs the rounds when several processes have the scheduler role (scale mode): the one
+ * holding the lease; the others stand by and try again every LEADERSHIP_POLL_MS, so one
+ * takes over soon after the holder dies.
+ */
+export interface SchedulerLeadership {
+  /** Whether this process runs the rounds now (takes the lease if it is free). */
+  tryAcquire(): Promise<boolean>;
+  release(): Promise<void>;
+}
+
+/** How often a standby scheduler tries to take the lease. */
+export const LEADERSHIP_POLL_MS = 5_000;
+
+/**
  * Starts the periodic rank round in `quarry serve`: every `everyMs` the checks due up to
  * today, then the reports whose period ended, then the purge of expired deleted trackings. The first round runs at once, so days missed
  * while the service was down are caught up on start.
  */
-export function startRankScheduler(ctx: RankContext, options: { everyMs?: number; logger?: Logger } = {}): RankScheduler {
+export function startRankScheduler(
+  ctx: RankContext,
+  options: { everyMs?: number; logger?: Logger; leadership?: SchedulerLeadership; onLeading?: (leading: boolean) => void } = {},
+): RankScheduler {
   const { store, checks, reports } = rankServices(ctx);
+  const { leadership } = options;
   let current: Promise<void> | null = null;
   let stopped = false;
+  let leading: boolean | undefined = leadership === undefined ? true : undefined;
+  /** Whether this process runs the rounds: always without a leadership, else while it holds the lease. */
+  const lead = async (): Promise<boolean> => {
+    if (!leadership) return true;
+    const now = await leadership.tryAcquire().catch((err: unknown) => {
+      options.logger?.error({ err }, 'rank scheduler lease check failed');
+      return false;
+    });
+    if (now !== leading) options.onLeading?.(now);
+    leading = now;
+    return now;
+  };
   const tick = (): Promise<void> => {
     if (current) return current;
     current = (async () => {
       try {
+        if (stopped || !(await lead())) return;
         await checks.runDueChecks(ctx.clock.now());
         await reports.runDueReports(ctx.clock.now());
         // Deleted trackings past their retention go, with all they hold (and their storage quota).
@@ -78,15 +121,24 @@ export function startRankScheduler(ctx: RankContext, options: { everyMs?: number
     if (!stopped) void tick();
   }, options.everyMs ?? RANK_SCHEDULER_EVERY_MS);
   timer.unref();
+  // A standby tries more often than the rounds come, so a takeover does not wait a round.
+  const standby = leadership
+    ? setInterval(() => {
+        if (!stopped && !leading) void tick();
+      }, LEADERSHIP_POLL_MS)
+    : undefined;
+  standby?.unref();
   void tick();
   return {
     tick,
     async stop() {
       stopped = true;
       clearInterval(timer);
+      clearInterval(standby);
       if (current) await current;
       await checks.idle();
       await reports.close();
+      await leadership?.release();
     },
   };
 }

@@ -6,21 +6,35 @@
  * under a steady write load). The other files are copied as they are: the URL-signing secret
  * and the demo key, export files and report e-mails waiting in the outbox. Lock files, WAL
  * and shared-memory files are not: the copied databases are complete without them.
- * The PostgreSQL backends are backed up with pg_dump instead (docs/operations.md).
+ *
+ * In the scale mode the state store is on PostgreSQL: the backup runs `pg_dump` first (one
+ * snapshot of its own, in the custom format, into state.pgdump), then copies the data
+ * directory as above (the research store and the files), so every export file a dumped job
+ * names is in the copy. Restore with `pg_restore` into a new database (docs/operations.md).
+ * Redis holds only counters of running periods and windows; it is not copied.
  */
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import SqliteDatabase from 'better-sqlite3';
+
+/** The file of a backup that holds the PostgreSQL state store's dump (pg_dump's custom format). */
+export const POSTGRES_DUMP_FILE = 'state.pgdump';
 
 export class BackupError extends Error {}
 
 export interface BackupOptions {
   /** Skip the export files (they can be gigabytes; their jobs then show as expired downloads). */
   withoutExports?: boolean;
+  /** The scale mode's state store (QUARRY_DATABASE_URL): dumped with pg_dump into the backup. */
+  databaseUrl?: string | null;
 }
 
 export interface BackupReport {
   databases: { name: string; pages: number }[];
+  /** The PostgreSQL dump's size in bytes (scale mode). */
+  postgresDumpBytes?: number;
   files: number;
   bytes: number;
 }
@@ -52,6 +66,7 @@ export async function backupDataDir(dataDir: string, target: string, options: Ba
   fs.chmodSync(dest, 0o700);
 
   const report: BackupReport = { databases: [], files: 0, bytes: 0 };
+  if (options.databaseUrl) report.postgresDumpBytes = await dumpPostgres(options.databaseUrl, path.join(dest, POSTGRES_DUMP_FILE));
   const entries = fs.readdirSync(source, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
   for (const entry of entries) {
     const from = path.join(source, entry.name);
@@ -87,4 +102,27 @@ export async function backupDataDir(dataDir: string, target: string, options: Ba
   }
   if (report.databases.length === 0) throw new BackupError(`no SQLite database in ${source}: is it a Quarry data directory?`);
   return report;
+}
+
+/**
+ * Dumps a PostgreSQL database with `pg_dump` (custom format, no owners, so that it restores
+ * under any role), returning the dump's size. The password goes in the environment, not on
+ * the command line where other users' `ps` would show it.
+ */
+async function dumpPostgres(databaseUrl: string, file: string): Promise<number> {
+  const url = new URL(databaseUrl);
+  const password = decodeURIComponent(url.password);
+  url.password = '';
+  try {
+    await promisify(execFile)('pg_dump', ['--format=custom', '--no-owner', '--file', file, '--dbname', url.toString()], {
+      env: { ...process.env, ...(password ? { PGPASSWORD: password } : {}) },
+      maxBuffer: 16 * 1024 * 1024,
+    });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException & { stderr?: string };
+    if (e.code === 'ENOENT') throw new BackupError('pg_dump was not found: install the PostgreSQL client tools (the server’s major version or newer)');
+    throw new BackupError(`pg_dump failed: ${(e.stderr ?? e.message).trim()}`);
+  }
+  fs.chmodSync(file, 0o600);
+  return fs.statSync(file).size;
 }

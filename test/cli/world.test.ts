@@ -115,6 +115,10 @@ describe('quarry world | import', () => {
     );
     const res = quarry(['import', 'links', file]);
     assert.equal(res.code, 0, res.stderr);
+    // It raised the data generation, which a running server reloads on (engine/live).
+    assert.match(res.stderr, /research store at generation \d+; serving processes on this data directory load it within seconds/);
+    const info = JSON.parse(quarry(['world', 'info']).stdout) as { generation: number };
+    assert.ok(info.generation >= 1);
     assert.match(res.stdout, /^imported 2 links \(2 new, 0 updated, 1 skipped\); 2 new root domains, 2 new pages; metrics recomputed over \d+ links$/m);
     const links = readStore((db) =>
       db.prepare("SELECT COUNT(*) FROM links l JOIN pages p ON p.id = l.source_page_id WHERE p.url LIKE '%cli-imported-%'").pluck().get(),

@@ -5,81 +5,35 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-/**
- * The first start builds the tiny sandbox web and ranks its default market before it
- * reports ready (seconds on a quiet machine; the bound leaves room for a loaded one).
- */
-const STARTUP_TIMEOUT_MS = 180_000;
-const STOP_TIMEOUT_MS = 15_000;
+import { startQuarry, STARTUP_TIMEOUT_MS, type QuarryProcess } from '../support/processes.js';
 
 interface Server {
-  child: ChildProcess;
+  process: QuarryProcess;
   base: string;
   output: () => string;
 }
 
+/** The first start builds the tiny sandbox web and ranks its default market before it reports ready. */
 async function startServer(dataDir: string): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
-    cwd: ROOT,
+  const child = startQuarry(['serve'], {
     env: {
-      ...process.env,
       QUARRY_PORT: '0',
       QUARRY_HOST: '127.0.0.1',
       QUARRY_DATA_DIR: dataDir,
       QUARRY_WORLD_SIZE: 'tiny',
-      QUARRY_LOG_LEVEL: 'warn',
       // The gateway has its own tests; here the health polling must not trip it.
       QUARRY_GATEWAY_RPS: '100',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not print its address in time:\n${out}`)), STARTUP_TIMEOUT_MS);
-    const onData = () => {
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        child.stdout!.off('data', onData);
-        resolve(m[1]);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited (code ${code}, signal ${signal}) before listening:\n${out}`));
-    });
-  });
-  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
-  for (;;) {
-    const res = await fetch(`${base}/healthz`).catch(() => null);
-    if (res?.status === 200) break;
-    if (Date.now() > deadline) throw new Error(`/healthz never answered 200:\n${out}`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  return { child, base, output: () => out };
+  const base = await child.ready();
+  return { process: child, base, output: child.output };
 }
 
 async function stopServer(server: Server): Promise<number | null> {
-  if (server.child.exitCode !== null) return server.child.exitCode;
-  const exited = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));
-  server.child.kill('SIGTERM');
-  const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), STOP_TIMEOUT_MS).unref());
-  const result = await Promise.race([exited, timeout]);
-  if (result === 'timeout') {
-    server.child.kill('SIGKILL');
-    throw new Error(`server did not stop within ${STOP_TIMEOUT_MS} ms after SIGTERM:\n${server.output()}`);
-  }
-  return result;
+  return (await server.process.stop()).code;
 }
 
 describe('quarry serve', { timeout: 4 * STARTUP_TIMEOUT_MS }, () => {
@@ -91,7 +45,7 @@ describe('quarry serve', { timeout: 4 * STARTUP_TIMEOUT_MS }, () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-e2e-'));
   });
   after(async () => {
-    if (server && server.child.exitCode === null) server.child.kill('SIGKILL');
+    await server?.process.kill();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 

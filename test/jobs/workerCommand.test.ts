@@ -3,6 +3,7 @@
  * export within the grace period or giving its lease back. Short real waits here are for
  * the child process.
  */
+import { freePort } from '../support/processes.js';
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -54,6 +55,7 @@ describe(
     let store: SqliteStateStore;
     let queue: JobQueue;
 
+<<<<<<< HEAD
     before(async () => {
       dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-worker-cli-'));
       store = await openStateStore(path.join(dataDir, 'state.db'));
@@ -63,6 +65,23 @@ describe(
     after(async () => {
       await store.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
+=======
+  before(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-worker-cli-'));
+    store = await openStateStore(path.join(dataDir, 'state.db'));
+    store.raw.exec(`CREATE TABLE fixture_ledger (job_id TEXT NOT NULL, entry TEXT NOT NULL, pid INTEGER NOT NULL)`);
+    queue = openJobQueue(store, systemClock);
+  });
+  after(async () => {
+    await store.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const startWorker = (grace: number, env: Record<string, string> = {}) =>
+    spawn(process.execPath, ['--import', 'tsx', cli, JSON.stringify({ pauseEvery: 100, pauseMs: 5 }), '--grace', String(grace), '--poll-interval', '50'], {
+      env: { ...process.env, QUARRY_DATA_DIR: dataDir, QUARRY_LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+>>>>>>> main
     });
 
     const startWorker = (grace: number) =>
@@ -74,6 +93,7 @@ describe(
     const refunds = (job: Job) =>
       (store.raw.prepare(`SELECT COUNT(*) AS n FROM fixture_ledger WHERE job_id = ? AND entry = 'refund'`).get(job.id) as { n: number }).n;
 
+<<<<<<< HEAD
     it('on SIGTERM past the grace period, gives the job back (attempt not counted) and exits 0', async () => {
       const job = await queue.enqueue(EXPORT_JOB_KIND, ACCOUNT, { rows: 50_000 });
       const worker = startWorker(100);
@@ -109,3 +129,25 @@ describe(
     });
   },
 );
+=======
+  it('on SIGTERM within the grace period, finishes the running export first', async () => {
+    const job = await queue.enqueue(EXPORT_JOB_KIND, ACCOUNT, { rows: 15_000 });
+    // The worker process's own metrics, on its metrics port (it has no API port).
+    const metricsPort = await freePort();
+    const worker = startWorker(60_000, { QUARRY_METRICS_PORT: String(metricsPort) });
+    const done = exited(worker);
+    await until(async () => ((await queue.byId(job.id))?.progress.done ?? 0) >= 1_000, 'the export to be under way');
+    const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    assert.match(metrics, /^quarry_jobs\{state="running"\} 1$/m);
+    assert.match(metrics, /^# TYPE quarry_job_duration_seconds histogram$/m);
+    worker.kill('SIGTERM');
+    const { code, stderr } = await done;
+    assert.equal(code, 0, stderr);
+    const finished = (await queue.byId(job.id))!;
+    assert.equal(exportState(finished), ExportState.Done);
+    assert.deepEqual(files(), [exportFileName(job.id)]);
+    const records = parse(fs.readFileSync(path.join(exportsDir(dataDir), exportFileName(job.id))), { columns: true }) as unknown[];
+    assert.equal(records.length, 15_000);
+  });
+});
+>>>>>>> main

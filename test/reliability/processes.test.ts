@@ -7,56 +7,27 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { copyTinyWorld } from '../support/world.js';
+import { Processes, type QuarryProcess } from '../support/processes.js';
 import { embeddedOnly } from '../support/postgres.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const STARTUP_TIMEOUT_MS = 90_000;
+const processes = new Processes();
 
-interface Child {
-  child: ChildProcess;
-  output: () => string;
-  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-function spawnQuarry(args: string[], dataDir: string, extraEnv: Record<string, string> = {}, script = 'src/main.ts'): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
-    cwd: ROOT,
+function spawnQuarry(args: string[], dataDir: string, extraEnv: Record<string, string> = {}, script?: string): QuarryProcess {
+  return processes.start(args, {
+    script,
     env: {
-      ...process.env,
       QUARRY_PORT: '0',
       QUARRY_HOST: '127.0.0.1',
       QUARRY_DATA_DIR: dataDir,
       QUARRY_WORLD_SIZE: 'tiny',
-      QUARRY_LOG_LEVEL: 'warn',
       QUARRY_GATEWAY_RPS: '0',
       ...extraEnv,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  return { child, output: () => out, exit };
-}
-
-async function listening(server: Child): Promise<string> {
-  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
-  for (;;) {
-    const m = /listening on (http:\/\/\S+)/.exec(server.output());
-    if (m) return m[1];
-    if (server.child.exitCode !== null) throw new Error(`server exited before listening:\n${server.output()}`);
-    if (Date.now() > deadline) throw new Error(`server did not listen in time:\n${server.output()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe(
@@ -64,28 +35,25 @@ describe(
   { timeout: 10 * 60_000, skip: embeddedOnly("SQLite's write lock shared by processes on one data directory") },
   () => {
     let dataDir: string;
-    let server: Child;
+    let server: QuarryProcess;
     let base: string;
     let key: string;
-    const children: Child[] = [];
 
     before(async () => {
       dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-processes-'));
       // A ready world in place: the server starts without building one.
       await copyTinyWorld(1, dataDir);
       server = spawnQuarry(['serve'], dataDir, { QUARRY_FREE_WRITES_PER_MINUTE: '0' });
-      children.push(server);
-      base = `${await listening(server)}/v3`;
+      base = `${await server.ready()}/v3`;
       key = fs.readFileSync(path.join(dataDir, 'demo-key.txt'), 'utf8').trim();
     });
     after(async () => {
-      for (const c of children) if (c.child.exitCode === null) c.child.kill('SIGKILL');
+      await processes.killAll();
       fs.rmSync(dataDir, { recursive: true, force: true });
     });
 
     test('a second `quarry serve` on the same data directory is refused at start, naming the scale mode', async () => {
       const second = spawnQuarry(['serve'], dataDir);
-      children.push(second);
       const { code } = await second.exit;
       assert.equal(code, 2, second.output());
       assert.match(second.output(), /another `quarry serve` is already running on the data directory/);
@@ -113,9 +81,7 @@ describe(
         }
       ).user_id;
       const worker = spawnQuarry(['worker', '--poll-interval', '20'], dataDir);
-      children.push(worker);
       const writer = spawnQuarry([JSON.stringify({ accountId, ops: 4_000 })], dataDir, {}, 'test/reliability/fixtures/stateWriter.ts');
-      children.push(writer);
 
       // Exports keep the worker writing (claims, stages, progress, completions) meanwhile.
       const exportsMade: string[] = [];
@@ -176,8 +142,7 @@ describe(
         if (Date.now() > deadline) assert.fail(`exports not completed: ${JSON.stringify(states)}`);
         await new Promise((r) => setTimeout(r, 200));
       }
-      worker.child.kill('SIGTERM');
-      await worker.exit;
+      await worker.stop();
 
       assert.deepEqual(failures, [], `HTTP writes refused or failed: ${failures.length}`);
       assert.deepEqual(written.messages, []);

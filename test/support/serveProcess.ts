@@ -3,36 +3,22 @@
  * test world (no world build), on a port picked here so that its public URL (signed
  * download links) is the address it listens on.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { copyTinyWorld } from './world.js';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const STARTUP_TIMEOUT_MS = 120_000;
+import { freePort, startQuarry, type QuarryProcess } from './processes.js';
 
 export interface ServeProcess {
-  child: ChildProcess;
+  process: QuarryProcess;
+  child: QuarryProcess['child'];
   /** http://127.0.0.1:<port> */
   origin: string;
   dataDir: string;
   env: Record<string, string>;
   output(): string;
+  /** SIGTERM (kill -9 if it hangs) and the data dir removed. */
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface StartServeOptions {
@@ -49,44 +35,29 @@ export async function startServe(env: Record<string, string> = {}, options: Star
     QUARRY_HOST: '127.0.0.1',
     QUARRY_DATA_DIR: dataDir,
     QUARRY_WORLD_SIZE: 'tiny',
-    QUARRY_LOG_LEVEL: 'warn',
     ...env,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve', ...(options.args ?? [])], {
-    cwd: ROOT,
-    env: { ...process.env, ...fullEnv },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const origin = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`quarry serve exited with ${child.exitCode}:\n${out}`);
-    const res = await fetch(`${origin}/healthz`).catch(() => null);
-    if (res?.status === 200) break;
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`quarry serve did not become healthy:\n${out}`);
-    }
-    await new Promise((r) => setTimeout(r, 500));
+  const child = startQuarry(['serve', ...(options.args ?? [])], { env: fullEnv });
+  try {
+    await child.ready();
+  } catch (err) {
+    await child.kill();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw err;
   }
   return {
-    child,
-    origin,
+    process: child,
+    child: child.child,
+    origin: `http://127.0.0.1:${port}`,
     dataDir,
     env: fullEnv,
-    output: () => out,
+    output: child.output,
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-        await exited;
-        clearTimeout(timer);
+      try {
+        await child.stop();
+      } finally {
+        fs.rmSync(dataDir, { recursive: true, force: true });
       }
-      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

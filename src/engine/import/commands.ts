@@ -11,18 +11,14 @@ import { openConfiguredStateStore } from '../../store/database.js';
 import { importSearchConsole, parsePeriod } from '../../rank/searchConsoleImport.js';
 import { systemClock } from '../../lib/clock.js';
 import { progressBars } from '../../lib/progress.js';
-import { openEngine, researchStoreFile } from '../index.js';
+import type { Engine } from '../index.js';
+import { importSession } from '../live/importSession.js';
 import { importWat } from './watImport.js';
 import { importCcRanks, importTranco, type PriorsImportOptions, type PriorsImportResult } from './priorsImport.js';
 
-async function withStore<T>(dataDir: string | undefined, fn: (engine: Awaited<ReturnType<typeof openEngine>>) => Promise<T>): Promise<T> {
-  const config = loadConfig(dataDir ? { ...process.env, QUARRY_DATA_DIR: dataDir } : process.env);
-  const engine = await openEngine({ file: researchStoreFile(config.dataDir), clock: systemClock });
-  try {
-    return await fn(engine);
-  } finally {
-    await engine.close();
-  }
+/** Runs an import on the data directory's live research store (engine/live/importSession.ts). */
+function withStore<T>(dataDir: string | undefined, fn: (engine: Engine) => Promise<T>): Promise<T> {
+  return importSession(loadConfig(dataDir ? { ...process.env, QUARRY_DATA_DIR: dataDir } : process.env), fn);
 }
 
 export function addFileImporters(command: Command): Command {

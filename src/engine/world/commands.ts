@@ -11,6 +11,8 @@ import { ensureWorld, openEngine, researchStoreFile } from '../index.js';
 import { importKeywordsCsv } from '../import/keywordsImport.js';
 import { importLinksCsv } from '../import/linksImport.js';
 import { progressBars } from '../../lib/progress.js';
+import { generationOf, liveResearchFile } from '../live/generation.js';
+import { importSession } from '../live/importSession.js';
 
 function integer(value: string): number {
   if (!/^-?\d+$/.test(value)) throw new InvalidArgumentError('must be an integer');
@@ -63,10 +65,12 @@ export function worldCommand(): Command {
     .option('--hash', 'compute the content hash (reads the whole store)')
     .action(async (options: { dataDir?: string; hash?: boolean }) => {
       const config = loadConfig(options.dataDir ? { ...process.env, QUARRY_DATA_DIR: options.dataDir } : process.env);
-      const engine = await openEngine({ file: researchStoreFile(config.dataDir), clock: systemClock });
+      const engine = await openEngine({ file: liveResearchFile(researchStoreFile(config.dataDir)), clock: systemClock });
       try {
         if (options.hash) engine.computeContentHash();
-        console.log(JSON.stringify({ built: engine.isBuilt(), ...engine.metadata(), counts: engine.counts() }, null, 2));
+        console.log(
+          JSON.stringify({ built: engine.isBuilt(), ...engine.metadata(), generation: generationOf(engine.store.raw), counts: engine.counts() }, null, 2),
+        );
       } finally {
         await engine.close();
       }
@@ -84,15 +88,12 @@ export function importCommand(): Command {
     .option('--data-dir <dir>', 'data directory')
     .action(async (file: string, options: { location: number; language: number; dataDir?: string }) => {
       const config = loadConfig(options.dataDir ? { ...process.env, QUARRY_DATA_DIR: options.dataDir } : process.env);
-      const engine = await openEngine({ file: researchStoreFile(config.dataDir), clock: systemClock });
-      try {
-        const result = await importKeywordsCsv(file, { locationId: options.location, languageId: options.language, store: engine.store });
-        console.log(
-          `imported ${result.imported} keywords (${result.created} new, ${result.updated} updated, ${result.skipped} skipped, ${result.months} monthly values)`,
-        );
-      } finally {
-        await engine.close();
-      }
+      const result = await importSession(config, (engine) =>
+        importKeywordsCsv(file, { locationId: options.location, languageId: options.language, store: engine.store }),
+      );
+      console.log(
+        `imported ${result.imported} keywords (${result.created} new, ${result.updated} updated, ${result.skipped} skipped, ${result.months} monthly values)`,
+      );
     });
   command
     .command('links <file>')
@@ -100,16 +101,11 @@ export function importCommand(): Command {
     .option('--data-dir <dir>', 'data directory')
     .action(async (file: string, options: { dataDir?: string }) => {
       const config = loadConfig(options.dataDir ? { ...process.env, QUARRY_DATA_DIR: options.dataDir } : process.env);
-      const engine = await openEngine({ file: researchStoreFile(config.dataDir), clock: systemClock });
-      try {
-        const result = await importLinksCsv(file, { store: engine.store, asOf: systemClock.now() });
-        console.log(
-          `imported ${result.imported} links (${result.created} new, ${result.updated} updated, ${result.skipped} skipped); ` +
-            `${result.newRootDomains} new root domains, ${result.newPages} new pages; metrics recomputed over ${result.recomputedLinks} links`,
-        );
-      } finally {
-        await engine.close();
-      }
+      const result = await importSession(config, (engine) => importLinksCsv(file, { store: engine.store, asOf: systemClock.now() }));
+      console.log(
+        `imported ${result.imported} links (${result.created} new, ${result.updated} updated, ${result.skipped} skipped); ` +
+          `${result.newRootDomains} new root domains, ${result.newPages} new pages; metrics recomputed over ${result.recomputedLinks} links`,
+      );
     });
   return command;
 }

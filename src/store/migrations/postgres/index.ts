@@ -113,4 +113,16 @@ export const postgresStateMigrations: Record<string, Migration> = {
         keyword_id text not null, day text not null, constraint search_console_written_pk primary key (import_id, keyword_id, day))`.execute(db);
     },
   },
+  // PostgreSQL only, no SQLite twin: the research store shared by processes on several hosts,
+  // as generations of the whole SQLite file (engine/live/snapshots.ts). Embedded, the file is
+  // in the data directory. A schema of its own, apart from the state store's tables.
+  '0023_research_snapshots': {
+    async up(db: Kysely<any>) {
+      await sql`CREATE SCHEMA IF NOT EXISTS research`.execute(db);
+      await sql`CREATE TABLE research.snapshots (generation bigint primary key, state text not null, bytes bigint, sha256 text,
+        chunks bigint, created_ms bigint not null, published_ms bigint)`.execute(db);
+      await sql`CREATE TABLE research.snapshot_chunks (generation bigint not null references research.snapshots (generation) on delete cascade,
+        seq bigint not null, data bytea not null, constraint snapshot_chunks_pk primary key (generation, seq))`.execute(db);
+    },
+  },
 };
