@@ -3,9 +3,7 @@
  * export within the grace period or giving its lease back. Short real waits here are for
  * the child process.
  */
-import { freePort } from '../support/processes.js';
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,26 +15,18 @@ import { systemClock } from '../../src/lib/clock.js';
 import { EXPORT_JOB_KIND, ExportState, exportFileName, exportsDir, exportState } from '../../src/jobs/exportJobs.js';
 import { type Job, JobQueue, openJobQueue } from '../../src/jobs/jobQueue.js';
 import { openStateStore, type SqliteStateStore } from '../../src/store/database.js';
+import { freePort, Processes, type QuarryProcess } from '../support/processes.js';
 import { embeddedOnly } from '../support/postgres.js';
 
 const ACCOUNT = '9'.repeat(24);
 const cli = fileURLToPath(new URL('./fixtures/workerCli.ts', import.meta.url));
 
-function exited(child: ChildProcess, timeoutMs = 30_000): Promise<{ code: number | null; stderr: string; stdout: string }> {
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += d));
-  child.stderr!.on('data', (d) => (stderr += d));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`worker did not exit within ${timeoutMs} ms\n${stdout}\n${stderr}`));
-    }, timeoutMs);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stderr, stdout });
-    });
-  });
+const processes = new Processes();
+
+/** Its exit and output once it has ended (killed and failed after `timeoutMs`). */
+async function exited(worker: QuarryProcess, timeoutMs = 30_000): Promise<{ code: number | null; stderr: string; stdout: string }> {
+  const { code } = await worker.finished(timeoutMs);
+  return { code, stderr: worker.stderr(), stdout: worker.stdout() };
 }
 
 async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
@@ -55,7 +45,6 @@ describe(
     let store: SqliteStateStore;
     let queue: JobQueue;
 
-<<<<<<< HEAD
     before(async () => {
       dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-worker-cli-'));
       store = await openStateStore(path.join(dataDir, 'state.db'));
@@ -63,43 +52,26 @@ describe(
       queue = openJobQueue(store, systemClock);
     });
     after(async () => {
+      await processes.killAll();
       await store.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
-=======
-  before(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-worker-cli-'));
-    store = await openStateStore(path.join(dataDir, 'state.db'));
-    store.raw.exec(`CREATE TABLE fixture_ledger (job_id TEXT NOT NULL, entry TEXT NOT NULL, pid INTEGER NOT NULL)`);
-    queue = openJobQueue(store, systemClock);
-  });
-  after(async () => {
-    await store.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  const startWorker = (grace: number, env: Record<string, string> = {}) =>
-    spawn(process.execPath, ['--import', 'tsx', cli, JSON.stringify({ pauseEvery: 100, pauseMs: 5 }), '--grace', String(grace), '--poll-interval', '50'], {
-      env: { ...process.env, QUARRY_DATA_DIR: dataDir, QUARRY_LOG_LEVEL: 'warn', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
->>>>>>> main
     });
 
-    const startWorker = (grace: number) =>
-      spawn(process.execPath, ['--import', 'tsx', cli, JSON.stringify({ pauseEvery: 100, pauseMs: 5 }), '--grace', String(grace), '--poll-interval', '50'], {
-        env: { ...process.env, QUARRY_DATA_DIR: dataDir, QUARRY_LOG_LEVEL: 'warn' },
-        stdio: ['ignore', 'pipe', 'pipe'],
+    const startWorker = (grace: number, env: Record<string, string> = {}) =>
+      processes.start([JSON.stringify({ pauseEvery: 100, pauseMs: 5 }), '--grace', String(grace), '--poll-interval', '50'], {
+        script: cli,
+        env: { QUARRY_DATA_DIR: dataDir, ...env },
       });
     const files = () => (fs.existsSync(exportsDir(dataDir)) ? fs.readdirSync(exportsDir(dataDir)) : []);
     const refunds = (job: Job) =>
       (store.raw.prepare(`SELECT COUNT(*) AS n FROM fixture_ledger WHERE job_id = ? AND entry = 'refund'`).get(job.id) as { n: number }).n;
 
-<<<<<<< HEAD
     it('on SIGTERM past the grace period, gives the job back (attempt not counted) and exits 0', async () => {
       const job = await queue.enqueue(EXPORT_JOB_KIND, ACCOUNT, { rows: 50_000 });
       const worker = startWorker(100);
       const done = exited(worker);
       await until(async () => ((await queue.byId(job.id))?.progress.done ?? 0) >= 1_000, 'the export to be under way');
-      worker.kill('SIGTERM');
+      worker.child.kill('SIGTERM');
       const { code, stderr } = await done;
       assert.equal(code, 0, stderr);
       const released = (await queue.byId(job.id))!;
@@ -115,10 +87,15 @@ describe(
 
     it('on SIGTERM within the grace period, finishes the running export first', async () => {
       const job = await queue.enqueue(EXPORT_JOB_KIND, ACCOUNT, { rows: 15_000 });
-      const worker = startWorker(60_000);
+      // The worker process's own metrics, on its metrics port (it has no API port).
+      const metricsPort = await freePort();
+      const worker = startWorker(60_000, { QUARRY_METRICS_PORT: String(metricsPort) });
       const done = exited(worker);
       await until(async () => ((await queue.byId(job.id))?.progress.done ?? 0) >= 1_000, 'the export to be under way');
-      worker.kill('SIGTERM');
+      const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      assert.match(metrics, /^quarry_jobs\{state="running"\} 1$/m);
+      assert.match(metrics, /^# TYPE quarry_job_duration_seconds histogram$/m);
+      worker.child.kill('SIGTERM');
       const { code, stderr } = await done;
       assert.equal(code, 0, stderr);
       const finished = (await queue.byId(job.id))!;
@@ -129,25 +106,3 @@ describe(
     });
   },
 );
-=======
-  it('on SIGTERM within the grace period, finishes the running export first', async () => {
-    const job = await queue.enqueue(EXPORT_JOB_KIND, ACCOUNT, { rows: 15_000 });
-    // The worker process's own metrics, on its metrics port (it has no API port).
-    const metricsPort = await freePort();
-    const worker = startWorker(60_000, { QUARRY_METRICS_PORT: String(metricsPort) });
-    const done = exited(worker);
-    await until(async () => ((await queue.byId(job.id))?.progress.done ?? 0) >= 1_000, 'the export to be under way');
-    const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-    assert.match(metrics, /^quarry_jobs\{state="running"\} 1$/m);
-    assert.match(metrics, /^# TYPE quarry_job_duration_seconds histogram$/m);
-    worker.kill('SIGTERM');
-    const { code, stderr } = await done;
-    assert.equal(code, 0, stderr);
-    const finished = (await queue.byId(job.id))!;
-    assert.equal(exportState(finished), ExportState.Done);
-    assert.deepEqual(files(), [exportFileName(job.id)]);
-    const records = parse(fs.readFileSync(path.join(exportsDir(dataDir), exportFileName(job.id))), { columns: true }) as unknown[];
-    assert.equal(records.length, 15_000);
-  });
-});
->>>>>>> main
