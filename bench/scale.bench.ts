@@ -16,7 +16,9 @@
  * BENCH_WARMUP_SECONDS, BENCH_LATENCY_SAMPLES). Throughput slices alternate between the three
  * set-ups (a shared machine's load changes from second to second). Besides req/s the bench
  * prints the API processes' CPU time per request (from each one's /metrics), which other
- * people's load disturbs far less; PostgreSQL's and Redis's own CPU is not in it.
+ * people's load disturbs far less, and the Redis server's CPU per request (INFO cpu; the whole
+ * server, so other users of it count too) and, when the server runs on this machine, the
+ * PostgreSQL processes' CPU per request (/proc; all its databases, other users too).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -25,6 +27,7 @@ import path from 'node:path';
 import { POOLS } from '../src/policy/pools.js';
 import { runQuarry } from '../test/support/cli.js';
 import { createTestDatabase, TEST_DATABASE_URL } from '../test/support/postgres.js';
+import type { RedisHandle } from '../src/lib/redis.js';
 import { TEST_REDIS_URL, testRedis } from '../test/support/redis.js';
 import { startServe, type ServeProcess } from '../test/support/serveProcess.js';
 import { percentile } from './benchSupport.js';
@@ -49,6 +52,40 @@ interface Throughput {
   errors: number;
   /** API processes' CPU time (user + system) per answered request, µs. */
   cpuUs: number;
+  /** The Redis server's CPU time per answered request, µs (the whole server: other users of it count too). */
+  redisUs: number;
+  /** The local PostgreSQL server's processes' CPU time per answered request, µs (null when not local). */
+  postgresUs: number | null;
+}
+
+/**
+ * CPU seconds of the processes named `postgres` on this machine (/proc, Linux; clock ticks of
+ * 1/100 s): the local server's backends, all databases. Null when there are none to read.
+ */
+function postgresCpuSeconds(): number | null {
+  if (!fs.existsSync('/proc')) return null;
+  let ticks = 0;
+  let found = false;
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') continue;
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // After the command's closing parenthesis: state is field 3, utime 14 and stime 15.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+      found = true;
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return found ? ticks / 100 : null;
+}
+
+/** The Redis server's CPU seconds so far (INFO cpu: user + system). */
+async function redisCpuSeconds(redis: RedisHandle): Promise<number> {
+  const info = await redis.client.info('cpu');
+  const field = (name: string) => Number(new RegExp(`^${name}:([0-9.]+)`, 'm').exec(info)?.[1] ?? 0);
+  return field('used_cpu_user') + field('used_cpu_sys');
 }
 
 /** The process CPU seconds a server reports on its /metrics (prom-client's default metric). */
@@ -64,7 +101,7 @@ async function cpuSeconds(server: ServeProcess): Promise<number> {
  * event loops nor their CPU account). Several servers: autocannon spreads its connections
  * over the URLs, so one load generator drives one or two processes alike.
  */
-async function hammer(servers: ServeProcess[], key: string, seconds: number): Promise<Throughput> {
+async function hammer(servers: ServeProcess[], key: string, seconds: number, redis: RedisHandle): Promise<Throughput> {
   const script = `
     const autocannon = require('autocannon');
     const opts = JSON.parse(process.argv[1]);
@@ -74,6 +111,8 @@ async function hammer(servers: ServeProcess[], key: string, seconds: number): Pr
     });`;
   const urls = servers.map((s) => s.origin + HIT_PATH);
   const cpuBefore = await Promise.all(servers.map(cpuSeconds));
+  const redisBefore = await redisCpuSeconds(redis);
+  const postgresBefore = postgresCpuSeconds();
   const out = await new Promise<string>((resolve, reject) => {
     const child = spawn(
       process.execPath,
@@ -90,9 +129,17 @@ async function hammer(servers: ServeProcess[], key: string, seconds: number): Pr
     child.on('close', (code) => (code === 0 ? resolve(text) : reject(new Error(`autocannon exited with ${code}`))));
   });
   const cpuAfter = await Promise.all(servers.map(cpuSeconds));
-  const r = JSON.parse(out) as Omit<Throughput, 'cpuUs'>;
+  const redisCpu = (await redisCpuSeconds(redis)) - redisBefore;
+  const postgresAfter = postgresCpuSeconds();
+  const postgresCpu = postgresBefore === null || postgresAfter === null ? null : postgresAfter - postgresBefore;
+  const r = JSON.parse(out) as Omit<Throughput, 'cpuUs' | 'redisUs' | 'postgresUs'>;
   const cpu = cpuAfter.reduce((sum, after, i) => sum + after - cpuBefore[i], 0);
-  return { ...r, cpuUs: (cpu * 1e6) / Math.max(1, r.total) };
+  return {
+    ...r,
+    cpuUs: (cpu * 1e6) / Math.max(1, r.total),
+    redisUs: (redisCpu * 1e6) / Math.max(1, r.total),
+    postgresUs: postgresCpu === null ? null : (postgresCpu * 1e6) / Math.max(1, r.total),
+  };
 }
 
 /** A key of a new account on `plan`, created by the CLI on the server's state store. */
@@ -166,10 +213,10 @@ async function main(): Promise<void> {
       { name: 'scale, 1 API process', servers: [scaleA], key: scaleKey },
       { name: 'scale, 2 API processes', servers: [scaleA, scaleB], key: scaleKey },
     ];
-    for (const setup of setups) await hammer(setup.servers, setup.key, WARMUP_SECONDS);
+    for (const setup of setups) await hammer(setup.servers, setup.key, WARMUP_SECONDS, redis);
     const slices = setups.map(() => [] as Throughput[]);
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [i, setup] of setups.entries()) slices[i].push(await hammer(setup.servers, setup.key, SLICE_SECONDS));
+      for (const [i, setup] of setups.entries()) slices[i].push(await hammer(setup.servers, setup.key, SLICE_SECONDS, redis));
     }
     console.log(
       `\ncache-hit throughput: ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SLICE_SECONDS} s per set-up (load average now ${loadavg()})`,
@@ -179,7 +226,9 @@ async function main(): Promise<void> {
       const rps = s.reduce((sum, f) => sum + f.rps, 0) / s.length;
       const bad = s.reduce((sum, f) => sum + f.non2xx + f.errors, 0);
       console.log(
-        `  ${setup.name.padEnd(30)} ${fmt(rps, 0).padStart(7)} req/s   API CPU ${fmt(median(s.map((f) => f.cpuUs))).padStart(6)} µs/req   non-2xx+errors ${bad}`,
+        `  ${setup.name.padEnd(30)} ${fmt(rps, 0).padStart(7)} req/s   API CPU ${fmt(median(s.map((f) => f.cpuUs))).padStart(6)} µs/req   ` +
+          `Redis CPU ${fmt(median(s.map((f) => f.redisUs))).padStart(5)} µs/req   ` +
+          `PostgreSQL CPU ${s[0].postgresUs === null ? '  n/a' : fmt(median(s.map((f) => f.postgresUs!))).padStart(5)} µs/req   non-2xx+errors ${bad}`,
       );
       if (bad > 0) throw new Error(`${setup.name}: ${bad} answers were not 2xx`);
     }

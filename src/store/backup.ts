@@ -9,8 +9,8 @@
  *
  * In the scale mode the state store is on PostgreSQL: the backup runs `pg_dump` first (one
  * snapshot of its own, in the custom format, into state.pgdump), then copies the data
- * directory as above (the research store and the files), so every export file a dumped job
- * names is in the copy. Restore with `pg_restore` into a new database (docs/operations.md).
+ * directory as above (the research store and the files); the export files are in the dump
+ * (src/jobs/postgresExportFiles.ts), so every export a dumped job names is in the copy. Restore with `pg_restore` into a new database (docs/operations.md).
  * Redis holds only counters of running periods and windows; it is not copied.
  */
 import { execFile } from 'node:child_process';

@@ -4,18 +4,16 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { loadConfig } from '../../src/config.js';
 import { closeStateContext, openStateContext, type StateContext } from '../../src/service.js';
 import { createTestDatabase, scaleMode } from '../support/postgres.js';
 import { TEST_REDIS_URL, testRedis, testRedisPrefix } from '../support/redis.js';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { runQuarry } from '../support/cli.js';
+import { startQuarry } from '../support/processes.js';
 
 let dataDir: string;
 /** npm run test:scale: the commands' state store on a PostgreSQL database of this file's own, and Redis under a prefix of its own. */
@@ -23,27 +21,13 @@ let scaleEnv: Record<string, string> = {};
 let database: Awaited<ReturnType<typeof createTestDatabase>> | null = null;
 
 function quarry(args: string[], env: Record<string, string> = {}) {
-  const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, QUARRY_DATA_DIR: dataDir, QUARRY_LOG_LEVEL: 'silent', ...scaleEnv, ...env },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { code: res.status, stdout: res.stdout, stderr: res.stderr };
+  return runQuarry(args, { QUARRY_DATA_DIR: dataDir, ...scaleEnv, ...env }, 60_000);
 }
 
-function quarryAsync(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, QUARRY_DATA_DIR: dataDir, QUARRY_LOG_LEVEL: 'silent', ...scaleEnv, ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+async function quarryAsync(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const p = startQuarry(args, { env: { QUARRY_DATA_DIR: dataDir, QUARRY_LOG_LEVEL: 'silent', ...scaleEnv, ...env } });
+  const { code } = await p.finished(60_000);
+  return { code, stdout: p.stdout(), stderr: p.stderr() };
 }
 
 /** Opens the CLI's state store in this process to check what the commands wrote. */

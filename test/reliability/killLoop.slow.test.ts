@@ -9,44 +9,30 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { loadConfig } from '../../src/config.js';
 import { unixSeconds } from '../../src/lib/clock.js';
 import { openStateContext } from '../../src/service.js';
 import { copyTinyWorld } from '../support/world.js';
+import { Processes, type QuarryProcess } from '../support/processes.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const KILLS = 20;
+const processes = new Processes();
 
 interface Server {
-  child: ChildProcess;
+  process: QuarryProcess;
   base: string;
-  exit: Promise<unknown>;
 }
 
+/** A restart loads the research engine and builds the app: past 90 s at load average 19 on 2 cores. */
 async function startServer(dataDir: string): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
-    cwd: ROOT,
-    env: { ...process.env, QUARRY_PORT: '0', QUARRY_HOST: '127.0.0.1', QUARRY_DATA_DIR: dataDir, QUARRY_LOG_LEVEL: 'silent', QUARRY_GATEWAY_RPS: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const p = processes.start(['serve'], {
+    env: { QUARRY_PORT: '0', QUARRY_HOST: '127.0.0.1', QUARRY_DATA_DIR: dataDir, QUARRY_LOG_LEVEL: 'silent', QUARRY_GATEWAY_RPS: '0' },
   });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const exit = new Promise((resolve) => child.once('exit', resolve));
-  // A restart loads the research engine and builds the app: past 90 s at load average 19 on 2 cores.
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    const m = /listening on (http:\/\/\S+)/.exec(out);
-    if (m) return { child, base: `${m[1]}/v3`, exit };
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start:\n${out}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  return { process: p, base: `${(await p.waitFor(/listening on (http:\/\/\S+)/, 'the server to listen'))[1]}/v3` };
 }
 
 const json = { 'content-type': 'application/json' };
@@ -68,7 +54,7 @@ describe('kill -9 during paid requests', { timeout: 20 * 60_000 }, () => {
     server = await startServer(dataDir);
   });
   after(async () => {
-    if (server.child.exitCode === null) server.child.kill('SIGKILL');
+    await processes.killAll();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -104,8 +90,7 @@ describe('kill -9 during paid requests', { timeout: 20 * 60_000 }, () => {
       );
       const delay = Math.random() * 1.5 * (isImport ? importMs : exportMs);
       await new Promise((r) => setTimeout(r, delay));
-      server.child.kill('SIGKILL');
-      await server.exit;
+      await server.process.kill();
       const answered = await first;
       // Whether the dead server had committed the request: its in-flight record is gone then.
       const state = new Database(path.join(dataDir, 'state.db'), { readonly: true });

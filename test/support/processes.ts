@@ -72,7 +72,8 @@ export function startQuarry(args: readonly string[], options: StartOptions = {})
     out += d;
     stderr += d;
   });
-  const exit = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  // 'close', not 'exit': by then everything the child wrote has been read into the output.
+  const exit = new Promise<Exit>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
   const ended = () => child.exitCode !== null || child.signalCode !== null;
   const describe = () => `${[script, ...args].join(' ')}`.slice(0, 200);
 
