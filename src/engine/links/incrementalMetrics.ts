@@ -4,8 +4,8 @@
  * every changed link as it was before (table `link_changes`, import/linkWriter.ts), so the
  * update costs in proportion to the changes plus one PageRank pass:
  *
- * - PageRank and TrustRank are global: they run over every rank-passing link (read as
- *   bare page pairs), warm-started from the stored ranks (pageRank.ts `initial`), and stop
+ * - PageRank and TrustRank are global: they run over every rank-passing link (the pairs
+ *   of the last update with the changes applied, rankEdgeCache.ts), warm-started from the stored ranks (pageRank.ts `initial`), and stop
  *   at the same L1 tolerance as a full recompute.
  * - Counters are the stored ones plus the changes' differences: a changed link's old share
  *   is taken out and its new one put in (counters.ts countLink); distinct counts
@@ -19,11 +19,14 @@
  *   recompute's rounding is. Without it every import would move thousands of scores by
  *   rounding (the flows are normalised by the population's largest rank, which any
  *   import moves), and through them the scores of hundreds of thousands of links.
- * - TopRank, link scores and best-link flags are exact functions of the stored scores:
- *   links are rescored when they changed or their source's scores did, and flags are
- *   recomputed for the (source root, target root) pairs of those links.
- * - Root histories are rebuilt from the stored monthly counts plus the differences, and
- *   rewritten where they changed.
+ * - Link scores keep the same tolerance (their strength value is a 0–100 score); changed
+ *   links are scored exactly, and best-link flags are recomputed exactly for the (source
+ *   root, target root) pairs of rescored links.
+ * - TopRank is a position among all domains, which one domain moving shifts for every
+ *   domain it passes: a stored TopRank stays while within 1 % of the exact one (nearRank).
+ * - Root histories: monthly counts are the stored ones plus the differences; a domain's
+ *   history is rebuilt when its counts, flows, pda or TopRank changed or a month's exact
+ *   TopRank left the tolerance, and rewritten where it changed.
  * - A stored rank that moved by less than RANK_WRITE_TOLERANCE (relative) is not
  *   rewritten; the stored ranks only start the next update's iteration.
  *
@@ -35,14 +38,15 @@
 import type SqliteDatabase from 'better-sqlite3';
 import { buildInEdgeCsr } from './csrGraph.js';
 import { COUNTER_NAMES, countLink, type CountedLink, type Counters } from './counters.js';
-import { loadEntities, loadRankEdges, type EntityArrays } from './graphLoader.js';
+import { loadEntities, type EntityArrays } from './graphLoader.js';
+import { currentRankEdges, storeRankEdges } from './rankEdgeCache.js';
 import { aggregate, rankPages, DAMPING, type MetricsStage } from './linkMetrics.js';
 import { flowValues, roundScore } from './flows.js';
 import { linkScore, linkStrength, linkStrengthValue } from './linkStrength.js';
 import { entityMetricRow } from './metricsWriter.js';
 import { METRICS_AS_OF_KEY, metricsAsOf, recomputeLinkMetrics } from './recomputeLinkMetrics.js';
 import { authorityValue, topRanks } from '../authority/authorityScores.js';
-import { aliveMonths, historyDocuments, type HistoryCounts, type RootHistory } from '../sites/siteHistory.js';
+import { aliveMonths, historyDocument, historyRanks, type HistoryCounts, type RootHistory } from '../sites/siteHistory.js';
 import { COUNTER_COLUMNS, ENTITY_METRIC_COLUMNS, LEVEL } from '../researchSchema.js';
 import { LINK_TYPES } from '../world/linkGenerator.js';
 import { dayFromIso, dayNumber, monthIndexSince2016 } from '../world/dates.js';
@@ -120,6 +124,14 @@ function normalised(values: Float64Array): Float64Array | null {
   const out = new Float64Array(values.length);
   for (let i = 0; i < values.length; i++) out[i] = values[i] / sum;
   return out;
+}
+
+/**
+ * Whether a stored TopRank (a position, 1 best) may stay for the exact one: within 1 % of it
+ * (positions are ratios, as the history smoother treats them), so the first hundred are exact.
+ */
+export function nearRank(stored: number, exact: number): boolean {
+  return Math.abs(stored - exact) <= Math.floor(exact / 100);
 }
 
 /** A score after the update: the stored one while the exact value stays within a point of it. */
@@ -254,12 +266,26 @@ export function updateLinkMetrics(raw: SqliteDatabase.Database, asOf: number, on
   const stored = loadStoredMetrics(raw, e);
   const historyText = loadHistories(raw, e.rootCount);
   const months = monthIndexSince2016(asOfDay) + 1;
-  const counts = historyCountsOf(historyText, e.rootCount, months);
-  if (!counts) return full('the stored histories cover other months');
+  const storedHistory = storedHistories(historyText, e.rootCount, months);
+  if (!storedHistory) return full('the stored histories cover other months');
+  const { counts, storedTopRank } = storedHistory;
+  /** Roots whose monthly counts change (their histories are rebuilt). */
+  const countsChanged = new Uint8Array(e.rootCount);
 
   // Ranks over every rank-passing link, warm-started from the stored ranks (a new page
   // starts at the teleport share, as in a cold start).
-  const edges = loadRankEdges(raw);
+  const passes = (state: LinkState) => state.deleted === 0 && state.nofollow === 0 && state.type !== MENTION;
+  const edges = currentRankEdges(
+    raw,
+    changes.map((c) => ({
+      id: c.id,
+      sourcePage: c.sourcePage,
+      targetPage: c.targetPage,
+      passedBefore: c.before && passes(c.before),
+      passesNow: passes(c.after),
+    })),
+    e.pageCount,
+  );
   const graph = buildInEdgeCsr(e.pageCount, edges.source, edges.target);
   const [storedPages, , storedRoots] = stored;
   const warmPr = new Float64Array(e.pageCount);
@@ -321,7 +347,7 @@ export function updateLinkMetrics(raw: SqliteDatabase.Database, asOf: number, on
       for (let l = 0; l < 3; l++) countLink(counters[l], sign, entityOf[l](c.sourcePage), entityOf[l](c.targetPage), counted);
     }
   }
-  linksRead += applyDistinctChanges(raw, e, changes, counters, counts);
+  linksRead += applyDistinctChanges(raw, e, changes, counters, counts, countsChanged);
 
   const refDomains = counters.map((c, l) => {
     const merged = new Int32Array(sizes[l]);
@@ -336,7 +362,8 @@ export function updateLinkMetrics(raw: SqliteDatabase.Database, asOf: number, on
     return out;
   });
   const pda = authority[2];
-  const topRank = topRanks(pda, cf[2], refDomains[2]);
+  const exactTopRank = topRanks(pda, cf[2], refDomains[2]);
+  const topRank = exactTopRank.map((exact, r) => (storedRoots.present[r] && nearRank(storedRoots.topRank[r], exact) ? storedRoots.topRank[r] : exact));
 
   // Link scores: the changed links, and the links out of pages whose flows changed or
   // domains whose pda changed (a link's strength follows its source).
@@ -390,12 +417,24 @@ export function updateLinkMetrics(raw: SqliteDatabase.Database, asOf: number, on
   linksRead += flagUpdates.read;
 
   onStage('history');
-  const docs = historyDocuments(counts, e.rootCount, cf[2], tf[2], pda, topRank);
+  // Rebuilt: the histories of new domains, of domains whose counts, flows, pda or TopRank
+  // changed, and of those whose monthly TopRank moved beyond the tolerance (nearRank).
+  const monthlyRanks = historyRanks(counts, e.rootCount, pda, topRank);
   const histories = new Map<number, string>();
-  docs.forEach((doc, r) => {
-    const text = JSON.stringify(doc);
+  for (let r = 0; r < e.rootCount; r++) {
+    let rebuild =
+      historyText[r] === undefined ||
+      countsChanged[r] === 1 ||
+      !storedRoots.present[r] ||
+      cf[2][r] !== storedRoots.citationFlow[r] ||
+      tf[2][r] !== storedRoots.trustFlow[r] ||
+      pda[r] !== storedRoots.authority[r] ||
+      topRank[r] !== storedRoots.topRank[r];
+    for (let m = r * months; !rebuild && m < (r + 1) * months; m++) rebuild = !nearRank(storedTopRank[m], monthlyRanks.topRank[m]);
+    if (!rebuild) continue;
+    const text = JSON.stringify(historyDocument(r, counts, monthlyRanks, cf[2], tf[2]));
     if (text !== historyText[r]) histories.set(r, text);
-  });
+  }
 
   onStage('write');
   return withPageCache(raw, () => {
@@ -451,6 +490,7 @@ export function updateLinkMetrics(raw: SqliteDatabase.Database, asOf: number, on
       for (const [root, text] of histories) updateHistory.run(root + 1, text);
 
       raw.prepare('DELETE FROM link_changes').run();
+      storeRankEdges(raw, edges);
       raw.prepare("DELETE FROM world_meta WHERE key = 'content_hash'").run();
       raw.prepare('INSERT OR REPLACE INTO world_meta (key, value) VALUES (?, ?)').run(METRICS_AS_OF_KEY, String(asOf));
     })();
@@ -503,8 +543,12 @@ function loadHistories(raw: SqliteDatabase.Database, rootCount: number): (string
   return out;
 }
 
-/** The monthly counts of the stored histories (zeros for new domains); null when one covers other months. */
-function historyCountsOf(texts: (string | undefined)[], rootCount: number, months: number): HistoryCounts | null {
+/**
+ * The monthly counts and TopRanks of the stored histories (zeros for new domains); null when
+ * one covers other months.
+ */
+function storedHistories(texts: (string | undefined)[], rootCount: number, months: number): { counts: HistoryCounts; storedTopRank: Int32Array } | null {
+  const storedTopRank = new Int32Array(rootCount * months);
   const counts: HistoryCounts = {
     months,
     domains: new Int32Array(rootCount * months),
@@ -523,9 +567,10 @@ function historyCountsOf(texts: (string | undefined)[], rootCount: number, month
       counts.ips[base + m] = h.refIps[m];
       counts.subnets[base + m] = h.refSubnets[m];
       counts.social[base + m] = h.social[m];
+      storedTopRank[base + m] = h.topRank[m];
     }
   }
-  return counts;
+  return { counts, storedTopRank };
 }
 
 /**
@@ -539,7 +584,14 @@ function historyCountsOf(texts: (string | undefined)[], rootCount: number, month
  * IP or subnet. "Before" is "after" with the changed links put back as they were.
  * Returns how many links it read.
  */
-function applyDistinctChanges(raw: SqliteDatabase.Database, e: EntityArrays, changes: ChangedLink[], counters: Counters[], counts: HistoryCounts): number {
+function applyDistinctChanges(
+  raw: SqliteDatabase.Database,
+  e: EntityArrays,
+  changes: ChangedLink[],
+  counters: Counters[],
+  counts: HistoryCounts,
+  countsChanged: Uint8Array,
+): number {
   const rootsOf = (keyOfHost: Int32Array) => {
     const out = new Map<number, Set<number>>();
     for (let h = 0; h < e.hostCount; h++) {
@@ -661,6 +713,7 @@ function applyDistinctChanges(raw: SqliteDatabase.Database, e: EntityArrays, cha
       } else if (kind === 'i') c.ref_ips[entity] += live;
       else c.ref_subnets[entity] += live;
       if (level !== 2) continue;
+      countsChanged[entity] = 1;
       const monthly = kind === 'r' ? counts.domains : kind === 'i' ? counts.ips : counts.subnets;
       for (const [sign, span] of [
         [-1, was.spans.get(key)],

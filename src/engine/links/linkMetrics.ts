@@ -39,6 +39,8 @@ export interface LinkMetrics {
   bestUrl: Uint8Array;
   histories: RootHistory[];
   pageRankIterations: number;
+  /** The rank-passing links as page pairs (cached for the next incremental update: rankEdgeCache.ts). */
+  rankEdges: { source: Int32Array; target: Int32Array };
 }
 
 export type MetricsStage = 'pagerank' | 'trustrank' | 'counters' | 'strength' | 'history';
@@ -102,6 +104,14 @@ export function rankPages(
   }
   const tr = trustRank(graph, seeds, DAMPING, tiles, warm?.trustrank);
   return { pagerank: pr.ranks, trustrank: tr.ranks, iterations: pr.iterations };
+}
+
+/** The edges of an in-edge CSR as (source, target) pairs. */
+function csrPairs(graph: CsrGraph): { source: Int32Array; target: Int32Array } {
+  const source = graph.sources.slice();
+  const target = new Int32Array(graph.edgeCount);
+  for (let v = 0; v < graph.nodeCount; v++) target.fill(v, graph.offsets[v], graph.offsets[v + 1]);
+  return { source, target };
 }
 
 /** Whether link i passes rank: live, followed, with an href (mentions have none). */
@@ -213,5 +223,6 @@ export function computeLinkMetrics(g: LinkGraphInput, onStage: (stage: MetricsSt
     bestUrl,
     histories,
     pageRankIterations: pr.iterations,
+    rankEdges: csrPairs(graph),
   };
 }

@@ -1,13 +1,15 @@
 /**
  * Writes computed link metrics into the research store: `entity_metrics` for every
  * page, host and root domain and `root_history` for every root domain (both replaced
- * whole; they are derived data). Database ids are array index + 1.
+ * whole; they are derived data), and the rank-passing links for the next incremental
+ * update (rankEdgeCache.ts). Database ids are array index + 1.
  */
 import type SqliteDatabase from 'better-sqlite3';
 import { ENTITY_METRIC_COLUMNS, LEVEL } from '../researchSchema.js';
 import type { LevelMetrics, LinkMetrics } from './linkMetrics.js';
 import { acRank } from './linkMetrics.js';
 import { COUNTER_NAMES, type Counters } from './counters.js';
+import { storeRankEdges } from './rankEdgeCache.js';
 
 /** What an `entity_metrics` row is made of, per entity of one level (index = id − 1). */
 export interface EntityMetricValues {
@@ -50,4 +52,5 @@ export function writeEntityMetrics(raw: SqliteDatabase.Database, metrics: LinkMe
   raw.prepare('DELETE FROM root_history').run();
   const history = raw.prepare('INSERT INTO root_history (root_domain_id, history) VALUES (?, ?)');
   metrics.histories.forEach((h, i) => history.run(i + 1, JSON.stringify(h)));
+  storeRankEdges(raw, metrics.rankEdges);
 }

@@ -154,6 +154,69 @@ export function smoothRanks(topRank: Int32Array, rootCount: number, months: numb
   }
 }
 
+/** Monthly TopRank of every root (index root · months + m, smoothed) and the scales of its flows. */
+export interface HistoryRanks {
+  months: number;
+  /** Each root's referring domains at month m on a log scale relative to now. */
+  scales: Float64Array;
+  topRank: Int32Array;
+}
+
+/**
+ * The monthly TopRank of every root domain: at each month, domains ordered by pda scaled by
+ * their referring domains then (ties: more referring domains, then id), smoothed towards
+ * `todayTopRank` (the metrics' TopRank), which the last month shows.
+ */
+export function historyRanks(counts: HistoryCounts, rootCount: number, rootPda: Uint8Array, todayTopRank?: ArrayLike<number>): HistoryRanks {
+  const { months, domains } = counts;
+  // Computed once: the ranks and both flows read it.
+  const scales = new Float64Array(rootCount * months);
+  for (let r = 0; r < rootCount; r++) {
+    const base = r * months;
+    const now = domains[base + months - 1];
+    for (let m = 0; m < months; m++) scales[base + m] = now > 0 ? Math.log1p(domains[base + m]) / Math.log1p(now) : domains[base + m] > 0 ? 1 : 0;
+  }
+  const topRank = new Int32Array(rootCount * months);
+  const order = Array.from({ length: rootCount }, (_, i) => i);
+  const strength = new Float64Array(rootCount);
+  // The last month shows today's TopRank when given for every root: no need to rank it.
+  let rankedMonths = months;
+  if (todayTopRank && Array.prototype.every.call(todayTopRank, (rank: number) => rank >= 1)) rankedMonths = months - 1;
+  for (let m = 0; m < rankedMonths; m++) {
+    for (let r = 0; r < rootCount; r++) strength[r] = rootPda[r] * scales[r * months + m] + domains[r * months + m] * 1e-9;
+    order.sort((a, b) => strength[b] - strength[a] || a - b);
+    order.forEach((r, position) => (topRank[r * months + m] = position + 1));
+  }
+  if (todayTopRank) for (let r = 0; r < rootCount; r++) if (todayTopRank[r] >= 1) topRank[r * months + months - 1] = todayTopRank[r];
+  smoothRanks(topRank, rootCount, months);
+  return { months, scales, topRank };
+}
+
+/** The history document of root `r` from the monthly counts, its monthly ranks and today's flows. */
+export function historyDocument(r: number, counts: HistoryCounts, ranks: HistoryRanks, rootCf: Uint8Array, rootTf: Uint8Array): RootHistory {
+  const { months, domains, ips, subnets, social } = counts;
+  const base = r * months;
+  const citationFlow = new Array<number>(months);
+  const trustFlow = new Array<number>(months);
+  const shares = new Array<number>(months);
+  for (let m = 0; m < months; m++) {
+    citationFlow[m] = Math.round(rootCf[r] * ranks.scales[base + m]);
+    trustFlow[m] = Math.round(rootTf[r] * ranks.scales[base + m]);
+    shares[m] = Math.round(social[base + m]);
+  }
+  const series = (values: Int32Array) => Array.from(values.subarray(base, base + months));
+  return {
+    start: monthLabel(0),
+    topRank: series(ranks.topRank),
+    refDomains: series(domains),
+    refIps: series(ips),
+    refSubnets: series(subnets),
+    citationFlow,
+    trustFlow,
+    social: shares,
+  };
+}
+
 /** History documents from the monthly counts and today's flows and pda of every root domain. */
 /** `todayTopRank`: today's TopRank of each root (the metrics'), which the last month then shows. */
 export function historyDocuments(
@@ -164,37 +227,6 @@ export function historyDocuments(
   rootPda: Uint8Array,
   todayTopRank?: ArrayLike<number>,
 ): RootHistory[] {
-  const { months, domains, ips, subnets, social } = counts;
-
-  const scale = (r: number, m: number): number => {
-    const now = domains[r * months + months - 1];
-    return now > 0 ? Math.log1p(domains[r * months + m]) / Math.log1p(now) : domains[r * months + m] > 0 ? 1 : 0;
-  };
-  const topRank = new Int32Array(rootCount * months);
-  const order = Array.from({ length: rootCount }, (_, i) => i);
-  const strength = new Float64Array(rootCount);
-  for (let m = 0; m < months; m++) {
-    for (let r = 0; r < rootCount; r++) strength[r] = rootPda[r] * scale(r, m) + domains[r * months + m] * 1e-9;
-    order.sort((a, b) => strength[b] - strength[a] || a - b);
-    order.forEach((r, position) => (topRank[r * months + m] = position + 1));
-  }
-  if (todayTopRank) for (let r = 0; r < rootCount; r++) if (todayTopRank[r] >= 1) topRank[r * months + months - 1] = todayTopRank[r];
-  smoothRanks(topRank, rootCount, months);
-
-  const histories: RootHistory[] = [];
-  for (let r = 0; r < rootCount; r++) {
-    const h: RootHistory = { start: monthLabel(0), topRank: [], refDomains: [], refIps: [], refSubnets: [], citationFlow: [], trustFlow: [], social: [] };
-    for (let m = 0; m < months; m++) {
-      const k = r * months + m;
-      h.topRank.push(topRank[k]);
-      h.refDomains.push(domains[k]);
-      h.refIps.push(ips[k]);
-      h.refSubnets.push(subnets[k]);
-      h.citationFlow.push(Math.round(rootCf[r] * scale(r, m)));
-      h.trustFlow.push(Math.round(rootTf[r] * scale(r, m)));
-      h.social.push(Math.round(social[k]));
-    }
-    histories.push(h);
-  }
-  return histories;
+  const ranks = historyRanks(counts, rootCount, rootPda, todayTopRank);
+  return Array.from({ length: rootCount }, (_, r) => historyDocument(r, counts, ranks, rootCf, rootTf));
 }

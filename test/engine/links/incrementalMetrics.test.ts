@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { importLinksCsv } from '../../../src/engine/import/linksImport.js';
 import { recomputeLinkMetrics } from '../../../src/engine/links/recomputeLinkMetrics.js';
+import { currentRankEdges } from '../../../src/engine/links/rankEdgeCache.js';
+import { loadRankEdges } from '../../../src/engine/links/graphLoader.js';
 import { TINY_WORLD_AS_OF } from '../../support/world.js';
 import { assertConsistentMetrics, assertMetricsClose, csv, withTwoCopies } from '../../support/linkMetricsCompare.js';
 
@@ -66,6 +68,11 @@ test('new, updated, lost and revived links: the counters and histories of a full
     assertMetricsClose(a, b);
     assertConsistentMetrics(a);
     assertConsistentMetrics(b);
+    // The second update started from the rank edges the first one cached: they are the table's.
+    const pageCount = a.prepare('SELECT COUNT(*) FROM pages').pluck().get() as number;
+    const pairs = (edges: { source: Int32Array; target: Int32Array }) =>
+      Array.from(edges.source, (s, i) => s * pageCount + edges.target[i]).sort((x, y) => x - y);
+    assert.deepEqual(pairs(currentRankEdges(a, [], pageCount)), pairs(loadRankEdges(a)));
   });
 });
 
