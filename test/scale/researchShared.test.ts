@@ -72,6 +72,15 @@ test(
       apps.push(c);
       assert.equal(c.ctx.research.live.current.generation, generation);
       assert.equal(c.ctx.engine.links.urlMetrics(NEW_DOMAIN)?.v.ExtBackLinks, 1);
+
+      // `quarry world publish` on C's host: its store as it is, as the next generation; B follows.
+      await importSession(loadConfig({ ...env, QUARRY_DATA_DIR: path.dirname(c.ctx.research.live.current.file) }), async () => undefined, {
+        quiet: true,
+        publishAsIs: true,
+      });
+      for (let waited = 0; b.ctx.research.reloads === 1 && waited < 120_000; waited += 100) await sleep(100);
+      assert.equal(b.ctx.research.live.current.generation, generation + 1);
+      assert.equal(b.ctx.engine.links.urlMetrics(NEW_DOMAIN)?.v.ExtBackLinks, 1);
     } finally {
       for (const app of apps) await app.close();
       await database.drop();

@@ -25,6 +25,11 @@ import { publishSnapshot, sharedGenerations } from './snapshots.js';
 export interface ImportSessionOptions {
   /** Print what happens around the import (fetching, publishing) on stderr. */
   quiet?: boolean;
+  /**
+   * `quarry world publish`: a new generation even when `fn` changed nothing, and no fetch of
+   * a newer published one first (the operator publishes this store as it is).
+   */
+  publishAsIs?: boolean;
 }
 
 export async function importSession<T>(config: Config, fn: (engine: Engine) => Promise<T>, options: ImportSessionOptions = {}): Promise<T> {
@@ -47,7 +52,7 @@ export async function importSession<T>(config: Config, fn: (engine: Engine) => P
         client.release();
       };
       const log = { info: (_: object, msg: string) => say(msg), error: (_: object, msg: string) => say(msg) };
-      await fetchMissingGeneration(baseFile, sharedGenerations(state.pool, null), log);
+      if (!options.publishAsIs) await fetchMissingGeneration(baseFile, sharedGenerations(state.pool, null), log);
     }
     const engine = await openEngine({ file: liveResearchFile(baseFile), clock: systemClock });
     try {
@@ -55,7 +60,7 @@ export async function importSession<T>(config: Config, fn: (engine: Engine) => P
       const before = changes();
       const result = await fn(engine);
       // A file imported before (skipped) changes nothing: no new generation, no reload anywhere.
-      if (changes() === before) return result;
+      if (changes() === before && !options.publishAsIs) return result;
       if (state) {
         // The published number becomes the store's generation (above every published one).
         const bar = options.quiet ? { listener: () => undefined, stop: () => undefined } : progressBars();
@@ -65,7 +70,10 @@ export async function importSession<T>(config: Config, fn: (engine: Engine) => P
           say(`published research generation ${published} to PostgreSQL; serving processes fetch and load it`);
         } catch (error) {
           bar.stop();
-          throw error;
+          throw new Error(
+            `the data is in ${engine.store.raw.name}, but publishing it to PostgreSQL failed (${(error as Error).message}); run \`quarry world publish\` to share it`,
+            { cause: error },
+          );
         }
       } else {
         const generation = bumpGeneration(engine.store.raw);

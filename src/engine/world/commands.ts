@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
-import { loadConfig, WORLD_SIZES, type WorldSize } from '../../config.js';
+import { ConfigError, loadConfig, WORLD_SIZES, type WorldSize } from '../../config.js';
 import { systemClock } from '../../lib/clock.js';
 import { ensureWorld, openEngine, researchStoreFile } from '../index.js';
 import { importKeywordsCsv } from '../import/keywordsImport.js';
@@ -74,6 +74,17 @@ export function worldCommand(): Command {
       } finally {
         await engine.close();
       }
+    });
+  world
+    .command('publish')
+    .description(
+      "scale mode: publish this data directory's research store to PostgreSQL as a new generation, which every process fetches and loads (imports do this themselves)",
+    )
+    .option('--data-dir <dir>', 'data directory')
+    .action(async (options: { dataDir?: string }) => {
+      const config = loadConfig(options.dataDir ? { ...process.env, QUARRY_DATA_DIR: options.dataDir } : process.env);
+      if (!config.databaseUrl) throw new ConfigError('publishing needs the scale mode: set QUARRY_DATABASE_URL (and QUARRY_REDIS_URL)');
+      await importSession(config, async () => undefined, { publishAsIs: true });
     });
   return world;
 }
