@@ -19,6 +19,7 @@ import { hashString32, unitNoise } from './deterministicNoise.js';
 import type { SearchCorpus } from './searchCorpus.js';
 import type { IntentSignals } from './searchIntent.js';
 import { tokenize } from './text.js';
+import { intentForm } from '../world/headProfiles.js';
 
 export interface RankQuery {
   /** Normalised keyword. */
@@ -174,7 +175,7 @@ export class OrganicRanker {
       const p = corpus.pages[i];
       if (!p.keyword) continue;
       const key = `${p.languageId}|${p.keyword}`;
-      this.pageTopic[i] = idOf(this.topicIds, key);
+      this.pageTopic[i] = idOf(this.topicIds, topicKey(p.languageId, p.keyword));
       const head = headOf.get(key);
       if (head !== undefined) this.pageHead[i] = idOf(this.headIds, `${p.languageId}|${head}`);
     }
@@ -184,7 +185,7 @@ export class OrganicRanker {
   private topicFactors(query: Pick<RankQuery, 'keyword' | 'head' | 'languageId'>): ((page: number) => number) | undefined {
     const head = this.headIds.get(`${query.languageId}|${query.head ?? query.keyword}`);
     if (head === undefined) return undefined;
-    const topic = this.topicIds.get(`${query.languageId}|${query.keyword}`) ?? -2;
+    const topic = this.topicIds.get(topicKey(query.languageId, query.keyword)) ?? -2;
     return (page) =>
       this.pageTopic[page] === topic ? TOPIC.exact : this.pageHead[page] === head ? TOPIC.sameHead : this.pageHead[page] < 0 ? TOPIC.unknown : TOPIC.otherHead;
   }
@@ -206,7 +207,8 @@ export class OrganicRanker {
    */
   retrieve(query: Pick<RankQuery, 'keyword' | 'fallbackTokens' | 'head'>, limit: number, candidates = CANDIDATES): Retrieval {
     const depth = Math.max(candidates, limit);
-    let found = this.index.search(tokenize(query.keyword), depth);
+    const tokens = queryTokens(query.keyword);
+    let found = this.index.search(tokens, depth);
     if (query.head && query.head !== query.keyword) {
       // The best matches of a long keyword can all be pages sharing its pattern words ("how
       // much does … cost" about other things): the pages best matching its head term are
@@ -217,7 +219,7 @@ export class OrganicRanker {
         const docs = new Int32Array(found.docs.length + extra.length);
         docs.set(found.docs);
         docs.set(extra, found.docs.length);
-        found = this.index.scoreDocs(tokenize(query.keyword), docs);
+        found = this.index.scoreDocs(tokens, docs);
       }
     }
     if (found.docs.length < limit * 2 && query.fallbackTokens && query.fallbackTokens.length > 0) {
@@ -238,7 +240,7 @@ export class OrganicRanker {
 
   /** The retrieval `retrieve` returned for the query, from its documents (same scores). */
   rescore(query: Pick<RankQuery, 'keyword' | 'fallbackTokens'>, retrieved: RetrievedDocs): Retrieval {
-    const found = this.index.scoreDocs(tokenize(query.keyword), retrieved.docs);
+    const found = this.index.scoreDocs(queryTokens(query.keyword), retrieved.docs);
     if (!retrieved.fallbackDocs) return { found };
     return { found, fallback: this.index.scoreDocs(query.fallbackTokens ?? [], retrieved.fallbackDocs) };
   }
@@ -346,6 +348,23 @@ export class OrganicRanker {
     }
     return out;
   }
+}
+
+/**
+ * The words a query is searched by: those of its intent's spelling ("hiking boots for men"
+ * is searched as "mens hiking boots"), as a search engine that knows synonyms rewrites a
+ * query, so that spellings of one intent find the same pages.
+ */
+function queryTokens(keyword: string): string[] {
+  return tokenize(intentForm(keyword));
+}
+
+/**
+ * A page's or a query's subject: spellings of one intent are one subject ("hiking boots for
+ * men" and "mens hiking boots", headProfiles.ts), so a page written for either is exact for both.
+ */
+function topicKey(languageId: number, keyword: string): string {
+  return `${languageId}|${languageId === 1000 ? intentForm(keyword) : keyword}`;
 }
 
 function idOf(ids: Map<string, number>, key: string): number {

@@ -679,21 +679,27 @@ export class SearchEngine {
     return { url_type: target.type, location: this.shortLocation(locationId), keywords, totalCount: rows.length };
   }
 
+  /** For each other root domain, how many of `keywords` it ranks for in the top `depth` (its best page once). */
+  private sharedKeywords(index: RankIndex, keywords: Iterable<number>, self: number | undefined, depth: number): Map<number, number> {
+    const shared = new Map<number, number>();
+    for (const k of keywords) {
+      const seenRoots = new Set<number>();
+      for (const page of index.top(k, depth)) {
+        const root = this.corpus.pages[page].rootId;
+        if (root === self || seenRoots.has(root)) continue;
+        seenRoots.add(root);
+        shared.set(root, (shared.get(root) ?? 0) + 1);
+      }
+    }
+    return shared;
+  }
+
   /** Domains sharing the most ranking keywords with a target, most shared first. */
   async competitorDomains(url: string, locationId: number, limit = 10): Promise<{ domain: string; rootId: number; shared: number; score: number }[]> {
     const index = await this.rankIndex(locationId);
     const target = this.target(url, index);
     const mine = index.bestPerKeyword(target.rows);
-    const shared = new Map<number, number>();
-    for (const k of mine.keys()) {
-      const seenRoots = new Set<number>();
-      for (const page of index.top(k, 20)) {
-        const root = this.corpus.pages[page].rootId;
-        if (root === target.root || seenRoots.has(root)) continue;
-        seenRoots.add(root);
-        shared.set(root, (shared.get(root) ?? 0) + 1);
-      }
-    }
+    const shared = this.sharedKeywords(index, mine.keys(), target.root, 20);
     const total = Math.max(1, mine.size);
     return [...shared.entries()]
       .map(([rootId, n]) => ({ rootId, domain: this.domainOfRoot(rootId), shared: n, score: Math.round((100 * n) / total) }))
@@ -713,16 +719,7 @@ export class SearchEngine {
     const index = await this.rankIndex(locationId);
     const target = this.target(url, index);
     const mine = [...index.bestPerKeyword(target.rows).entries()].filter(([, row]) => index.entry(row).position <= depth).map(([k]) => k);
-    const shared = new Map<number, number>();
-    for (const k of mine) {
-      const seenRoots = new Set<number>();
-      for (const page of index.top(k, depth)) {
-        const root = this.corpus.pages[page].rootId;
-        if (root === target.root || seenRoots.has(root)) continue;
-        seenRoots.add(root);
-        shared.set(root, (shared.get(root) ?? 0) + 1);
-      }
-    }
+    const shared = this.sharedKeywords(index, mine, target.root, depth);
     const keywordsOf = (root: number): number => {
       let n = 0;
       for (const row of index.bestPerKeyword(index.rowsOfRoot(root)).values()) if (index.entry(row).position <= depth) n++;

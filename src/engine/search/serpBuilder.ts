@@ -234,13 +234,7 @@ export class SerpBuilder {
       return { kind: 'feature', type: s.feature.type, column: s.feature.column, lead: lead ? view(lead) : null, members: s.members };
     });
     const serp = assemblePage(blocks, {
-      keyword: req.keyword,
-      keywordId: req.keywordId,
-      location: req.location,
-      platform: req.platform,
-      page: req.page,
-      date: req.date,
-      createdAt: req.createdAt,
+      ...req,
       firstPosition: req.page * ORGANIC_PER_PAGE,
       difficulty: keywordDifficulty(topTen.map((p) => pages[p])),
       results: this.estimatedResults(req.keyword, ranked.length),

@@ -136,19 +136,25 @@ export function computeRootHistories(
  * indexes show a rank that moves gradually.
  */
 const RANK_SMOOTHING = 0.2;
+/**
+ * The most a smoothed TopRank moves in a month (a ratio): a domain whose own monthly rank
+ * leaps (a new site's first links, 1,000 → 5) climbs over months, as indexes show it.
+ */
+const MAX_MONTHLY_MOVE = Math.log(1.25);
 
 /**
  * Smooths each root's TopRank series in place: an exponential smoother run from the last
  * month backwards over the ranks' logarithms (ranks are ratios: 10 → 20 is as far as
  * 1,000 → 2,000), so that the last month keeps today's TopRank exactly and each earlier
- * month moves at most a fifth of the way towards its own month's rank.
+ * month moves a fifth of the way towards its own month's rank, and never more than 1.25×.
  */
 export function smoothRanks(topRank: Int32Array, rootCount: number, months: number): void {
   for (let r = 0; r < rootCount; r++) {
     const base = r * months;
     let level = Math.log(topRank[base + months - 1]);
     for (let m = months - 2; m >= 0; m--) {
-      level = RANK_SMOOTHING * Math.log(topRank[base + m]) + (1 - RANK_SMOOTHING) * level;
+      const step = RANK_SMOOTHING * (Math.log(topRank[base + m]) - level);
+      level += Math.max(-MAX_MONTHLY_MOVE, Math.min(MAX_MONTHLY_MOVE, step));
       topRank[base + m] = Math.max(1, Math.round(Math.exp(level)));
     }
   }

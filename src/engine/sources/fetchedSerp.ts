@@ -93,14 +93,7 @@ export function assembleSerp(fetched: FetchedSerp, req: AssembleRequest, metrics
     .slice(0, Math.max(0, 10 - req.firstPosition))
     .map((b) => metrics.authorityOf(b.url));
   return assemblePage(blocks, {
-    keyword: req.keyword,
-    keywordId: req.keywordId,
-    location: req.location,
-    platform: req.platform,
-    page: req.page,
-    date: req.date,
-    createdAt: req.createdAt,
-    firstPosition: req.firstPosition,
+    ...req,
     difficulty: keywordDifficulty(topTen),
     results: fetched.totalResults,
     sourceUrl: fetched.sourceUrl ?? req.fallbackSourceUrl,

@@ -28,10 +28,12 @@ import { writeEntityMetrics } from '../links/metricsWriter.js';
 import { domainClasses } from '../links/urls.js';
 import { contentHashOf } from './contentHash.js';
 import { openSearch } from '../search/index.js';
+import { rankInWorker, saveRanked, type RankedMarket } from '../search/rankWorker.js';
+import { migrateSearchTables, SearchStore } from '../search/searchStore.js';
 import { DEFAULT_SERP_LOCATION } from '../search/searchEngine.js';
 
 /** Bumped whenever generated content changes, so cached test worlds are rebuilt. */
-export const GENERATOR_VERSION = 9;
+export const GENERATOR_VERSION = 10;
 
 export type { ProgressListener } from '../../lib/progress.js';
 import type { ProgressListener } from '../../lib/progress.js';
@@ -58,6 +60,28 @@ export interface BuiltWorld {
   pages: number;
   links: number;
   contentHash: string | null;
+}
+
+/**
+ * The default market ranked in a worker thread; `wait` answers null when the worker could
+ * not run (the build then ranks in this thread). Its progress is shown once this thread
+ * waits for it: until then the link stages are shown (and this thread, busy in SQLite,
+ * could not draw anything else).
+ */
+function startRanking(file: string, asOf: number, progress: ProgressListener): { wait(): Promise<RankedMarket | null> } {
+  let waiting = false;
+  let latest: [string, number, number] | undefined;
+  const result = rankInWorker({ file, market: DEFAULT_SERP_LOCATION, asOf }, (stage, done, total) => {
+    latest = [stage, done, total];
+    if (waiting) progress(stage, done, total);
+  }).catch(() => null);
+  return {
+    wait() {
+      waiting = true;
+      if (latest) progress(...latest);
+      return result;
+    },
+  };
 }
 
 const PARTIAL_PREFIXES = ['guide to', 'more about', 'tips on', 'this', 'great', 'read about', 'all about'];
@@ -197,6 +221,23 @@ export async function buildWorld(options: BuildWorldOptions): Promise<BuiltWorld
       }
     });
 
+    progress('write metrics', 0, 1);
+    transaction(() => writeEntityMetrics(raw, metrics));
+    transaction(() => {
+      const meta = raw.prepare('INSERT OR REPLACE INTO world_meta (key, value) VALUES (?, ?)');
+      meta.run('size', size);
+      meta.run('seed', String(seed));
+      meta.run('built_on', isoDay(asOfDay));
+      meta.run('as_of_ms', String(options.asOf));
+      meta.run('generator_version', String(GENERATOR_VERSION));
+      meta.run('origin', 'sandbox');
+    });
+    // What every first start would otherwise do once: index the page text and rank the
+    // default market. The ranking reads pages and metrics only, so it runs in a worker
+    // thread beside the link writes below (rankWorker.ts); both are stored with the world.
+    await migrateSearchTables(store.db);
+    const ranking = startRanking(file, options.asOf, progress);
+
     for (const index of LINK_INDEXES) raw.prepare(`DROP INDEX IF EXISTS ${index.name}`).run();
     const insertLink = raw.prepare(`INSERT INTO links (${LINK_COLUMNS.join(', ')}) VALUES (${LINK_COLUMNS.map(() => '?').join(', ')})`);
     const row: (string | number | null)[] = new Array(LINK_COLUMNS.length);
@@ -266,17 +307,6 @@ export async function buildWorld(options: BuildWorldOptions): Promise<BuiltWorld
       progress('index links', n, LINK_INDEXES.length);
       raw.prepare(index.sql).run();
     }
-    progress('write metrics', 0, 1);
-    transaction(() => writeEntityMetrics(raw, metrics));
-    transaction(() => {
-      const meta = raw.prepare('INSERT OR REPLACE INTO world_meta (key, value) VALUES (?, ?)');
-      meta.run('size', size);
-      meta.run('seed', String(seed));
-      meta.run('built_on', isoDay(asOfDay));
-      meta.run('as_of_ms', String(options.asOf));
-      meta.run('generator_version', String(GENERATOR_VERSION));
-      meta.run('origin', 'sandbox');
-    });
     raw.pragma('analysis_limit = 1000');
     raw.prepare('ANALYZE').run();
     let hash: string | null = null;
@@ -285,10 +315,10 @@ export async function buildWorld(options: BuildWorldOptions): Promise<BuiltWorld
       hash = contentHashOf(raw);
       raw.prepare("INSERT OR REPLACE INTO world_meta (key, value) VALUES ('content_hash', ?)").run(hash);
     }
-    // What every first start (and every process opening the world: the service, a worker
-    // running an export) would otherwise do once: index the page text and rank the default
-    // market (minutes on `small`). Both are stored; an open loads them in a fraction of a second.
-    await openSearch({ store, clock: { now: () => options.asOf }, rankIndexes: [DEFAULT_SERP_LOCATION], onProgress: progress });
+    const ranked = await ranking.wait();
+    if (ranked) saveRanked(new SearchStore(raw), ranked);
+    // Without a worker (or when it failed), here: an open loads what is stored, ranks what is not.
+    else await openSearch({ store, clock: { now: () => options.asOf }, rankIndexes: [DEFAULT_SERP_LOCATION], onProgress: progress });
     raw.prepare("INSERT OR REPLACE INTO world_meta (key, value) VALUES ('state', 'ready')").run();
     raw.pragma('wal_checkpoint(TRUNCATE)');
     return { file, keywords: keywords.length, rootDomains: roots.length, hosts: hosts.length, pages: pages.count, links: links.count, contentHash: hash };

@@ -319,6 +319,54 @@ export const ATTRIBUTE_SYNONYMS: Readonly<Record<string, { template: string; fam
   senior: { template: '{h} for seniors', family: 'senior' },
 };
 
+/** A rewrite of one spelling of an intent into its family's first: "{h} for beginners" → "beginner {h}". */
+interface IntentRewrite {
+  pattern: RegExp;
+  canonical: string;
+}
+
+/** What a template matches ("{h} for beginners" → /^(.+) for beginners$/). */
+const templatePattern = (template: string): RegExp => new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace('{h}', '(.+)')}$`);
+
+/**
+ * Every synonym family's spellings, each rewritten to the family's first: the attribute
+ * phrase for an attribute synonym ("yoga mat for beginners" → "beginner yoga mat"), else the
+ * first pattern of the family ("compare vpn" → "vpn comparison"). Patterns with `{a}`,
+ * `{is}` or `{does}` carry no family.
+ */
+const INTENT_REWRITES: readonly IntentRewrite[] = (() => {
+  const canonical = new Map<string, string>();
+  const rewrites: IntentRewrite[] = [];
+  for (const [attribute, synonym] of Object.entries(ATTRIBUTE_SYNONYMS)) canonical.set(synonym.family, `${attribute} {h}`);
+  const spellings = [
+    ...Object.values(ATTRIBUTE_SYNONYMS).map((s) => ({ template: s.template, family: s.family })),
+    ...Object.values(EN_PATTERNS)
+      .flat()
+      .filter((m): m is EnPattern & { family: string } => m.family !== undefined),
+  ];
+  for (const { template, family } of spellings) {
+    const first = canonical.get(family);
+    if (first === undefined) canonical.set(family, template);
+    else if (first !== template && !rewrites.some((r) => r.pattern.source === templatePattern(template).source))
+      rewrites.push({ pattern: templatePattern(template), canonical: first });
+  }
+  return rewrites;
+})();
+
+/**
+ * One spelling per search intent: the members of a synonym family (generated together,
+ * sharing volume, CPC and competition) map to one text, which search ranks as one intent
+ * ("hiking boots for men" and "mens hiking boots" show the same pages and so get close
+ * difficulty). Any other keyword is its own form.
+ */
+export function intentForm(kw: string): string {
+  for (const r of INTENT_REWRITES) {
+    const m = r.pattern.exec(kw);
+    if (m) return r.canonical.replace('{h}', m[1]);
+  }
+  return kw;
+}
+
 /** Attributes that contradict each other on one phrase. */
 export const CLASHING_ATTRIBUTES: readonly (readonly string[])[] = [
   ['womens', 'mens'],

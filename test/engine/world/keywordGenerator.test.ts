@@ -11,7 +11,7 @@ import { containedPhrases, generateKeywords, type GeneratedKeyword } from '../..
 import { Rng } from '../../../src/engine/world/random.js';
 import { BREAKOUT_CANDIDATES, isBreakout, seedBreakouts } from '../../../src/engine/world/trends.js';
 import { WORLD_SIZE_SPECS } from '../../../src/engine/world/sizes.js';
-import { CLASHING_ATTRIBUTES, EN_HEAD_PROFILES, EN_PATTERNS, headProfile } from '../../../src/engine/world/headProfiles.js';
+import { CLASHING_ATTRIBUTES, EN_HEAD_PROFILES, EN_PATTERNS, headProfile, intentForm } from '../../../src/engine/world/headProfiles.js';
 import { NICHES } from '../../../src/engine/world/vocabulary.js';
 
 /** A world's keywords as buildWorld.ts draws them: streams fork(1) for keywords, fork(4) (after sites and links) for trends. */
@@ -141,6 +141,8 @@ for (const [size, keywords] of sets) {
         const other = byKw.get(`${k.languageId}:${s}`);
         assert.ok(other, `${s} is a keyword`);
         assert.deepEqual([other.volume, other.cpc, other.ppc, other.trend], [k.volume, k.cpc, k.ppc, k.trend], `${k.kw} ~ ${s}`);
+        // Search ranks a family as one intent (organicRanking.ts): one spelling for all.
+        assert.equal(intentForm(other.kw), intentForm(k.kw), `${k.kw} ~ ${s}`);
         families++;
       }
     }
