@@ -4,7 +4,7 @@
  * similarity, the signal keyword-clustering tools use (two queries whose first pages
  * share URLs are served by the same content; see Beeferman & Berger, "Agglomerative
  * clustering of a search engine query log", KDD 2000, for clicked-URL co-occurrence as
- * query similarity) — then by word overlap, then by volume.
+ * query similarity) — and word overlap, weighed by the candidate's searches (see `demand`).
  */
 import type { KeywordCatalog } from './keywordCatalog.js';
 import type { CorpusKeyword } from './searchCorpus.js';
@@ -21,6 +21,16 @@ export interface RelatedInput {
   topOf: (keyword: number) => readonly number[] | undefined;
   /** Whether a keyword has a market in the lookup's location. */
   inMarket: (keyword: number) => boolean;
+}
+
+/**
+ * A candidate's searches against the seed's, on a log scale (0–1): ranked by relatedness
+ * alone, a seed's long tail ("running shoes in los angeles", 151 searches, with no page of
+ * its own and so its head's SERP) came before its big variants ("best running shoes",
+ * 7,026); research tools lead with what people search.
+ */
+function demand(volume: number, seedVolume: number): number {
+  return Math.min(1, Math.log10(1 + volume) / Math.log10(2 + seedVolume));
 }
 
 /** Minimum relatedness a candidate needs: at least half the seed's words, or its niche and some overlap. */
@@ -53,7 +63,7 @@ export function relatedCandidates(input: RelatedInput): number[] {
     if (top) for (const p of top) if (seedTop.has(p)) overlap++;
     const score = wordShare + (sameNiche ? 0.25 : 0) + (1.5 * overlap) / 10;
     if (score < MIN_SCORE) continue;
-    scored.push({ k, score, volume: keyword.volume });
+    scored.push({ k, score: score * demand(keyword.volume, seed.volume) ** 2, volume: keyword.volume });
   }
   scored.sort((a, b) => b.score - a.score || b.volume - a.volume || a.k - b.k);
   return scored.map((s) => s.k);

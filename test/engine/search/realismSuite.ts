@@ -209,6 +209,18 @@ export function realismSuite(size: WorldSize, seed = 1): void {
     assert.ok(adsBoth > 0, 'some SERPs have ads at the top and the bottom');
   });
 
+  test(`${size}: related keywords lead with what people search: a head's 5 biggest variants are among its first 20 rows`, async () => {
+    const heads = ranked.filter(({ kw }) => kw.kind === 'head');
+    const missing: string[] = [];
+    for (const { kw } of heads) {
+      const related = (await t.search.relatedKeywords(kw.kw, 2840, 1000, 10_000)).keywords.slice(1);
+      const biggest = [...related].sort((a, b) => b.sv - a.sv).slice(0, 5);
+      const first = new Set(related.slice(0, 20).map((k) => k.kw));
+      for (const k of biggest) if (!first.has(k.kw)) missing.push(`${kw.kw}: ${k.kw} (${k.sv}) at ${related.indexOf(k) + 1}`);
+    }
+    assert.ok(missing.length <= heads.length * 0.25, `${missing.length} of ${heads.length * 5}, e.g. ${missing.slice(0, 8).join('; ')}`);
+  });
+
   test(`${size}: TopRank histories are smooth: month to month, 99% of moves within 1.3× and none over 3×`, () => {
     const ratios: number[] = [];
     for (const text of t.store.raw.prepare('SELECT history FROM root_history').pluck().all() as string[]) {
