@@ -1,17 +1,16 @@
 /**
- * The durable half of the scale mode's policy: the request cache, lookups and histories,
- * which must outlive Redis and be shared by every API process. It lives on the state store's
- * database — SQLite (one file shared by processes on one machine, the embedded modules under
- * sqlite/) or PostgreSQL (postgres/durableState.ts) — behind this asynchronous seam, so the
- * Redis policy store (redis/redisPolicyStore.ts) works over either.
+ * The durable half of the policy: the request cache, lookups and histories, which must outlive
+ * Redis and be shared by every API process. It lives on the state store's database — SQLite
+ * (sqlite/durable.ts) or PostgreSQL (postgres/durableState.ts) — behind this asynchronous
+ * seam, and policy stores built on it (durablePolicyStore.ts) answer cache reads, lookups and
+ * histories from it alike.
  */
+import type SqliteDatabase from 'better-sqlite3';
 import type { HistoryWrite } from './history.js';
 import type { Commit, LookupWrite, Reservation } from './policyStore.js';
-import type { CacheRow } from './sqlite/requestCache.js';
-import { runSqliteWrite, type StateStore } from '../store/database.js';
-import { SqliteHistories } from './sqlite/histories.js';
-import { SqliteLookups } from './sqlite/lookups.js';
-import { SqliteRequestCache } from './sqlite/requestCache.js';
+import type { CacheRow } from './durableRows.js';
+import type { StateStore } from '../store/database.js';
+import { SqliteDurable } from './sqlite/durable.js';
 import { PostgresDurableState } from './postgres/durableState.js';
 
 export interface DurablePolicyState {
@@ -30,49 +29,44 @@ export interface DurablePolicyState {
   sweep(nowMs: number): Promise<void>;
 }
 
-/** The durable policy state on the embedded modules, in IMMEDIATE transactions of the SQLite file. */
+/**
+ * The durable policy state on the SQLite file. Every statement is synchronous (the promises are
+ * settled when returned); a commit on its own is one IMMEDIATE transaction. The embedded policy
+ * store passes its `durable` modules in, to run the same statements inside its own transactions.
+ */
 export class SqliteDurableState implements DurablePolicyState {
-  private readonly cache;
-  private readonly lookups;
-  private readonly histories;
   private readonly durableCommit;
 
-  constructor(db: import('better-sqlite3').Database) {
-    this.cache = new SqliteRequestCache(db);
-    this.lookups = new SqliteLookups(db);
-    this.histories = new SqliteHistories(db);
-    this.durableCommit = db.transaction((r: Reservation, c: Commit) => {
-      for (const write of c.writes ?? []) runSqliteWrite(write);
-      if (c.cache) this.cache.write(r.accountId, c.cache.key, c.cache, c.nowMs);
-      for (const h of c.history ?? []) this.histories.append(r.accountId, h, c.nowMs);
-      this.lookups.record(r.accountId, c.lookups ?? [], c.nowMs);
-    });
+  constructor(
+    db: SqliteDatabase.Database,
+    readonly modules = new SqliteDurable(db),
+  ) {
+    this.durableCommit = db.transaction((r: Reservation, c: Commit) => modules.commit(r.accountId, c));
   }
 
   async readCache(accountId: string, key: string, nowMs: number): Promise<CacheRow | undefined> {
-    return this.cache.read(accountId, key, nowMs);
+    return this.modules.cache.read(accountId, key, nowMs);
   }
   async deleteCache(accountId: string, key: string): Promise<void> {
-    this.cache.delete(accountId, key);
+    this.modules.cache.delete(accountId, key);
   }
   async commit(r: Reservation, c: Commit): Promise<void> {
     this.durableCommit.immediate(r, c);
   }
   async hasLookup(accountId: string, kind: string, key: string, sinceMs: number): Promise<boolean> {
-    return this.lookups.made(accountId, kind, key, sinceMs);
+    return this.modules.lookups.made(accountId, kind, key, sinceMs);
   }
   async lookupData(accountId: string, kind: string, key: string, sinceMs: number, nowMs: number): Promise<unknown | undefined> {
-    return this.lookups.data(accountId, kind, key, sinceMs, nowMs);
+    return this.modules.lookups.data(accountId, kind, key, sinceMs, nowMs);
   }
   async recordLookups(accountId: string, lookups: LookupWrite[], nowMs: number): Promise<void> {
-    this.lookups.record(accountId, lookups, nowMs);
+    this.modules.lookups.record(accountId, lookups, nowMs);
   }
   async history(accountId: string, tool: HistoryWrite['tool']): Promise<unknown[]> {
-    return this.histories.list(accountId, tool);
+    return this.modules.histories.list(accountId, tool);
   }
   async sweep(nowMs: number): Promise<void> {
-    this.cache.sweep(nowMs);
-    this.lookups.sweep(nowMs);
+    this.modules.sweep(nowMs);
   }
 }
 

@@ -71,6 +71,20 @@ export interface Commit {
   writes?: StateWrite[];
 }
 
+/**
+ * The key of a lookup made of several parts (a domain, a location, a page). Joined with the
+ * unit separator U+001F, which no validated part holds: U+0000, the separator before
+ * migration 0018, cannot be stored in a PostgreSQL text column.
+ */
+export function lookupKey(...parts: (string | number)[]): string {
+  return parts.join('\u001f');
+}
+
+/** What a committed request is finally charged: its cost, within what was reserved. */
+export function chargedCost(r: Reservation, c: Commit): number {
+  return Math.max(0, Math.min(c.cost, r.reserved));
+}
+
 /** A lookup that unlocks or discounts later requests; kept 24 h unless `ttlMs` says otherwise. */
 export interface LookupWrite {
   kind: string;

@@ -1,52 +1,43 @@
 import type SqliteDatabase from 'better-sqlite3';
-import { CacheMirror, mirrorId } from './cacheMirror.js';
-import type { HistoryWrite } from './history.js';
-import type { Admission, AdmissionRequest, CachedResponse, Commit, LookupWrite, PolicyStore, PoolState, Reservation } from './policyStore.js';
-import { runSqliteWrite } from '../store/database.js';
-import type { PoolName, PoolPeriod } from './pools.js';
+import { SqliteDurableState } from './durableState.js';
+import { DurablePolicyStore } from './durablePolicyStore.js';
+import { chargedCost, type Admission, type AdmissionRequest, type Commit, type PolicyStore, type PoolState, type Reservation } from './policyStore.js';
+import { reservationSize, type PoolName, type PoolPeriod } from './pools.js';
 import { SqliteBurstWindow } from './sqlite/burstWindow.js';
 import { cooldownWait, SqliteCooldowns } from './sqlite/cooldowns.js';
-import { SqliteHistories } from './sqlite/histories.js';
+import type { SqliteDurable } from './sqlite/durable.js';
 import { SqliteInflightCharges } from './sqlite/inflightCharges.js';
-import { SqliteLookups } from './sqlite/lookups.js';
-import { reservationSize, SqliteQuotaPools } from './sqlite/quotaPools.js';
-import { SqliteRequestCache } from './sqlite/requestCache.js';
+import { SqliteQuotaPools } from './sqlite/quotaPools.js';
 
 /**
  * The policy counters on the state store's SQLite file, composed of one module per concern
- * (sqlite/): burst window, quota pools, cooldowns, request cache, lookups, histories and
- * in-flight charges. Each decision runs inside one synchronous IMMEDIATE transaction of
+ * (sqlite/): burst window, quota pools, cooldowns, in-flight charges, and the durable
+ * request cache, lookups and histories (sqlite/durable.ts, read through the shared
+ * DurablePolicyStore). Each decision runs inside one synchronous IMMEDIATE transaction of
  * better-sqlite3: nothing can interleave inside it, neither another request of this process
  * (no await happens inside) nor another process on the same file (the write lock is taken
  * at BEGIN). The interface is asynchronous for the scale mode's backends; here every
- * promise is already settled when it is returned.
+ * promise is already settled when it is returned. A forget by another process on the same
+ * file is not announced: this process's mirror keeps the entry until it expires.
  */
-export class SqlitePolicyStore implements PolicyStore {
+export class SqlitePolicyStore extends DurablePolicyStore implements PolicyStore {
   private readonly burst;
   private readonly pools;
   private readonly cooldowns;
-  private readonly cache;
-  private readonly lookups;
-  private readonly histories;
   private readonly inflight;
+  private readonly modules: SqliteDurable;
   private readonly admitTx;
   private readonly commitTx;
   private readonly releaseTx;
   private readonly releaseInFlightTx;
-  /**
-   * Unexpired request-cache rows this process wrote or read. A row is only written by commit
-   * and only removed by forget or once expired; a forget by another process on the same file
-   * is not seen here (the scale mode's stores announce it).
-   */
-  private readonly memory = new CacheMirror();
 
   constructor(db: SqliteDatabase.Database) {
+    const durable = new SqliteDurableState(db);
+    super(durable);
+    this.modules = durable.modules;
     this.burst = new SqliteBurstWindow(db);
     this.pools = new SqliteQuotaPools(db);
     this.cooldowns = new SqliteCooldowns(db);
-    this.cache = new SqliteRequestCache(db);
-    this.lookups = new SqliteLookups(db);
-    this.histories = new SqliteHistories(db);
     this.inflight = new SqliteInflightCharges(db);
     this.admitTx = db.transaction((req: AdmissionRequest) => this.admitInside(req));
     this.commitTx = db.transaction((r: Reservation, c: Commit) => this.commitInside(r, c));
@@ -58,33 +49,13 @@ export class SqlitePolicyStore implements PolicyStore {
     });
   }
 
-  async cached(accountId: string, key: string, nowMs: number): Promise<CachedResponse | null> {
-    const id = mirrorId(accountId, key);
-    const kept = this.memory.get(id, nowMs);
-    if (kept !== undefined) return kept;
-    const row = this.cache.read(accountId, key, nowMs);
-    if (row === undefined) return null;
-    const { createdMs, ...response } = row;
-    if (response.stale) return response;
-    this.memory.put(id, response, createdMs);
-    return { ...response };
-  }
-
-  async forget(accountId: string, key: string): Promise<void> {
-    this.memory.drop(mirrorId(accountId, key));
-    this.cache.delete(accountId, key);
-  }
-
   async admit(req: AdmissionRequest): Promise<Admission> {
     return this.admitTx.immediate(req);
   }
 
   async commit(reservation: Reservation, commit: Commit): Promise<void> {
     this.commitTx.immediate(reservation, commit);
-    if (commit.cache) {
-      const { key, status, contentType, body } = commit.cache;
-      this.memory.put(mirrorId(reservation.accountId, key), { status, contentType, body }, commit.nowMs);
-    }
+    this.remember(reservation, commit);
   }
 
   async release(reservation: Reservation): Promise<void> {
@@ -103,27 +74,9 @@ export class SqlitePolicyStore implements PolicyStore {
     return this.pools.state(accountId, pool, period, limit, nowMs);
   }
 
-  async hasLookup(accountId: string, kind: string, key: string, sinceMs: number): Promise<boolean> {
-    return this.lookups.made(accountId, kind, key, sinceMs);
-  }
-
-  async lookupData(accountId: string, kind: string, key: string, sinceMs: number, nowMs: number): Promise<unknown | undefined> {
-    return this.lookups.data(accountId, kind, key, sinceMs, nowMs);
-  }
-
-  async recordLookups(accountId: string, lookups: LookupWrite[], nowMs: number): Promise<void> {
-    this.lookups.record(accountId, lookups, nowMs);
-  }
-
-  async history(accountId: string, tool: HistoryWrite['tool']): Promise<unknown[]> {
-    return this.histories.list(accountId, tool);
-  }
-
   async sweep(nowMs: number): Promise<void> {
-    this.memory.sweep(nowMs);
-    this.cache.sweep(nowMs);
+    await this.sweepDurable(nowMs);
     this.burst.sweep(nowMs);
-    this.lookups.sweep(nowMs);
   }
 
   /** Cooldown, then burst window, then pool: the first that refuses decides; all pass, all are recorded. */
@@ -159,12 +112,8 @@ export class SqlitePolicyStore implements PolicyStore {
 
   private commitInside(r: Reservation, c: Commit): void {
     this.inflight.settle(r.inflightId);
-    for (const write of c.writes ?? []) runSqliteWrite(write);
-    const cost = Math.max(0, Math.min(c.cost, r.reserved));
-    this.pools.adjust(r.accountId, r.pool, cost - r.reserved);
-    if (c.cache) this.cache.write(r.accountId, c.cache.key, c.cache, c.nowMs);
-    for (const h of c.history ?? []) this.histories.append(r.accountId, h, c.nowMs);
-    this.lookups.record(r.accountId, c.lookups ?? [], c.nowMs);
+    this.pools.adjust(r.accountId, r.pool, chargedCost(r, c) - r.reserved);
+    this.modules.commit(r.accountId, c);
   }
 
   private releaseInside(r: Reservation): void {

@@ -17,6 +17,7 @@ import pg from 'pg';
 import type { StateDatabase } from './schema.js';
 import { stateMigrations } from './migrations/index.js';
 import { postgresStateMigrations } from './migrations/postgres/index.js';
+import { PostgresTextPlugin } from './postgresText.js';
 
 /** A SQLite file opened both raw (for synchronous atomic sections) and through Kysely. */
 export interface SqliteHandle<DB> {
@@ -162,7 +163,7 @@ export async function openPostgresStateStore(url: string, options: { max?: numbe
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, types: numericTypes as pg.CustomTypesConfig });
   // An idle client's error (the server restarted) must not crash the process; the pool replaces the client.
   pool.on('error', (err) => process.emitWarning(`PostgreSQL pool: ${err.message}`));
-  const db = new Kysely<StateDatabase>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<StateDatabase>({ dialect: new PostgresDialect({ pool }), plugins: [new PostgresTextPlugin()] });
   try {
     await migrate(db, postgresStateMigrations);
   } catch (err) {

@@ -7,30 +7,36 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { loadConfig } from '../../src/config.js';
-import { createContext } from '../../src/service.js';
+import { closeStateContext, openStateContext, type StateContext } from '../../src/service.js';
+import { createTestDatabase, scaleMode } from '../support/postgres.js';
+import { TEST_REDIS_URL, testRedis, testRedisPrefix } from '../support/redis.js';
 import { runQuarry } from '../support/cli.js';
 import { startQuarry } from '../support/processes.js';
 
 let dataDir: string;
+/** npm run test:scale: the commands' state store on a PostgreSQL database of this file's own, and Redis under a prefix of its own. */
+let scaleEnv: Record<string, string> = {};
+let database: Awaited<ReturnType<typeof createTestDatabase>> | null = null;
 
 function quarry(args: string[], env: Record<string, string> = {}) {
-  return runQuarry(args, { QUARRY_DATA_DIR: dataDir, ...env }, 60_000);
+  return runQuarry(args, { QUARRY_DATA_DIR: dataDir, ...scaleEnv, ...env }, 60_000);
 }
 
 async function quarryAsync(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const p = startQuarry(args, { env: { QUARRY_DATA_DIR: dataDir, QUARRY_LOG_LEVEL: 'silent', ...env } });
+  const p = startQuarry(args, { env: { QUARRY_DATA_DIR: dataDir, QUARRY_LOG_LEVEL: 'silent', ...scaleEnv, ...env } });
   const { code } = await p.finished(60_000);
   return { code, stdout: p.stdout(), stderr: p.stderr() };
 }
 
 /** Opens the CLI's state store in this process to check what the commands wrote. */
-async function withStore<T>(fn: (ctx: Awaited<ReturnType<typeof createContext>>) => Promise<T>): Promise<T> {
-  const ctx = await createContext(loadConfig({ QUARRY_DATA_DIR: dataDir }));
+async function withStore<T>(fn: (ctx: StateContext) => Promise<T>): Promise<T> {
+  const ctx = await openStateContext(loadConfig({ QUARRY_DATA_DIR: dataDir, ...scaleEnv }));
   try {
     return await fn(ctx);
   } finally {
-    await ctx.state.close();
+    await closeStateContext(ctx);
   }
 }
 
@@ -44,10 +50,22 @@ describe('quarry accounts | keys | plans', () => {
   let accountId: string;
   let firstKey: string;
 
-  before(() => {
+  before(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-cli-'));
+    if (scaleMode) {
+      database = await createTestDatabase();
+      scaleEnv = { QUARRY_DATABASE_URL: database.url, QUARRY_REDIS_URL: TEST_REDIS_URL, QUARRY_REDIS_PREFIX: testRedisPrefix() };
+    }
   });
-  after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  after(async () => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (database) {
+      await database.drop();
+      const redis = await testRedis(scaleEnv.QUARRY_REDIS_PREFIX);
+      await redis.dropKeys();
+      await redis.close();
+    }
+  });
 
   test('accounts create prints the account and a key that works', async () => {
     const res = quarry(['accounts', 'create', '--email', 'Ops@Example.com', '--plan', 'agency']);
@@ -61,7 +79,26 @@ describe('quarry accounts | keys | plans', () => {
     assert.equal(account?.plan, 'agency');
   });
 
-  test('the key is stored only as a hash', () => {
+  test('the key is stored only as a hash', async () => {
+    if (database) {
+      // Every row of every table, as text.
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        const tables = await client.query<{ name: string }>(`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'`);
+        for (const { name } of tables.rows) {
+          const rows = await client.query<{ row: string }>(`SELECT t::text AS row FROM "${name}" t`);
+          assert.equal(
+            rows.rows.some((r) => r.row.includes(firstKey)),
+            false,
+            name,
+          );
+        }
+      } finally {
+        await client.end();
+      }
+      return;
+    }
     const db = fs.readFileSync(path.join(dataDir, 'state.db'));
     const wal = fs.existsSync(path.join(dataDir, 'state.db-wal')) ? fs.readFileSync(path.join(dataDir, 'state.db-wal')) : Buffer.alloc(0);
     assert.equal(db.includes(firstKey), false);

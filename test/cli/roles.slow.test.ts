@@ -14,7 +14,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { copyTinyWorld } from '../support/world.js';
 import { runQuarry } from '../support/cli.js';
-import { Processes, until } from '../support/processes.js';
+import { freePort, Processes, until } from '../support/processes.js';
 import { ExportState } from '../../src/jobs/exportJobs.js';
 
 describe('process roles', { timeout: 5 * 60_000 }, () => {
@@ -62,8 +62,13 @@ describe('process roles', { timeout: 5 * 60_000 }, () => {
     assert.equal(await state(), ExportState.Queued);
 
     // The scheduler alone: no socket, started beside the API; a second one is refused.
-    const scheduler = start(['scheduler']);
+    // With a metrics port: no API port, so its own metrics are served there.
+    const metricsPort = await freePort();
+    const scheduler = processes.start(['scheduler'], { env: { ...env, QUARRY_METRICS_PORT: String(metricsPort) } });
     await scheduler.waitFor(/Quarry is running \(scheduler\)/, 'the scheduler to start');
+    const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    assert.match(metrics, /^quarry_jobs\{state="queued"\} 1$/m, 'the shared queue, seen from the scheduler');
+    assert.match(metrics, /^# TYPE quarry_rank_checks_total counter$/m);
     const second = start(['serve', '--roles', 'scheduler,worker']);
     assert.equal((await second.exit).code, 2, second.output());
     assert.match(second.output(), /already runs the rank scheduler/);

@@ -24,6 +24,7 @@ import { closeContext, createContext } from '../../src/service.js';
 import { EXPORT_COLUMNS } from '../../src/tools/link/exports.js';
 import { copyTinyWorld } from '../support/world.js';
 import { Processes, until, type QuarryProcess } from '../support/processes.js';
+import { embeddedOnly } from '../support/postgres.js';
 
 const ACCOUNT = 'f'.repeat(24);
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
@@ -46,7 +47,8 @@ async function exited(p: QuarryProcess): Promise<{ code: number | null; signal: 
  */
 const waitUntil = (condition: () => boolean | Promise<boolean>, what: string) => until(what, async () => ((await condition()) ? true : undefined), 120_000, 20);
 
-describe('worker processes on one state store', () => {
+// Processes on one SQLite file; on PostgreSQL: test/scale/processes.slow.test.ts.
+describe('worker processes on one state store', { skip: embeddedOnly('a SQLite data directory') }, () => {
   let dataDir: string;
   let store: SqliteStateStore;
   let queue: JobQueue;
@@ -159,7 +161,7 @@ describe('worker processes on one state store', () => {
   });
 });
 
-describe('the real export path across processes', () => {
+describe('the real export path across processes', { skip: embeddedOnly('a SQLite data directory') }, () => {
   /** The tiny world's target with the most backlinks: the longest export it has. */
   const TARGET = 'openpedia.org';
   let dataDir: string;

@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { FakeClock, SECOND } from '../../src/lib/clock.js';
 import { JobQueue, openJobQueue } from '../../src/jobs/jobQueue.js';
 import { type JobContext, LeaseLostError, PermanentJobError, Worker, WorkerStoppingError } from '../../src/jobs/worker.js';
-import { openStateStore, type StateStore } from '../../src/store/database.js';
+import type { StateStore } from '../../src/store/database.js';
+import { testStateStore } from '../support/postgres.js';
 
 const ACCOUNT = 'c'.repeat(24);
 
@@ -35,7 +36,7 @@ describe('worker', () => {
   };
 
   beforeEach(async () => {
-    store = await openStateStore(':memory:');
+    store = await testStateStore();
     clock = new FakeClock();
     queue = openJobQueue(store, clock, { leaseMs: 30 * SECOND, retryDelayMs: () => SECOND });
   });
@@ -46,17 +47,20 @@ describe('worker', () => {
 
   it('runs a job with its handler and records the result; progress is visible while it runs', async () => {
     const gate = deferred();
+    const noted = deferred();
     const w = worker().register('echo', {
       async run(ctx: JobContext<{ text: string }>) {
-        ctx.stage('working');
-        ctx.progress(1, 4);
+        await ctx.stage('working');
+        await ctx.progress(1, 4);
+        noted.resolve();
         await gate.promise;
-        ctx.progress(4, 4);
+        await ctx.progress(4, 4);
         return { echoed: ctx.job.payload.text, at: ctx.clock.now() };
       },
     });
     const job = await queue.enqueue('echo', ACCOUNT, { text: 'hi' });
     assert.equal(await w.poll(), 1);
+    await noted.promise;
     const running = (await queue.get(ACCOUNT, job.id))!;
     assert.equal(running.state, 'running');
     assert.equal(running.stage, 'working');

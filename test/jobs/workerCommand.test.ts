@@ -16,6 +16,7 @@ import { EXPORT_JOB_KIND, ExportState, exportFileName, exportsDir, exportState }
 import { type Job, JobQueue, openJobQueue } from '../../src/jobs/jobQueue.js';
 import { openStateStore, type SqliteStateStore } from '../../src/store/database.js';
 import { freePort, Processes, type QuarryProcess } from '../support/processes.js';
+import { embeddedOnly } from '../support/postgres.js';
 
 const ACCOUNT = '9'.repeat(24);
 const cli = fileURLToPath(new URL('./fixtures/workerCli.ts', import.meta.url));
@@ -36,7 +37,8 @@ async function until(condition: () => boolean | Promise<boolean>, what: string, 
   }
 }
 
-describe('quarry worker', () => {
+// Its fixture ledger is a table of the SQLite file; a worker killed on PostgreSQL: test/scale/processes.slow.test.ts.
+describe('quarry worker', { skip: embeddedOnly('a SQLite data directory') }, () => {
   let dataDir: string;
   let store: SqliteStateStore;
   let queue: JobQueue;

@@ -222,19 +222,23 @@ describe('MCP server', { timeout: 240_000 }, () => {
   test('quarry mcp over stdio: the same tools, each answering once, with the mcp window', async () => {
     const { key } = await t.account('premium');
     const client = await stdioClient(key);
-    const { tools } = await client.listTools();
-    assert.deepEqual(
-      tools.map((x) => x.name).sort(),
-      operationsOf(doc)
-        .map((o) => o.operationId)
-        .sort(),
-    );
-    assertEveryToolAnswered(await callEveryTool(client));
-    t.clock.advance(5000);
-    for (let i = 0; i < 3; i++) assert.equal((await call(client, 'get-keyword-tool-trends', { kw: `stdio ${i}` })).isError, undefined);
-    const refused = await call(client, 'get-keyword-tool-trends', { kw: 'stdio 3' });
-    assert.equal(refused.structuredContent.error.retry_after, 1);
-    await client.close();
+    // Closed whatever happens: a child process left running would keep this test file from ending.
+    try {
+      const { tools } = await client.listTools();
+      assert.deepEqual(
+        tools.map((x) => x.name).sort(),
+        operationsOf(doc)
+          .map((o) => o.operationId)
+          .sort(),
+      );
+      assertEveryToolAnswered(await callEveryTool(client));
+      t.clock.advance(5000);
+      for (let i = 0; i < 3; i++) assert.equal((await call(client, 'get-keyword-tool-trends', { kw: `stdio ${i}` })).isError, undefined);
+      const refused = await call(client, 'get-keyword-tool-trends', { kw: 'stdio 3' });
+      assert.equal(refused.structuredContent.error.retry_after, 1);
+    } finally {
+      await client.close();
+    }
   });
 
   test('quarry mcp refuses to start without a key, and a wrong key reaches no tool', async () => {

@@ -14,8 +14,9 @@ import { after, before, describe, test } from 'node:test';
 import SqliteDatabase from 'better-sqlite3';
 import { API_BUSY_TIMEOUT_MS, BACKGROUND_BUSY_TIMEOUT_MS, isSqliteBusy } from '../../src/store/database.js';
 import { testApp, type TestApp } from '../support/app.js';
+import { embeddedOnly } from '../support/postgres.js';
 
-describe('a state store locked by another process', () => {
+describe('a state store locked by another process', { skip: embeddedOnly("SQLite's write lock and busy timeout") }, () => {
   let dir: string;
   let t: TestApp;
   let other: SqliteDatabase.Database;

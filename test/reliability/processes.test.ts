@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { copyTinyWorld } from '../support/world.js';
 import { Processes, type QuarryProcess } from '../support/processes.js';
+import { embeddedOnly } from '../support/postgres.js';
 
 const processes = new Processes();
 
@@ -29,7 +30,7 @@ function spawnQuarry(args: string[], dataDir: string, extraEnv: Record<string, s
   });
 }
 
-describe('several processes on one data directory', { timeout: 10 * 60_000 }, () => {
+describe('several processes on one data directory', { timeout: 10 * 60_000, skip: embeddedOnly('a SQLite data directory') }, () => {
   let dataDir: string;
   let server: QuarryProcess;
   let base: string;

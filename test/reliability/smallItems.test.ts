@@ -161,8 +161,9 @@ describe('small items', () => {
 
   test('the exports list reaches every job, newest first, a page at a time; limit 0 is refused', async () => {
     const { id, key } = await t.account();
+    // One after another: the list is in the order the jobs were stored.
     for (let i = 0; i < 1003; i++) {
-      t.ctx.jobs.enqueue(EXPORT_JOB_KIND, id, {
+      await t.ctx.jobs.enqueue(EXPORT_JOB_KIND, id, {
         request: { url: 'learnhub.com', type: 'RootDomain', limit: i + 1, filter: {} },
         cost: i + 1,
         costPrediction: i + 1,

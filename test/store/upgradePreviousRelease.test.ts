@@ -19,6 +19,7 @@ import { FakeClock } from '../../src/lib/clock.js';
 import { rankServices } from '../../src/rank/rankService.js';
 import { closeContext, createContext } from '../../src/service.js';
 import { copyTinyWorld } from '../support/world.js';
+import { embeddedOnly } from '../support/postgres.js';
 
 const FIXTURE = new URL('../fixtures/previous-release/', import.meta.url);
 const meta = JSON.parse(fs.readFileSync(new URL('account.json', FIXTURE), 'utf8')) as { id: string; key: string; list_id: string; export_id: string };
@@ -42,7 +43,7 @@ async function get(url: string): Promise<any> {
   return res.json();
 }
 
-describe('upgrading a data directory of the previous release', () => {
+describe('upgrading a data directory of the previous release', { skip: embeddedOnly("the previous release's SQLite files") }, () => {
   before(async () => {
     dataDir = fs.mkdtempSync(path.join(path.resolve('.test-data'), 'previous-release-'));
     const source = new URL('.', FIXTURE).pathname;

@@ -68,6 +68,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
   await ctx.search.rankIndex(DEFAULT_SERP_LOCATION);
   const app = await buildApp(ctx, { clientClassOf: options.clientClassOf, extraRoutes: options.extraRoutes, webDir: options.webDir });
   await app.ready();
+  let closed = false;
   return {
     app,
     ctx,
@@ -79,6 +80,9 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
       return { id: account.id, key };
     },
     async close() {
+      // A suite's after() may close an app its last test closed already.
+      if (closed) return;
+      closed = true;
       if (ctx.redis) {
         const keys = await ctx.redis.client.keys(`${ctx.redis.prefix}*`);
         if (keys.length > 0) await ctx.redis.client.del(...keys);

@@ -12,6 +12,14 @@ export const TEST_DATABASE_URL = process.env.QUARRY_TEST_DATABASE_URL ?? 'postgr
 /** Whether this run puts the state store on PostgreSQL (npm run test:scale). */
 export const scaleMode = process.env.QUARRY_TEST_SCALE === '1';
 
+/**
+ * The `skip` option of a test that is about the embedded SQLite store itself (its busy
+ * timeout, its file, its online backup): skipped under npm run test:scale, with the reason.
+ */
+export function embeddedOnly(reason: string): string | false {
+  return scaleMode ? `embedded only: ${reason}` : false;
+}
+
 /** The URL of `database` on the test server. */
 function urlOf(database: string): string {
   const url = new URL(TEST_DATABASE_URL);

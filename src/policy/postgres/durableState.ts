@@ -5,9 +5,9 @@
 import type { Kysely } from 'kysely';
 import type { StateDatabase } from '../../store/schema.js';
 import { HISTORY_TOOLS, type HistoryWrite } from '../history.js';
-import { CACHE_TTL_MS, LOOKUP_TTL_MS, type Commit, type LookupWrite, type Reservation } from '../policyStore.js';
+import type { Commit, LookupWrite, Reservation } from '../policyStore.js';
 import type { DurablePolicyState } from '../durableState.js';
-import type { CacheRow } from '../sqlite/requestCache.js';
+import { cacheCutoff, cacheRowOf, lookupColumns, lookupDataOf, type CacheRow } from '../durableRows.js';
 
 export class PostgresDurableState implements DurablePolicyState {
   constructor(private readonly db: Kysely<StateDatabase>) {}
@@ -15,15 +15,12 @@ export class PostgresDurableState implements DurablePolicyState {
   async readCache(accountId: string, key: string, nowMs: number): Promise<CacheRow | undefined> {
     const row = await this.db
       .selectFrom('request_cache')
-      .select(['status', 'content_type', 'body', 'created_ms', 'stale'])
+      .select(['status', 'content_type as contentType', 'body', 'created_ms as createdMs', 'stale'])
       .where('account_id', '=', accountId)
       .where('cache_key', '=', key)
-      .where('created_ms', '>', nowMs - CACHE_TTL_MS)
+      .where('created_ms', '>', cacheCutoff(nowMs))
       .executeTakeFirst();
-    if (!row) return undefined;
-    const out: CacheRow = { status: row.status, contentType: row.content_type, body: row.body, createdMs: row.created_ms };
-    if (row.stale === 1) out.stale = true;
-    return out;
+    return row === undefined ? undefined : cacheRowOf(row);
   }
 
   async deleteCache(accountId: string, key: string): Promise<void> {
@@ -68,8 +65,7 @@ export class PostgresDurableState implements DurablePolicyState {
       .where('created_ms', '>=', sinceMs)
       .where('expires_ms', '>', nowMs)
       .executeTakeFirst();
-    if (!row) return undefined;
-    return row.data === null ? null : JSON.parse(row.data);
+    return row === undefined ? undefined : lookupDataOf(row.data);
   }
 
   async recordLookups(accountId: string, lookups: LookupWrite[], nowMs: number): Promise<void> {
@@ -88,17 +84,14 @@ export class PostgresDurableState implements DurablePolicyState {
   }
 
   async sweep(nowMs: number): Promise<void> {
-    await this.db
-      .deleteFrom('request_cache')
-      .where('created_ms', '<=', nowMs - CACHE_TTL_MS)
-      .execute();
+    await this.db.deleteFrom('request_cache').where('created_ms', '<=', cacheCutoff(nowMs)).execute();
     await this.db.deleteFrom('lookups').where('expires_ms', '<=', nowMs).execute();
   }
 }
 
 async function recordLookups(db: Kysely<StateDatabase>, accountId: string, lookups: LookupWrite[], nowMs: number): Promise<void> {
   for (const l of lookups) {
-    const row = { data: l.data === undefined ? null : JSON.stringify(l.data), created_ms: nowMs, expires_ms: nowMs + (l.ttlMs ?? LOOKUP_TTL_MS) };
+    const row = lookupColumns(l, nowMs);
     await db
       .insertInto('lookups')
       .values({ account_id: accountId, kind: l.kind, lookup_key: l.key, ...row })

@@ -14,21 +14,18 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { RedisHandle } from '../../lib/redis.js';
-import { CacheMirror, mirrorId } from '../cacheMirror.js';
-import type { HistoryWrite } from '../history.js';
+import { DurablePolicyStore } from '../durablePolicyStore.js';
 import {
+  chargedCost,
   monthBounds,
   type Admission,
   type AdmissionRequest,
-  type CachedResponse,
   type Commit,
-  type LookupWrite,
   type PolicyStore,
   type PoolState,
   type Reservation,
 } from '../policyStore.js';
-import type { PoolName, PoolPeriod } from '../pools.js';
-import { poolStateOf, type UsageRow } from '../sqlite/quotaPools.js';
+import { poolStateOf, type PoolName, type PoolPeriod, type UsageRow } from '../pools.js';
 import type { DurablePolicyState } from '../durableState.js';
 import { ADMIT, COMMIT, REFUND, RELEASE } from './scripts.js';
 
@@ -44,22 +41,20 @@ interface ScriptedRedis extends Redis {
   quarryRefund(...args: (string | number)[]): Promise<number>;
 }
 
-export class RedisPolicyStore implements PolicyStore {
+export class RedisPolicyStore extends DurablePolicyStore implements PolicyStore {
   private readonly redis: ScriptedRedis;
   private readonly p: string;
   /** This process, as the owner of its in-flight reservations. */
   readonly owner = randomUUID();
-  private readonly memory = new CacheMirror();
-  /** Forget announcements received; a read that saw one arrive meanwhile is not mirrored. */
-  private forgets = 0;
   private readonly alive: NodeJS.Timeout;
   private readonly forgetChannel: string;
 
   constructor(
-    private readonly handle: RedisHandle,
+    handle: RedisHandle,
     /** The request cache, lookups and histories on the state store (SQLite or PostgreSQL). */
-    private readonly durable: DurablePolicyState,
+    durable: DurablePolicyState,
   ) {
+    super(durable);
     this.p = handle.prefix;
     this.redis = handle.client as ScriptedRedis;
     this.redis.defineCommand('quarryAdmit', { numberOfKeys: 5, lua: ADMIT });
@@ -68,9 +63,7 @@ export class RedisPolicyStore implements PolicyStore {
     this.redis.defineCommand('quarryRefund', { numberOfKeys: 1, lua: REFUND });
     this.forgetChannel = `${this.p}forget`;
     handle.subscriber.on('message', (channel: string, message: string) => {
-      if (channel !== this.forgetChannel) return;
-      this.forgets++;
-      this.memory.drop(message);
+      if (channel === this.forgetChannel) this.forgotten(message);
     });
     void handle.subscriber.subscribe(this.forgetChannel);
     const markAlive = () => void this.redis.set(this.aliveKey(this.owner), '1', 'PX', ALIVE_MS).catch(() => undefined);
@@ -104,23 +97,7 @@ export class RedisPolicyStore implements PolicyStore {
     clearInterval(this.alive);
   }
 
-  async cached(accountId: string, key: string, nowMs: number): Promise<CachedResponse | null> {
-    const id = mirrorId(accountId, key);
-    const kept = this.memory.get(id, nowMs);
-    if (kept !== undefined) return kept;
-    const seen = this.forgets;
-    const row = await this.durable.readCache(accountId, key, nowMs);
-    if (row === undefined) return null;
-    const { createdMs, ...response } = row;
-    if (response.stale) return response;
-    if (seen === this.forgets) this.memory.put(id, response, createdMs);
-    return { ...response };
-  }
-
-  async forget(accountId: string, key: string): Promise<void> {
-    const id = mirrorId(accountId, key);
-    this.memory.drop(id);
-    await this.durable.deleteCache(accountId, key);
+  protected override async announceForget(id: string): Promise<void> {
     await this.redis.publish(this.forgetChannel, id);
   }
 
@@ -168,12 +145,8 @@ export class RedisPolicyStore implements PolicyStore {
 
   async commit(r: Reservation, c: Commit): Promise<void> {
     await this.durable.commit(r, c);
-    if (c.cache) {
-      const { key, status, contentType, body } = c.cache;
-      this.memory.put(mirrorId(r.accountId, key), { status, contentType, body }, c.nowMs);
-    }
-    const cost = Math.max(0, Math.min(c.cost, r.reserved));
-    await this.redis.quarryCommit(this.inflightKey, this.poolKey(r.accountId, r.pool), r.inflightId, cost - r.reserved);
+    this.remember(r, c);
+    await this.redis.quarryCommit(this.inflightKey, this.poolKey(r.accountId, r.pool), r.inflightId, chargedCost(r, c) - r.reserved);
   }
 
   async release(r: Reservation): Promise<void> {
@@ -221,25 +194,8 @@ export class RedisPolicyStore implements PolicyStore {
     return poolStateOf(usage, period, limit, nowMs);
   }
 
-  async hasLookup(accountId: string, kind: string, key: string, sinceMs: number): Promise<boolean> {
-    return this.durable.hasLookup(accountId, kind, key, sinceMs);
-  }
-
-  async lookupData(accountId: string, kind: string, key: string, sinceMs: number, nowMs: number): Promise<unknown | undefined> {
-    return this.durable.lookupData(accountId, kind, key, sinceMs, nowMs);
-  }
-
-  async recordLookups(accountId: string, lookups: LookupWrite[], nowMs: number): Promise<void> {
-    await this.durable.recordLookups(accountId, lookups, nowMs);
-  }
-
-  async history(accountId: string, tool: HistoryWrite['tool']): Promise<unknown[]> {
-    return this.durable.history(accountId, tool);
-  }
-
   /** Burst windows and gateway windows expire on Redis by themselves; the SQL side is swept here. */
   async sweep(nowMs: number): Promise<void> {
-    this.memory.sweep(nowMs);
-    await this.durable.sweep(nowMs);
+    await this.sweepDurable(nowMs);
   }
 }

@@ -1,6 +1,7 @@
 /** Lookups on SQLite: what an account looked up, kept 24 h (or their own ttl), unlocking or discounting later requests. */
 import type SqliteDatabase from 'better-sqlite3';
-import { LOOKUP_TTL_MS, type LookupWrite } from '../policyStore.js';
+import { lookupColumns, lookupDataOf } from '../durableRows.js';
+import type { LookupWrite } from '../policyStore.js';
 
 export class SqliteLookups {
   private readonly put;
@@ -25,14 +26,13 @@ export class SqliteLookups {
 
   data(accountId: string, kind: string, key: string, sinceMs: number, nowMs: number): unknown | undefined {
     const row = this.get.get(accountId, kind, key, sinceMs, nowMs);
-    if (row === undefined) return undefined;
-    return row.data === null ? null : JSON.parse(row.data);
+    return row === undefined ? undefined : lookupDataOf(row.data);
   }
 
   record(accountId: string, lookups: LookupWrite[], nowMs: number): void {
     for (const l of lookups) {
-      const data = l.data === undefined ? null : JSON.stringify(l.data);
-      this.put.run(accountId, l.kind, l.key, data, nowMs, nowMs + (l.ttlMs ?? LOOKUP_TTL_MS));
+      const row = lookupColumns(l, nowMs);
+      this.put.run(accountId, l.kind, l.key, row.data, row.created_ms, row.expires_ms);
     }
   }
 

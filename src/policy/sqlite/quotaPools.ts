@@ -1,42 +1,7 @@
-/**
- * Quota pools on SQLite: one usage row per (account, pool) for its running period. A
- * monthly pool's period is the calendar month; a daily pool's starts with its first charge
- * and lasts 24 hours.
- */
+/** Quota pools on SQLite: one usage row per (account, pool) for its running period (rules in ../pools.ts). */
 import type SqliteDatabase from 'better-sqlite3';
-import { monthBounds, type PoolState } from '../policyStore.js';
-import type { PoolName, PoolPeriod } from '../pools.js';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-export interface UsageRow {
-  period_start_ms: number;
-  period_end_ms: number;
-  used: number;
-}
-
-/** The bounds of the period a first charge at `nowMs` starts. */
-export function periodBounds(period: PoolPeriod, nowMs: number): { start: number; end: number } {
-  return period === 'monthly' ? monthBounds(nowMs) : { start: nowMs, end: nowMs + DAY_MS };
-}
-
-/** What a pool shows: its limit, what remains of it and the seconds until it is full again. */
-export function poolStateOf(usage: UsageRow | undefined, period: PoolPeriod, limit: number, nowMs: number): PoolState {
-  const used = usage?.used ?? 0;
-  let reset: number | null;
-  if (period === 'monthly') reset = Math.ceil((monthBounds(nowMs).end - nowMs) / 1000);
-  else reset = usage ? Math.ceil((usage.period_end_ms - nowMs) / 1000) : null;
-  return { limit, remaining: Math.max(0, limit - used), reset };
-}
-
-/**
- * How much to reserve of `cost` with `remaining` units left, or null when the pool refuses:
- * a partial reservation takes what remains (at least one unit), a whole one needs all of it.
- */
-export function reservationSize(cost: number, remaining: number, allowPartial: boolean | undefined): number | null {
-  if (allowPartial && cost > 0) return remaining < 1 ? null : Math.min(cost, remaining);
-  return remaining < cost ? null : cost;
-}
+import type { PoolState } from '../policyStore.js';
+import { periodBounds, poolStateOf, type PoolName, type PoolPeriod, type UsageRow } from '../pools.js';
 
 export class SqliteQuotaPools {
   private readonly get;

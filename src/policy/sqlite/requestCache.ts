@@ -1,10 +1,7 @@
 /** The request cache on SQLite: identical paid requests of an account answered for 24 hours. */
 import type SqliteDatabase from 'better-sqlite3';
-import { CACHE_TTL_MS, type CachedResponse } from '../policyStore.js';
-
-export interface CacheRow extends CachedResponse {
-  createdMs: number;
-}
+import { cacheCutoff, cacheRowOf, type CacheRow } from '../durableRows.js';
+import type { CachedResponse } from '../policyStore.js';
 
 export class SqliteRequestCache {
   private readonly get;
@@ -13,8 +10,8 @@ export class SqliteRequestCache {
   private readonly sweepExpired;
 
   constructor(db: SqliteDatabase.Database) {
-    this.get = db.prepare<[string, string, number], CachedResponse & { createdMs: number; staleFlag: number }>(
-      'SELECT status, content_type AS contentType, body, created_ms AS createdMs, stale AS staleFlag FROM request_cache WHERE account_id = ? AND cache_key = ? AND created_ms > ?',
+    this.get = db.prepare<[string, string, number], CachedResponse & { createdMs: number; stale: number }>(
+      'SELECT status, content_type AS contentType, body, created_ms AS createdMs, stale FROM request_cache WHERE account_id = ? AND cache_key = ? AND created_ms > ?',
     );
     this.put = db.prepare(
       'INSERT OR REPLACE INTO request_cache (account_id, cache_key, status, content_type, body, created_ms, stale) VALUES (?, ?, ?, ?, ?, ?, 0)',
@@ -23,13 +20,10 @@ export class SqliteRequestCache {
     this.sweepExpired = db.prepare('DELETE FROM request_cache WHERE created_ms <= ?');
   }
 
-  /** The unexpired entry; `stale` when an earlier release wrote it in a shape no longer answered. */
+  /** The unexpired entry. */
   read(accountId: string, key: string, nowMs: number): CacheRow | undefined {
-    const row = this.get.get(accountId, key, nowMs - CACHE_TTL_MS);
-    if (row === undefined) return undefined;
-    const out: CacheRow = { status: row.status, contentType: row.contentType, body: row.body, createdMs: row.createdMs };
-    if (row.staleFlag === 1) out.stale = true;
-    return out;
+    const row = this.get.get(accountId, key, cacheCutoff(nowMs));
+    return row === undefined ? undefined : cacheRowOf(row);
   }
 
   write(accountId: string, key: string, response: CachedResponse, nowMs: number): void {
@@ -41,6 +35,6 @@ export class SqliteRequestCache {
   }
 
   sweep(nowMs: number): void {
-    this.sweepExpired.run(nowMs - CACHE_TTL_MS);
+    this.sweepExpired.run(cacheCutoff(nowMs));
   }
 }

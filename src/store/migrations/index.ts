@@ -17,6 +17,7 @@ import { webSessionMigrations } from './0012_web_sessions.js';
 import { providerLedgerMigrations } from './0014_provider_ledger.js';
 import { rankStorageQuotaMigrations } from './0016_rank_storage_quota.js';
 import { exportChunkMigrations } from './0017_export_chunks.js';
+import { lookupKeySeparatorMigrations } from './0018_lookup_key_separator.js';
 import { searchConsoleMigrations } from './0020_search_console.js';
 
 export const stateMigrations: Record<string, Migration> = {
@@ -34,5 +35,6 @@ export const stateMigrations: Record<string, Migration> = {
   ...providerLedgerMigrations,
   ...rankStorageQuotaMigrations,
   ...exportChunkMigrations,
+  ...lookupKeySeparatorMigrations,
   ...searchConsoleMigrations,
 };

@@ -11,6 +11,7 @@ import { errors } from '../../lib/errors.js';
 import { unixSeconds } from '../../lib/clock.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';
 import { MAX_COMPETITOR_KEYWORDS_ROWS } from '../../policy/plans.js';
+import { lookupKey } from '../../policy/policyStore.js';
 import { emptyResponse, errorResponses, Ref } from '../common/schemas.js';
 import { requireLocation, requireTargetUrl } from '../common/params.js';
 import { competitorLocation } from './competitorLocations.js';
@@ -27,7 +28,7 @@ type UrlLocation = Static<typeof UrlLocationQuery>;
 
 /** Lookups of competitor keywords unlock competitor domains for the same url and location. */
 const COMPETITOR_LOOKUP = 'competitor-keywords';
-const lookupKey = (p: UrlLocation) => `${requireTargetUrl(p.url).key}\u0000${p.location_id}`;
+const competitorLookupKey = (p: UrlLocation) => lookupKey(requireTargetUrl(p.url).key, p.location_id);
 
 export async function competitorKeywordsRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -47,7 +48,7 @@ export async function competitorKeywordsRoutes(fastify: FastifyInstance): Promis
     // so it needs no burst slot or quota either.
     answerWithoutCharge: (q) => (lookupLocation(q) === null ? { status: 204 } : undefined),
     history: (p, body, at) => [{ tool: 'keyword', entry: { t: 1, url: p.url.trim(), location: body.location, created: unixSeconds(at.nowMs) } }],
-    lookups: (p) => [{ kind: COMPETITOR_LOOKUP, key: lookupKey(p) }],
+    lookups: (p) => [{ kind: COMPETITOR_LOOKUP, key: competitorLookupKey(p) }],
   };
 
   const schema = {
@@ -106,7 +107,7 @@ export async function competitorKeywordsRoutes(fastify: FastifyInstance): Promis
       const q = req.query;
       const target = requireTargetUrl(q.url);
       requireLocation(locations, q.location_id);
-      if (!(await policy.hasRecentLookup(req.account!.id, COMPETITOR_LOOKUP, lookupKey(q)))) throw errors.noResult();
+      if (!(await policy.hasRecentLookup(req.account!.id, COMPETITOR_LOOKUP, competitorLookupKey(q)))) throw errors.noResult();
       const location = competitorLocation(q.location_id, locations) ?? 0;
       const domains = await search.competitorDomains(target.input, location);
       return domains.map((d) => d.domain);

@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { unixSeconds } from '../../lib/clock.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';
 import type { Plan } from '../../policy/plans.js';
+import { lookupKey } from '../../policy/policyStore.js';
 import { errorResponses, Ref } from '../common/schemas.js';
 import { requireLocation, requireTargetUrl } from '../common/params.js';
 import { GapAnalysisBody, KeywordToolGapAnalysis, keywordTags as tags } from './schemas.js';
@@ -22,7 +23,7 @@ type GapBody = Required<GapAnalysisBody>;
 /** The page a plan gets: as asked where pagination is allowed, page 1 otherwise. */
 const effectivePage = (plan: Plan, page: number) => (plan.gapPagination ? page : 1);
 const normalised = (url: string) => url.trim().toLowerCase();
-const gapKey = (b: GapBody, competitor: string, page: number) => [normalised(b.domain), normalised(competitor), b.location_id, page].join('\u0000');
+const gapKey = (b: GapBody, competitor: string, page: number) => lookupKey(normalised(b.domain), normalised(competitor), b.location_id, page);
 
 export async function gapAnalysisRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

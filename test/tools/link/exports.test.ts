@@ -6,7 +6,6 @@
  * refunded exactly once, and an identical POST then creates a new job; the signed download (tampered → 404, job id alone → 404, after
  * 60 days → 410); another account sees none of it.
  */
-import { sqliteOf } from '../../../src/store/database.js';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -106,6 +105,19 @@ async function create(c: LinkClient, body: Record<string, unknown>): Promise<Exp
   const res = await c.post('/exports', body);
   assert.equal(res.statusCode, 200, res.body);
   return res.json();
+}
+
+/** Makes a queued export's target unresolvable, through the state store (SQLite or PostgreSQL). */
+async function unresolvableTarget(jobId: string): Promise<void> {
+  const db = t.ctx.state.db;
+  const { payload } = await db.selectFrom('jobs').select('payload').where('id', '=', jobId).executeTakeFirstOrThrow();
+  const job = JSON.parse(payload) as { request: { url: string } };
+  job.request.url = 'not a domain';
+  await db
+    .updateTable('jobs')
+    .set({ payload: JSON.stringify(job) })
+    .where('id', '=', jobId)
+    .execute();
 }
 
 async function listed(c: LinkClient): Promise<ExportJob[]> {
@@ -365,7 +377,7 @@ describe('link tool: exports', () => {
       const created = await create(c, { url: TARGET, limit: 777 });
       assert.equal((await c.pool()).remaining, start - 777);
       // The target can no longer be resolved when the worker runs the job.
-      sqliteOf(t.ctx.state).prepare(`UPDATE jobs SET payload = json_set(payload, '$.request.url', 'not a domain') WHERE id = ?`).run(created._id);
+      await unresolvableTarget(created._id);
       worker = startWorker();
       // An unresolvable target is a permanent failure: no retry back-off, one attempt.
       const job = await finished(c, created._id);
@@ -398,7 +410,7 @@ describe('link tool: exports', () => {
       // Within 24 hours an identical POST answers the same job, not charged again.
       assert.equal((await create(c, body))._id, first._id);
       assert.equal((await c.pool()).remaining, start - 555);
-      sqliteOf(t.ctx.state).prepare(`UPDATE jobs SET payload = json_set(payload, '$.request.url', 'not a domain') WHERE id = ?`).run(first._id);
+      await unresolvableTarget(first._id);
       worker = startWorker();
       assert.notEqual((await finished(c, first._id)).error, '');
       assert.equal((await c.pool()).remaining, start, 'refunded');

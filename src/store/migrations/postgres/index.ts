@@ -95,6 +95,10 @@ export const postgresStateMigrations: Record<string, Migration> = {
         constraint export_chunks_pk primary key (file_name, attempt, seq))`.execute(db);
     },
   },
+  // SQLite's 0018 rewrites lookup keys holding U+0000, which PostgreSQL never stored: nothing to do.
+  '0018_lookup_key_separator': {
+    async up() {},
+  },
   // SQLite's 0020: Search Console measurements on rank checks, and the imports' resume state.
   '0020_search_console': {
     async up(db: Kysely<any>) {
