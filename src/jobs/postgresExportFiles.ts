@@ -62,7 +62,16 @@ export function postgresExportFiles(db: Kysely<StateDatabase>): ExportFiles {
         signal?.throwIfAborted();
         await db.transaction().execute(async (trx) => {
           await trx.deleteFrom('export_chunks').where('file_name', '=', fileName).where('attempt', '=', FINISHED).execute();
-          await trx.updateTable('export_chunks').set({ attempt: FINISHED }).where('file_name', '=', fileName).where('attempt', '=', attemptTag).execute();
+          const renamed = await trx
+            .updateTable('export_chunks')
+            .set({ attempt: FINISHED })
+            .where('file_name', '=', fileName)
+            .where('attempt', '=', attemptTag)
+            .executeTakeFirst();
+          // A sweep on another worker that took this job for abandoned (it was queued again
+          // between two attempts) may have removed rows of this attempt: then the export is
+          // incomplete, and the attempt fails (rolling back) rather than finish with a hole.
+          if (Number(renamed.numUpdatedRows) !== seq) throw new Error(`export ${fileName}: rows of this attempt were removed while it was written`);
         });
       } catch (err) {
         await db

@@ -96,6 +96,20 @@ describe('export storage', () => {
     assert.equal(await files.remove('job.csv'), false);
   });
 
+  it('an attempt whose temporary copy a sweep removed mid-write (another worker took the job for abandoned) fails, leaving the earlier export whole', async () => {
+    await files.write({ fileName: 'job.csv', attemptTag: '1-a', columns: COLUMNS, rows: links(10, 'first') });
+    const first = await readAll(files, 'job.csv');
+    async function* swept(): AsyncGenerator<CsvRow> {
+      // Past a stored row's worth of bytes, so the sweep has something of this attempt to remove.
+      yield* links(30_000, 'second');
+      assert.equal(await files.removeTemps('job.csv'), 1);
+      yield* links(30_000, 'second');
+    }
+    await assert.rejects(files.write({ fileName: 'job.csv', attemptTag: '2-b', columns: COLUMNS, rows: swept() }));
+    assert.equal(await readAll(files, 'job.csv'), first);
+    assert.deepEqual(await files.tempOwners(), []);
+  });
+
   it('an aborted attempt (lease lost) fails with the abort reason and stores nothing', async () => {
     const controller = new AbortController();
     async function* stalls(): AsyncGenerator<CsvRow> {
