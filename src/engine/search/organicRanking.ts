@@ -171,11 +171,15 @@ export class OrganicRanker {
     for (const k of corpus.keywords) headOf.set(`${k.languageId}|${k.kw}`, k.head);
     this.pageTopic = new Int32Array(n).fill(-1);
     this.pageHead = new Int32Array(n).fill(-1);
+    // Pages share their keywords (a small world: 170,000 pages, 22,000 keywords): one topic key each.
+    const topicOfKey = new Map<string, number>();
     for (let i = 0; i < n; i++) {
       const p = corpus.pages[i];
       if (!p.keyword) continue;
       const key = `${p.languageId}|${p.keyword}`;
-      this.pageTopic[i] = idOf(this.topicIds, topicKey(p.languageId, p.keyword));
+      let topic = topicOfKey.get(key);
+      if (topic === undefined) topicOfKey.set(key, (topic = idOf(this.topicIds, topicKey(p.languageId, p.keyword))));
+      this.pageTopic[i] = topic;
       const head = headOf.get(key);
       if (head !== undefined) this.pageHead[i] = idOf(this.headIds, `${p.languageId}|${head}`);
     }

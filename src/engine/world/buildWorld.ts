@@ -64,21 +64,20 @@ export interface BuiltWorld {
 
 /**
  * The default market ranked in a worker thread; `wait` answers null when the worker could
- * not run (the build then ranks in this thread). Its progress is shown once this thread
- * waits for it: until then the link stages are shown (and this thread, busy in SQLite,
- * could not draw anything else).
+ * not run (the build then ranks in this thread). Until this thread waits, the link stages
+ * are shown (busy in SQLite, it cannot draw anything else, and the worker's messages queue);
+ * then the worker's ranking is shown as "rank market 2840 (worker)", its time the wait.
  */
 function startRanking(file: string, asOf: number, progress: ProgressListener): { wait(): Promise<RankedMarket | null> } {
   let waiting = false;
-  let latest: [string, number, number] | undefined;
-  const result = rankInWorker({ file, market: DEFAULT_SERP_LOCATION, asOf }, (stage, done, total) => {
-    latest = [stage, done, total];
-    if (waiting) progress(stage, done, total);
+  const stage = `rank market ${DEFAULT_SERP_LOCATION} (worker)`;
+  const result = rankInWorker({ file, market: DEFAULT_SERP_LOCATION, asOf }, (name, done, total) => {
+    if (waiting && name.startsWith('rank market')) progress(stage, done, total);
   }).catch(() => null);
   return {
     wait() {
       waiting = true;
-      if (latest) progress(...latest);
+      progress(stage, 0, 1);
       return result;
     },
   };
