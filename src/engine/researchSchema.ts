@@ -265,11 +265,6 @@ export interface LinkChangesTable {
   last_seen: string;
 }
 
-export interface ImportTouchedRootsTable {
-  run_id: number;
-  root_domain_id: number;
-}
-
 /**
  * Public rank lists per registrable domain: Common Crawl web graph (harmonic centrality
  * and PageRank, position 1 best, and the value) and the Tranco top-sites list position.
@@ -296,7 +291,6 @@ export interface ResearchDatabase {
   entity_metrics: EntityMetricsTable;
   root_history: RootHistoryTable;
   import_runs: ImportRunsTable;
-  import_touched_roots: ImportTouchedRootsTable;
   link_changes: LinkChangesTable;
   domain_priors: DomainPriorsTable;
 }

@@ -242,6 +242,12 @@ export const researchMigrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0024_drop_import_touched_roots': {
+    async up(db: Kysely<any>) {
+      // The change log (0022) replaced the touched domains: the metrics update reads it instead.
+      await db.schema.dropTable('import_touched_roots').ifExists().execute();
+    },
+  },
 };
 
 /** Opens (and migrates) a research store file. */

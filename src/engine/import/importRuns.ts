@@ -1,10 +1,10 @@
 /**
- * Resume state of the streaming importers (research store tables `import_runs` and
- * `import_touched_roots`, migration 0015). An import commits its records in batches, and
- * each batch's transaction also records how many records are done and which root domains'
- * links changed; after a crash the same file (same path, size and mtime) resumes after the
- * last committed batch, and the metrics update at the end still covers every domain the
- * earlier attempt touched. A finished file is not imported twice unless asked.
+ * Resume state of the streaming importers (research store table `import_runs`, migration
+ * 0015). An import commits its records in batches, and each batch's transaction also records
+ * how many records are done (its changed links are logged in `link_changes` by the same
+ * transaction); after a crash the same file (same path, size and mtime) resumes after the
+ * last committed batch, and the metrics update at the end still covers every link the
+ * earlier attempt changed. A finished file is not imported twice unless asked.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -50,9 +50,7 @@ export function beginRun(raw: SqliteDatabase.Database, kind: string, file: strin
 }
 
 /** Records a committed batch; call it inside the batch's transaction. */
-export function recordBatch(raw: SqliteDatabase.Database, run: ImportRun, recordsDone: number, touchedRoots: Iterable<number>, now: number): void {
-  const touch = raw.prepare('INSERT OR IGNORE INTO import_touched_roots (run_id, root_domain_id) VALUES (?, ?)');
-  for (const root of touchedRoots) touch.run(run.id, root);
+export function recordBatch(raw: SqliteDatabase.Database, run: ImportRun, recordsDone: number, now: number): void {
   raw.prepare('UPDATE import_runs SET records_done = ?, updated_at = ? WHERE id = ?').run(recordsDone, now, run.id);
   run.recordsDone = recordsDone;
 }
@@ -65,17 +63,11 @@ export function markRead(raw: SqliteDatabase.Database, run: ImportRun, now: numb
 
 /** After a metrics update (which covers every pending run's changes, logged in `link_changes`): every read run is done. */
 export function finishPendingRuns(raw: SqliteDatabase.Database, now: number): void {
-  raw.transaction(() => {
-    raw.prepare('DELETE FROM import_touched_roots').run();
-    raw.prepare("UPDATE import_runs SET status = 'done', updated_at = ? WHERE status = 'read'").run(now);
-  })();
+  raw.prepare("UPDATE import_runs SET status = 'done', updated_at = ? WHERE status = 'read'").run(now);
 }
 
 /** Marks the run done once its metrics are updated. */
 export function finishRun(raw: SqliteDatabase.Database, run: ImportRun, now: number): void {
-  raw.transaction(() => {
-    raw.prepare('DELETE FROM import_touched_roots WHERE run_id = ?').run(run.id);
-    raw.prepare("UPDATE import_runs SET status = 'done', updated_at = ? WHERE id = ?").run(now, run.id);
-  })();
+  raw.prepare("UPDATE import_runs SET status = 'done', updated_at = ? WHERE id = ?").run(now, run.id);
   run.status = 'done';
 }

@@ -45,8 +45,6 @@ export interface LinkWriteCounts {
 
 export class LinkWriter {
   readonly counts: LinkWriteCounts = { created: 0, updated: 0, unchanged: 0, newRootDomains: 0, newPages: 0, lost: 0 };
-  /** root_domains ids whose links changed. */
-  readonly touchedRoots = new Set<number>();
   private readonly statements;
   /** Pages already resolved, by URL as given (ids never change); cleared when full, so memory stays bounded. */
   private readonly pages = new Map<string, PageRef | null>();
@@ -124,8 +122,6 @@ export class LinkWriter {
     const https = parsed.url.startsWith('https:') ? 1 : 0;
     s.insertPage.run(id, parsed.url, host, root, https, parsed.hostOnly ? 1 : 0, firstSeen);
     this.counts.newPages++;
-    // A new page changes its domain's indexed URLs (and, as a new node, everyone's ranks).
-    this.touchedRoots.add(root);
     return { id, host, root, https };
   }
 
@@ -141,8 +137,6 @@ export class LinkWriter {
     if (targets.length === 0) return 0;
     s.logLost.run(source.id, day);
     const lost = s.markLost.run(day, reason, source.id, day).changes;
-    this.touchedRoots.add(source.root);
-    for (const root of targets) this.touchedRoots.add(root);
     this.counts.lost += lost;
     return lost;
   }
@@ -203,8 +197,6 @@ export class LinkWriter {
       );
       this.counts.created++;
     }
-    this.touchedRoots.add(link.source.root);
-    this.touchedRoots.add(link.target.root);
     return true;
   }
 }

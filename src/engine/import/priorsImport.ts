@@ -122,7 +122,7 @@ async function importLines(
         upsert.run({ harmonicRank: null, harmonicValue: null, pagerankRank: null, pagerankValue: null, trancoRank: null, ...row });
         result.domains++;
       }
-      recordBatch(raw, run, index, [], now());
+      recordBatch(raw, run, index, now());
     })();
     batch = [];
     progress(`read ${kind} (bytes)`, source.bytesRead(), source.size);

@@ -263,9 +263,8 @@ async function readRecords(file: string, options: WatImportOptions, run: ImportR
         // The links this crawl found are now seen on its day or later; the page's others are gone.
         if (reason) writer.markLost(sourcePage, page.date, reason);
       }
-      recordBatch(raw, run, index, writer.touchedRoots, now());
+      recordBatch(raw, run, index, now());
     })();
-    writer.touchedRoots.clear();
     batch = [];
     progress('read WAT (bytes)', source.bytesRead(), source.size);
     if (options.signal?.aborted) throw options.signal.reason ?? new Error('import aborted');

@@ -30,6 +30,8 @@ export interface ImportSessionOptions {
    * a newer published one first (the operator publishes this store as it is).
    */
   publishAsIs?: boolean;
+  /** The store to open instead of the live one (a rebuilt `research.db`, published as it is). */
+  file?: string;
 }
 
 export async function importSession<T>(config: Config, fn: (engine: Engine) => Promise<T>, options: ImportSessionOptions = {}): Promise<T> {
@@ -54,7 +56,7 @@ export async function importSession<T>(config: Config, fn: (engine: Engine) => P
       const log = { info: (_: object, msg: string) => say(msg), error: (_: object, msg: string) => say(msg) };
       if (!options.publishAsIs) await fetchMissingGeneration(baseFile, sharedGenerations(state.pool, null), log);
     }
-    const engine = await openEngine({ file: liveResearchFile(baseFile), clock: systemClock });
+    const engine = await openEngine({ file: options.file ?? liveResearchFile(baseFile), clock: systemClock });
     try {
       const changes = () => engine.store.raw.prepare('SELECT total_changes()').pluck().get() as number;
       const before = changes();

@@ -11,7 +11,7 @@ import { ensureWorld, openEngine, researchStoreFile } from '../index.js';
 import { importKeywordsCsv } from '../import/keywordsImport.js';
 import { importLinksCsv } from '../import/linksImport.js';
 import { progressBars } from '../../lib/progress.js';
-import { generationOf, liveResearchFile } from '../live/generation.js';
+import { fetchedResearchFiles, generationOf, liveResearchFile } from '../live/generation.js';
 import { importSession } from '../live/importSession.js';
 
 function integer(value: string): number {
@@ -36,7 +36,11 @@ export function worldCommand(): Command {
     .action(async (options: { size?: WorldSize; seed?: number; dataDir?: string; force?: boolean }) => {
       const config = loadConfig(options.dataDir ? { ...process.env, QUARRY_DATA_DIR: options.dataDir } : process.env);
       const file = researchStoreFile(config.dataDir);
-      if (options.force) for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${file}${suffix}`, { force: true });
+      if (options.force) {
+        // Generations fetched from PostgreSQL (scale mode) go too: they would be loaded before the rebuilt file.
+        const files = [file, ...fetchedResearchFiles(file).map((f) => f.file)];
+        for (const f of files) for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${f}${suffix}`, { force: true });
+      }
       const bar = progressBars();
       const started = Date.now();
       try {
@@ -49,10 +53,14 @@ export function worldCommand(): Command {
         });
         bar.stop();
         if (!built) console.log(`${file} already holds a built world (use --force to rebuild)`);
-        else
+        else {
           console.log(
             `built ${file}: ${built.keywords} keywords, ${built.rootDomains} root domains, ${built.pages} pages, ${built.links} links in ${((Date.now() - started) / 1000).toFixed(1)} s`,
           );
+          // Scale mode: a rebuild replaces the deployment's research data, as an import does (else
+          // every process would go on fetching the published generation, this one included).
+          if (config.databaseUrl) await importSession(config, async () => undefined, { publishAsIs: true, file });
+        }
       } catch (error) {
         bar.stop();
         throw error;
