@@ -370,6 +370,8 @@ export function intentForm(kw: string): string {
 /** Attributes that contradict each other on one phrase. */
 export const CLASHING_ATTRIBUTES: readonly (readonly string[])[] = [
   ['womens', 'mens'],
+  // Who a thing is for: one buyer at a time ("student small business credit card" is no one).
+  ['student', 'small business', 'family', 'senior'],
   ['cheap', 'budget', 'luxury', 'professional', 'affordable', 'free'],
   ['beginner', 'advanced', 'professional'],
   ['automatic', 'manual'],

@@ -166,9 +166,9 @@ export function generateKeywords(count: number, rng: Rng): GeneratedKeyword[] {
         }
         const profile = headProfile(head);
         const patterns = EN_PATTERNS[profile.kind].filter((m) => m.needs === undefined || profile[m.needs] === true);
-        const applyPatterns = (phrase: string, phraseVolume: number, tier: number, family: string, limit = patterns.length) => {
-          for (const m of patterns.slice(0, limit)) {
-            if (conflicts(phrase, m.template, m.clashes)) continue;
+        const applyPatterns = (phrase: string, phraseVolume: number, tier: number, family: string, questions = true) => {
+          for (const m of patterns) {
+            if (conflicts(phrase, m.template, m.clashes) || (!questions && m.kind === 'question')) continue;
             add({
               kw: fill(m.template, phrase, head),
               language,
@@ -215,7 +215,9 @@ export function generateKeywords(count: number, rng: Rng): GeneratedKeyword[] {
             if (clashes(attribute, second)) continue;
             const longPhrase = `${attribute} ${second} ${head}`;
             add({ kw: longPhrase, language, niche: nicheId, head, kind: 'modifier', intent: 'commercial', base: phraseVolume * 0.05, tier: 4 });
-            applyPatterns(longPhrase, phraseVolume * 0.05, 5, longPhrase);
+            // People ask about a thing with one attribute ("is a part time coding bootcamp worth
+            // it"), not with two ("is a part time beginner coding bootcamp worth it").
+            applyPatterns(longPhrase, phraseVolume * 0.05, 5, longPhrase, false);
           }
         });
       }
