@@ -154,7 +154,8 @@ export async function buildWorld(options: BuildWorldOptions): Promise<BuiltWorld
   const store = await openResearchStore(file);
   const raw = store.raw;
   raw.pragma('synchronous = OFF');
-  raw.pragma('cache_size = -262144');
+  // 128 MiB of page cache: the ranking worker's corpus is in memory beside it while the links are written.
+  raw.pragma('cache_size = -131072');
   // Lets SQLite sort with a helper thread while building the link indexes.
   raw.pragma('threads = 2');
   try {
