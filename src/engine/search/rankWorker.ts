@@ -68,6 +68,18 @@ export function saveRanked(store: SearchStore, ranked: RankedMarket): void {
   for (const r of ranked.rankIndexes) store.saveRankIndex(r.build, r.keywordIds, r.positions, r.pageIds);
 }
 
+/** The distinct buffers under the typed arrays of a result (to transfer). */
+function buffersOf(ranked: RankedMarket): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  const add = (a: ArrayBufferView) => {
+    if (a.buffer instanceof ArrayBuffer) buffers.add(a.buffer);
+  };
+  for (const t of ranked.text) for (const a of [t.parts.offsets, t.parts.postingDocs, t.parts.postingTf, t.parts.docLength]) add(a);
+  for (const c of ranked.candidates) for (const row of c.rows) add(row.docs);
+  for (const r of ranked.rankIndexes) for (const a of [r.keywordIds, r.positions, r.pageIds]) add(a);
+  return [...buffers];
+}
+
 async function runJob(job: RankJob, progress: (stage: string, done: number, total: number) => void): Promise<RankedMarket> {
   const raw = new BetterSqlite(job.file, { readonly: true, fileMustExist: true });
   try {
@@ -122,7 +134,9 @@ export function rankInWorker(job: RankJob, onProgress: (stage: string, done: num
 if (!isMainThread && parentPort && (workerData as Partial<RankJob> | undefined)?.file !== undefined) {
   const port = parentPort;
   runJob(workerData as RankJob, (stage, done, total) => port.postMessage({ type: 'progress', stage, done, total } satisfies Message))
-    .then((ranked) => port.postMessage({ type: 'done', ranked } satisfies Message))
+    // Handed over, not copied: the main thread holds the generated world meanwhile, and a
+    // copy of the text index beside the worker's own would raise the build's peak memory.
+    .then((ranked) => port.postMessage({ type: 'done', ranked } satisfies Message, buffersOf(ranked)))
     .catch((error: unknown) =>
       port.postMessage({ type: 'error', message: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies Message),
     );
