@@ -10,11 +10,11 @@ import type { QuarryContext } from './context.js';
 import { type Clock, systemClock, unixSeconds } from './lib/clock.js';
 import { loadLocations } from './locations/registry.js';
 import { AccessPolicy } from './policy/accessPolicy.js';
-import { loadPlans } from './policy/plans.js';
+import { loadPlans, type Plan } from './policy/plans.js';
 import { SqlitePolicyStore } from './policy/sqlitePolicyStore.js';
 import { RedisPolicyStore } from './policy/redis/redisPolicyStore.js';
 import { RedisFlights } from './policy/redis/redisFlights.js';
-import { openRedis } from './lib/redis.js';
+import { openRedis, type RedisHandle } from './lib/redis.js';
 import { openConfiguredStateStore, sqliteOf, type StateStore } from './store/database.js';
 import { durableStateOf } from './policy/durableState.js';
 import { researchStoreFile } from './engine/index.js';
@@ -56,10 +56,19 @@ export async function openStateContext(config: Config, options: ServiceOptions =
   const accounts = new Accounts(state, () => Object.keys(plans));
   // Scale mode: the policy's hot state and its single-flight on Redis, shared by every process.
   const redis = config.redisUrl ? await openRedis(config.redisUrl, config.redisPrefix) : null;
-  const policy = redis
+  const policy = openAccessPolicy(state, redis, plans, clock);
+  return { config, clock, state, accounts, policy, plans, redis };
+}
+
+/**
+ * The access policy of one process over the state store: its counters in the SQLite file, or
+ * (scale mode) on Redis with the durable half on the state store and single-flight shared by
+ * every process. Each call is a policy of its own, as a new process would have.
+ */
+export function openAccessPolicy(state: StateStore, redis: RedisHandle | null, plans: Record<string, Plan>, clock: Clock): AccessPolicy {
+  return redis
     ? new AccessPolicy(new RedisPolicyStore(redis, durableStateOf(state)), plans, clock, new RedisFlights(redis))
     : new AccessPolicy(new SqlitePolicyStore(sqliteOf(state)), plans, clock);
-  return { config, clock, state, accounts, policy, plans, redis };
 }
 
 /** Everything the HTTP service needs: the state context plus locations and the research engine. */

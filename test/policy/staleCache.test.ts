@@ -4,12 +4,11 @@
  * its 24 hours: it is executed anew and charged nothing, and its fresh answer is what the
  * cache serves from then on.
  */
-import { sqliteOf } from '../../src/store/database.js';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../support/app.js';
 import { AccessPolicy, type PaidOperation } from '../../src/policy/accessPolicy.js';
-import { SqlitePolicyStore } from '../../src/policy/sqlitePolicyStore.js';
+import { openAccessPolicy } from '../../src/service.js';
 import { HOUR } from '../../src/lib/clock.js';
 
 let t: TestApp;
@@ -20,42 +19,39 @@ describe('stale cached answers after an upgrade', () => {
   });
   after(async () => t.close());
 
-  test(
-    'a stale entry is not served; its repeat is executed free and then cached',
-    { skip: process.env.QUARRY_TEST_SCALE === '1' && 'the embedded policy store (SQLite) only' },
-    async () => {
-      const { id, key } = await t.account('premium');
-      const account = (await t.ctx.accounts.byKey(key))!;
-      const op: PaidOperation<{ q: string }> = { pool: 'serps' };
-      let executions = 0;
-      const request = (policy: AccessPolicy) =>
-        policy.run(op, {
-          account,
-          clientClass: 'api',
-          operationId: 'GET /fixture',
-          params: { q: 'x' },
-          execute: async () => ({ status: 200, body: { shape: 'new', n: ++executions } }),
-        });
-      const used = async () => (await t.ctx.policy.store.poolState(id, 'serps', 'daily', 500, t.clock.now())).remaining;
+  test('a stale entry is not served; its repeat is executed free and then cached', async () => {
+    const { id, key } = await t.account('premium');
+    const account = (await t.ctx.accounts.byKey(key))!;
+    const op: PaidOperation<{ q: string }> = { pool: 'serps' };
+    let executions = 0;
+    const request = (policy: AccessPolicy) =>
+      policy.run(op, {
+        account,
+        clientClass: 'api',
+        operationId: 'GET /fixture',
+        params: { q: 'x' },
+        execute: async () => ({ status: 200, body: { shape: 'new', n: ++executions } }),
+      });
+    const used = async () => (await t.ctx.policy.store.poolState(id, 'serps', 'daily', 500, t.clock.now())).remaining;
 
-      // Answered by "the previous release", in its shape, and charged once.
-      const old = await request(t.ctx.policy);
-      assert.equal(await used(), 499);
-      sqliteOf(t.ctx.state).prepare('UPDATE request_cache SET stale = 1, body = \'{"shape":"old"}\'').run();
-      t.clock.advance(HOUR);
+    // Answered by "the previous release", in its shape, and charged once.
+    const old = await request(t.ctx.policy);
+    assert.equal(await used(), 499);
+    await t.ctx.state.db.updateTable('request_cache').set({ stale: 1, body: '{"shape":"old"}' }).execute();
+    t.clock.advance(HOUR);
 
-      // A new process (the upgrade) reads the entry from the table, not from a memory mirror.
-      const upgraded = new AccessPolicy(new SqlitePolicyStore(sqliteOf(t.ctx.state)), t.ctx.plans, t.clock);
-      const repeat = await request(upgraded);
-      assert.equal(repeat.fromCache, false);
-      assert.deepEqual(JSON.parse(repeat.body!), { shape: 'new', n: 2 });
-      assert.notEqual(repeat.body, old.body);
-      assert.equal(await used(), 499, 'the owed repeat is charged nothing');
+    // A new process (the upgrade) reads the entry from the table, not from a memory mirror.
+    const upgraded = openAccessPolicy(t.ctx.state, t.ctx.redis, t.ctx.plans, t.clock);
+    const repeat = await request(upgraded);
+    assert.equal(repeat.fromCache, false);
+    assert.deepEqual(JSON.parse(repeat.body!), { shape: 'new', n: 2 });
+    assert.notEqual(repeat.body, old.body);
+    assert.equal(await used(), 499, 'the owed repeat is charged nothing');
 
-      const again = await request(upgraded);
-      assert.equal(again.fromCache, true);
-      assert.deepEqual(JSON.parse(again.body!), { shape: 'new', n: 2 });
-      assert.equal(executions, 2);
-    },
-  );
+    const again = await request(upgraded);
+    assert.equal(again.fromCache, true);
+    assert.deepEqual(JSON.parse(again.body!), { shape: 'new', n: 2 });
+    assert.equal(executions, 2);
+    await upgraded.close();
+  });
 });
