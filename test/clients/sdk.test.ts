@@ -7,6 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import {
   createQuarryClient,
@@ -22,6 +23,7 @@ import { exampleRequest, IdBook, operationsOf } from '../support/operationExampl
 import type { OpenApiDoc } from '../support/reference.js';
 
 let server: ServeProcess;
+let plansDir = '';
 let base: string;
 let demoKey: string;
 /** Plan sdk-window: the API class's burst window is 1 s instead of 30 s. */
@@ -70,7 +72,9 @@ const nextSecond = () => new Promise((r) => setTimeout(r, 1100));
 
 describe('the TypeScript SDK against quarry serve', { timeout: 400_000 }, () => {
   before(async () => {
-    const plansFile = path.join(fs.mkdtempSync(path.join(process.cwd(), '.test-data', 'plans-')), 'plans.json');
+    // A directory of its own under the system's temp dir: .test-data/ may not exist yet on a fresh checkout.
+    plansDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-sdk-plans-'));
+    const plansFile = path.join(plansDir, 'plans.json');
     fs.writeFileSync(plansFile, JSON.stringify({ 'sdk-window': { burstWindowMs: { api: 1000 } }, 'sdk-poor': { pools: { trends: 1 } } }));
     server = await startServe({ QUARRY_PLANS_FILE: plansFile });
     base = `${server.origin}/v3`;
@@ -80,6 +84,7 @@ describe('the TypeScript SDK against quarry serve', { timeout: 400_000 }, () => 
   });
   after(async () => {
     await server?.stop();
+    fs.rmSync(plansDir, { recursive: true, force: true });
   });
 
   test('every operation once: an answer, or a typed QuarryError with the contract type (never a 5xx)', async (t) => {

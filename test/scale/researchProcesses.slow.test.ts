@@ -16,8 +16,7 @@ import { createTestDatabase, scaleMode } from '../support/postgres.js';
 import { freePort, Processes, STARTUP_TIMEOUT_MS } from '../support/processes.js';
 import { TEST_REDIS_URL, testRedisPrefix } from '../support/redis.js';
 import { copyTinyWorld } from '../support/world.js';
-
-const NEW_DOMAIN = 'brand-new-target.com';
+import { NEW_DOMAIN, writeNewDomainLinks } from '../support/newDomainLinks.js';
 
 test(
   'an import on one host reaches a quarry serve on another, through PostgreSQL and Redis',
@@ -45,15 +44,7 @@ test(
       assert.match(server.output(), /Published the research store to PostgreSQL as generation 1/);
       const key = fs.readFileSync(path.join(serveDir, 'demo-key.txt'), 'utf8').trim();
 
-      const csv = path.join(importDir, 'links.csv');
-      fs.writeFileSync(
-        csv,
-        [
-          'Source URL,Target URL,Anchor,NoFollow,First Seen,Last Seen',
-          `https://www.importedsite-one.com/review,https://www.${NEW_DOMAIN}/,brand new,false,2026-11-02,2026-11-20`,
-          `https://blog.importedsite-two.org/post,https://www.${NEW_DOMAIN}/shop,the shop,false,2026-11-03,2026-11-21`,
-        ].join('\n'),
-      );
+      const csv = writeNewDomainLinks(importDir);
       const importing = processes.start(['import', 'links', csv, '--data-dir', importDir], { env });
       const exit = await importing.finished();
       assert.equal(exit.code, 0, importing.output());

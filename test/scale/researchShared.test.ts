@@ -6,7 +6,6 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../../src/config.js';
@@ -16,8 +15,8 @@ import { testApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, scaleMode } from '../support/postgres.js';
 import { TEST_REDIS_URL, testRedisPrefix } from '../support/redis.js';
 import { TINY_WORLD_AS_OF } from '../support/world.js';
+import { NEW_DOMAIN, writeNewDomainLinks } from '../support/newDomainLinks.js';
 
-const NEW_DOMAIN = 'brand-new-target.com';
 const quiet = { info: () => undefined, error: () => undefined };
 
 test(
@@ -39,14 +38,7 @@ test(
 
       // `quarry import links` on A's host: into A's research store, published as a generation.
       const aDir = path.dirname(a.ctx.research.live.current.file);
-      const csv = path.join(aDir, 'links.csv');
-      fs.writeFileSync(
-        csv,
-        [
-          'Source URL,Target URL,Anchor,NoFollow,First Seen,Last Seen',
-          `https://www.importedsite-one.com/review,https://www.${NEW_DOMAIN}/,brand new,false,2026-11-02,2026-11-20`,
-        ].join('\n'),
-      );
+      const csv = writeNewDomainLinks(aDir, 1);
       await importSession(loadConfig({ ...env, QUARRY_DATA_DIR: aDir }), (engine) => importLinksCsv(csv, { store: engine.store, asOf: TINY_WORLD_AS_OF }), {
         quiet: true,
       });

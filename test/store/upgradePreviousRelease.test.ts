@@ -45,6 +45,7 @@ async function get(url: string): Promise<any> {
 
 describe('upgrading a data directory of the previous release', { skip: embeddedOnly("the previous release's SQLite files") }, () => {
   before(async () => {
+    fs.mkdirSync(path.resolve('.test-data'), { recursive: true });
     dataDir = fs.mkdtempSync(path.join(path.resolve('.test-data'), 'previous-release-'));
     const source = new URL('.', FIXTURE).pathname;
     for (const entry of fs.readdirSync(source, { recursive: true, withFileTypes: true })) {

@@ -7,9 +7,8 @@
  * page, never our metrics.
  */
 import { keywordDifficulty } from '../search/keywordDifficulty.js';
-import type { Platform } from '../search/serpFeatures.js';
-import { assemblePage, type PageBlock } from '../search/serpAssembly.js';
-import type { Serp, SerpItemMetrics, SerpPackMember, ShortLocation } from '../search/serpTypes.js';
+import { assemblePage, type PageBlock, type PageFrame } from '../search/serpAssembly.js';
+import type { Serp, SerpItemMetrics, SerpPackMember } from '../search/serpTypes.js';
 
 /** A member of a feature block (an ad, a place, a story, a question, a related search). */
 export interface FetchedMember {
@@ -55,21 +54,12 @@ export interface ResultMetrics {
   authorityOf(url: string): { upa: number; pda: number };
 }
 
-export interface AssembleRequest {
-  keyword: string;
-  keywordId: string;
-  location: ShortLocation;
-  platform: Platform;
-  page: number;
-  /** YYYY-MM-DD */
-  date: string;
-  createdAt: number;
+/** The page's frame as for a sandbox SERP, less what the fetched page itself gives. */
+export interface AssembleRequest extends Omit<PageFrame, 'difficulty' | 'results' | 'sourceUrl'> {
   /** Where the SERP came from when the provider gives no check URL. */
   fallbackSourceUrl: string;
   /** Keyword ids of query members (related questions and searches) in the lookup's location and language. */
   queryId(text: string): string;
-  /** Organic positions already above this page (page × results per page). */
-  firstPosition: number;
 }
 
 /** Builds the engine's Serp from a fetched page. */

@@ -5,28 +5,18 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../../src/config.js';
 import { importLinksCsv } from '../../../src/engine/import/linksImport.js';
 import { importSession } from '../../../src/engine/live/importSession.js';
 import { testApp } from '../../support/app.js';
 import { TINY_WORLD_AS_OF } from '../../support/world.js';
-
-const NEW_DOMAIN = 'brand-new-target.com';
+import { NEW_DOMAIN, writeNewDomainLinks } from '../../support/newDomainLinks.js';
 
 /** Imports links to a domain the tiny world lacks, as `quarry import links` does, into the app's research store. */
 async function importNewDomain(researchFile: string): Promise<void> {
   const dir = path.dirname(researchFile);
-  const csv = path.join(dir, 'links.csv');
-  fs.writeFileSync(
-    csv,
-    [
-      'Source URL,Target URL,Anchor,NoFollow,First Seen,Last Seen',
-      `https://www.importedsite-one.com/review,https://www.${NEW_DOMAIN}/,brand new,false,2026-11-02,2026-11-20`,
-      `https://blog.importedsite-two.org/post,https://www.${NEW_DOMAIN}/shop,the shop,false,2026-11-03,2026-11-21`,
-    ].join('\n'),
-  );
+  const csv = writeNewDomainLinks(dir);
   // Embedded: the import session raises the data generation and publishes nothing.
   const config = loadConfig({ QUARRY_DATA_DIR: dir });
   await importSession(config, (engine) => importLinksCsv(csv, { store: engine.store, asOf: TINY_WORLD_AS_OF }), { quiet: true });

@@ -9,22 +9,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startServe } from '../../support/serveProcess.js';
 import { startQuarry, STARTUP_TIMEOUT_MS } from '../../support/processes.js';
-
-const NEW_DOMAIN = 'brand-new-target.com';
+import { NEW_DOMAIN, writeNewDomainLinks } from '../../support/newDomainLinks.js';
 
 test('quarry import while quarry serve runs: the server reloads and answers with the new data', { timeout: 4 * STARTUP_TIMEOUT_MS }, async () => {
   const server = await startServe({ QUARRY_LOG_LEVEL: 'info', QUARRY_GATEWAY_RPS: '100' });
   try {
     const key = fs.readFileSync(path.join(server.dataDir, 'demo-key.txt'), 'utf8').trim();
-    const csv = path.join(server.dataDir, 'links.csv');
-    fs.writeFileSync(
-      csv,
-      [
-        'Source URL,Target URL,Anchor,NoFollow,First Seen,Last Seen',
-        `https://www.importedsite-one.com/review,https://www.${NEW_DOMAIN}/,brand new,false,2026-11-02,2026-11-20`,
-        `https://blog.importedsite-two.org/post,https://www.${NEW_DOMAIN}/shop,the shop,false,2026-11-03,2026-11-21`,
-      ].join('\n'),
-    );
+    const csv = writeNewDomainLinks(server.dataDir);
     const importing = startQuarry(['import', 'links', csv, '--data-dir', server.dataDir]);
     const exit = await importing.finished();
     assert.equal(exit.code, 0, importing.output());
