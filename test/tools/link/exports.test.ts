@@ -259,6 +259,9 @@ describe('link tool: exports', () => {
     assert.equal(job.state, 600);
     const seen = observed.get(job._id)!;
     const states = seen.map((s) => s.state).filter((s, i, all) => i === 0 || all[i - 1] !== s);
+    // The observer reads the job after each stage or progress call; on PostgreSQL the read of
+    // the last call can land after the job finished and see 600, which is not a state of the run.
+    if (states.at(-1) === 600) states.pop();
     assert.deepEqual(states, [100, 200], 'collecting (nothing finished yet), then links collected while the rows are written');
     const writing = seen.filter((s) => s.state === 200);
     assert.ok(
