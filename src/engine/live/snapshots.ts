@@ -76,11 +76,10 @@ export async function publishSnapshot(pool: pg.Pool, raw: SqliteDatabase.Databas
     await raw.backup(temporary, { progress: () => 0x7fffffff });
     progress('copy the research store', 1, 1);
     const size = fs.statSync(temporary).size;
-    const hash = createHash('sha256');
+    const meter = new SnapshotMeter('publish the research store (bytes)', size, progress);
     let seq = 0;
     let pending: Buffer[] = [];
     let pendingBytes = 0;
-    let read = 0;
     const flush = async () => {
       if (pendingBytes === 0) return;
       const data = Buffer.concat(pending, pendingBytes);
@@ -90,14 +89,7 @@ export async function publishSnapshot(pool: pg.Pool, raw: SqliteDatabase.Databas
     };
     await pipeline(
       fs.createReadStream(temporary),
-      new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          hash.update(chunk);
-          read += chunk.length;
-          progress('publish the research store (bytes)', read, size);
-          done(null, chunk);
-        },
-      }),
+      meter.stream(),
       zlib.createGzip({ level: 6 }),
       new Writable({
         write(chunk: Buffer, _encoding, done) {
@@ -114,7 +106,7 @@ export async function publishSnapshot(pool: pg.Pool, raw: SqliteDatabase.Databas
     await pool.query(`UPDATE research.snapshots SET state = 'ready', bytes = $2, sha256 = $3, chunks = $4, published_ms = $5 WHERE generation = $1`, [
       generation,
       size,
-      hash.digest('hex'),
+      meter.digest(),
       seq,
       options.nowMs ?? Date.now(),
     ]);
@@ -176,8 +168,7 @@ export async function fetchSnapshot(pool: pg.Pool, generation: number, file: str
   const bytes = Number(head.bytes);
   const progress = onProgress ?? (() => undefined);
   const temporary = `${file}.fetching-${process.pid}-${randomBytes(4).toString('hex')}`;
-  const hash = createHash('sha256');
-  let written = 0;
+  const meter = new SnapshotMeter('fetch the research store (bytes)', bytes, progress);
   async function* read(): AsyncGenerator<Buffer> {
     for (let seq = 0; seq < chunks; seq++) {
       const chunk = await pool.query<{ data: Buffer }>('SELECT data FROM research.snapshot_chunks WHERE generation = $1 AND seq = $2', [generation, seq]);
@@ -187,22 +178,10 @@ export async function fetchSnapshot(pool: pg.Pool, generation: number, file: str
   }
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    await pipeline(
-      Readable.from(read()),
-      zlib.createGunzip(),
-      new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          hash.update(chunk);
-          written += chunk.length;
-          progress('fetch the research store (bytes)', written, bytes);
-          done(null, chunk);
-        },
-      }),
-      fs.createWriteStream(temporary, { mode: 0o600 }),
-    );
-    const digest = hash.digest('hex');
-    if (written !== bytes || digest !== head.sha256)
-      throw new Error(`research generation ${generation} arrived damaged (${written} of ${bytes} bytes, hash ${digest})`);
+    await pipeline(Readable.from(read()), zlib.createGunzip(), meter.stream(), fs.createWriteStream(temporary, { mode: 0o600 }));
+    const digest = meter.digest();
+    if (meter.bytes !== bytes || digest !== head.sha256)
+      throw new Error(`research generation ${generation} arrived damaged (${meter.bytes} of ${bytes} bytes, hash ${digest})`);
     try {
       // link, not rename: it fails when the file is there, where a rename would replace a file in use.
       fs.linkSync(temporary, file);
@@ -211,5 +190,33 @@ export async function fetchSnapshot(pool: pg.Pool, generation: number, file: str
     }
   } finally {
     fs.rmSync(temporary, { force: true });
+  }
+}
+
+/** The uncompressed bytes of a snapshot as they pass: counted, hashed (SHA-256) and shown as progress. */
+class SnapshotMeter {
+  bytes = 0;
+  private readonly hash = createHash('sha256');
+
+  constructor(
+    private readonly stage: string,
+    private readonly total: number,
+    private readonly progress: ProgressListener,
+  ) {}
+
+  /** A pass-through stream that meters what flows through it. */
+  stream(): Transform {
+    return new Transform({
+      transform: (chunk: Buffer, _encoding, done) => {
+        this.hash.update(chunk);
+        this.bytes += chunk.length;
+        this.progress(this.stage, this.bytes, this.total);
+        done(null, chunk);
+      },
+    });
+  }
+
+  digest(): string {
+    return this.hash.digest('hex');
   }
 }
