@@ -12,7 +12,7 @@ import { testApp, type TestApp } from '../../support/app.js';
 import { DAY } from '../../../src/lib/clock.js';
 import { baseClickThroughRate } from '../../../src/engine/search/clickThroughCurve.js';
 import { newClient, pace, qs, type ToolClient } from '../../tools/serp/serpClient.js';
-import { startFakeUpstream, type FakeUpstream } from './fakeUpstream.js';
+import { startFakeUpstream, type FakeUpstream } from '../../support/fakes/upstream.js';
 import { createSources, SourceError, type EngineSources } from '../../../src/engine/sources/index.js';
 import { loadSourcesConfig } from '../../../src/engine/sources/sourceConfig.js';
 import { reloadSearchKeywords } from '../../../src/engine/search/index.js';
