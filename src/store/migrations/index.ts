@@ -20,6 +20,7 @@ import { exportChunkMigrations } from './0017_export_chunks.js';
 import { lookupKeySeparatorMigrations } from './0018_lookup_key_separator.js';
 import { searchConsoleMigrations } from './0020_search_console.js';
 import { keywordDifficultyMigrations } from './0045_keyword_difficulty.js';
+import { answerMonitoringMigrations } from './0050_answer_monitoring.js';
 
 export const stateMigrations: Record<string, Migration> = {
   ...foundationMigrations,
@@ -39,4 +40,5 @@ export const stateMigrations: Record<string, Migration> = {
   ...lookupKeySeparatorMigrations,
   ...searchConsoleMigrations,
   ...keywordDifficultyMigrations,
+  ...answerMonitoringMigrations,
 };
