@@ -82,7 +82,14 @@ export class AnswerChecks {
   }
 
   private async run(nowMs: number, only?: string): Promise<AnswerRunResult> {
-    const monitors = only === undefined ? await this.deps.store.live() : (await this.deps.store.live()).filter((m) => m.id === only);
+    const today = utcDay(nowMs);
+    // A round skips monitors checked today with nothing left to do; new prompts and changed
+    // settings are checked on their own (checkSoon), and failed models leave the monitor warned.
+    const monitors = (await this.deps.store.live()).filter((m) =>
+      only !== undefined
+        ? m.id === only
+        : m.last_check_ms === null || utcDay(m.last_check_ms) !== today || m.pending_changes === 1 || m.last_check_failed === 1,
+    );
     const result: AnswerRunResult = { monitors: monitors.length, answered: 0, failed: 0 };
     for (const monitor of monitors) await this.checkMonitor(monitor, nowMs, result);
     return result;

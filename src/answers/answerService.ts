@@ -8,6 +8,7 @@ import { ProviderLedger } from '../engine/sources/providerLedger.js';
 import { AnswerMonitorStore, DELETED_MONITOR_RETENTION_DAYS, type MonitorRow, type PromptRow } from '../store/answerMonitors.js';
 import { utcDay } from '../store/rankTracking.js';
 import { unixSeconds } from '../lib/clock.js';
+import type { ScheduledRound } from '../rank/rankService.js';
 import { AnswerChecks } from './answerChecks.js';
 import { AnswerPurchases, type AnswerQuestion, type AnswerSource } from './answerPurchases.js';
 import { configuredModels, type AnswerModel } from './models.js';
@@ -26,6 +27,8 @@ export interface AnswerServices {
   brandOf(domain: string): string | null;
   /** One round: today's checks of every live monitor, then the purge of monitors deleted long ago. */
   round(nowMs: number): Promise<void>;
+  /** The round as the scheduler runs it. */
+  scheduled: ScheduledRound;
 }
 
 const services = new WeakMap<object, AnswerServices>();
@@ -73,6 +76,7 @@ export function answerServices(ctx: AnswerContext): AnswerServices {
       await store.purgeDeleted(unixSeconds(nowMs));
       await purchases.prune(utcDay(nowMs), DELETED_MONITOR_RETENTION_DAYS);
     },
+    scheduled: { run: (nowMs) => s!.round(nowMs), idle: () => checks.idle() },
   };
   services.set(ctx, s);
   return s;

@@ -9,6 +9,8 @@ import { testApp, type TestApp } from '../../support/app.js';
 import { assertReferenceShape } from '../../support/reference.js';
 import { answerServices } from '../../../src/answers/answerService.js';
 import { DAY } from '../../../src/lib/clock.js';
+import { startRankScheduler } from '../../../src/rank/rankService.js';
+import { utcDay } from '../../../src/store/rankTracking.js';
 import { answerClient, createChecked, monitorBody, type AnswerClient } from './helpers.js';
 
 let t: TestApp;
@@ -313,6 +315,31 @@ describe('pools', () => {
     await services.round(t.clock.now());
     assert.equal(await results(), 0);
     assert.equal((await c.get(`/monitor/${id}`)).statusCode, 404);
+  });
+});
+
+describe('the scheduler', () => {
+  test('asks every prompt of every live monitor of each of its models once a day, in the rank scheduler’s round', async () => {
+    const c = await answerClient(t);
+    const id = await createChecked(t, c, { models: [1, 3] });
+    const scheduler = startRankScheduler(t.ctx, { everyMs: 3_600_000, rounds: [answerServices(t.ctx).scheduled] });
+    try {
+      await scheduler.tick();
+      t.clock.advance(DAY);
+      await scheduler.tick();
+      await scheduler.tick();
+      const day = utcDay(t.clock.now());
+      const rows = await t.ctx.state.db
+        .selectFrom('answer_results')
+        .select(['model_id', 'status'])
+        .where('monitor_id', '=', id)
+        .where('day', '=', day)
+        .execute();
+      assert.equal(rows.length, 4);
+      assert.ok(rows.every((r) => r.status === 'ok'));
+    } finally {
+      await scheduler.stop();
+    }
   });
 });
 
