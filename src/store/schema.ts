@@ -163,6 +163,19 @@ export interface StateDatabase {
   answer_results: AnswerResultsTable;
   answer_texts: AnswerTextsTable;
   answer_report_deliveries: AnswerReportDeliveriesTable;
+  keyword_difficulty: KeywordDifficultyTable;
+}
+
+/** The first difficulty computed for a keyword in a market on a UTC day (engine/sources/difficultyBook.ts). */
+export interface KeywordDifficultyTable {
+  kw: string;
+  /** The market (country, or 2840 for anywhere). */
+  location_id: number;
+  /** YYYY-MM-DD */
+  day: string;
+  seo: number;
+  /** When the difficulty was computed (Unix seconds): a rank index's build, a SERP's fetch. */
+  seo_ts: number;
 }
 
 /**

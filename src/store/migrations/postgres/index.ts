@@ -151,4 +151,12 @@ export const postgresStateMigrations: Record<string, Migration> = {
         seq bigint not null, data bytea not null, constraint snapshot_chunks_pk primary key (generation, seq))`.execute(db);
     },
   },
+  // SQLite's 0045: the one difficulty of a keyword per market and day (engine/sources/difficultyBook.ts).
+  '0045_keyword_difficulty': {
+    async up(db: Kysely<any>) {
+      await sql`CREATE TABLE keyword_difficulty (kw text not null, location_id bigint not null, day text not null, seo bigint not null,
+        seo_ts bigint not null, constraint keyword_difficulty_pk primary key (location_id, kw, day))`.execute(db);
+      await sql`CREATE INDEX keyword_difficulty_day ON keyword_difficulty (day)`.execute(db);
+    },
+  },
 };
