@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { DEFAULT_FREE_WRITES_PER_MINUTE } from './policy/fairUse.js';
 import { loadSourcesConfig, SourceConfigError, type SourcesConfig } from './engine/sources/sourceConfig.js';
+import { loadAnswerConfig, type AnswerConfig } from './answers/answerConfig.js';
 
 /** Sizes of the sandbox web (see engine/world). */
 export const WORLD_SIZES = ['tiny', 'small', 'large'] as const;
@@ -32,6 +33,8 @@ export interface Config {
   sessionTtlHours: number;
   /** Which source serves SERPs, keyword data and links, and the providers' credentials and limits. */
   sources: SourcesConfig;
+  /** Which AI models answer the answer tool's prompts, and their daily budget. */
+  answers: AnswerConfig;
   /**
    * Scale mode: the policy's hot state (burst windows, pools, cooldowns, single-flight, cache
    * invalidation, gateway limit) on this Redis, shared by every API process. null: in-process.
@@ -117,8 +120,10 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`QUARRY_SMTP_URL must start with smtp:// or smtps://`);
   }
   let sources: SourcesConfig;
+  let answers: AnswerConfig;
   try {
     sources = loadSourcesConfig(env);
+    answers = loadAnswerConfig(env, sources);
   } catch (err) {
     throw err instanceof SourceConfigError ? new ConfigError(err.message) : err;
   }
@@ -140,6 +145,7 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutMs: int(env, 'QUARRY_REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
     sessionTtlHours: int(env, 'QUARRY_SESSION_TTL_HOURS', 12, 1, 24 * 30),
     sources,
+    answers,
     redisUrl,
     redisPrefix: str(env, 'QUARRY_REDIS_PREFIX') ?? 'quarry:',
     databaseUrl,
