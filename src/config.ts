@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { DEFAULT_FREE_WRITES_PER_MINUTE } from './policy/fairUse.js';
+import { POSTGRES_POOL_DEFAULTS, type PostgresPoolOptions } from './store/postgresPool.js';
 import { loadSourcesConfig, SourceConfigError, type SourcesConfig } from './engine/sources/sourceConfig.js';
 import { loadAnswerConfig, type AnswerConfig } from './answers/answerConfig.js';
 
@@ -53,6 +54,13 @@ export interface Config {
    * /metrics, on QUARRY_HOST; null: it exposes none. API processes answer /metrics on their port.
    */
   metricsPort: number | null;
+  /** Scale mode: the state store's connections per process and their deadlines (store/postgresPool.ts). */
+  postgresPool: Required<PostgresPoolOptions>;
+  /**
+   * On SIGTERM or SIGINT, how long `quarry serve` may take to finish the requests, jobs and
+   * rounds in flight and close its stores; past it the process exits anyway (status 1).
+   */
+  drainTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -150,5 +158,13 @@ export function loadConfig(env: Env = process.env): Config {
     redisPrefix: str(env, 'QUARRY_REDIS_PREFIX') ?? 'quarry:',
     databaseUrl,
     metricsPort: str(env, 'QUARRY_METRICS_PORT') === null ? null : int(env, 'QUARRY_METRICS_PORT', 0, 0, 65535),
+    postgresPool: {
+      max: int(env, 'QUARRY_PG_POOL_SIZE', POSTGRES_POOL_DEFAULTS.max, 1, 1_000),
+      statementTimeoutMs: int(env, 'QUARRY_PG_STATEMENT_TIMEOUT_MS', POSTGRES_POOL_DEFAULTS.statementTimeoutMs, 0, 3_600_000),
+      idleInTransactionMs: int(env, 'QUARRY_PG_IDLE_IN_TRANSACTION_MS', POSTGRES_POOL_DEFAULTS.idleInTransactionMs, 0, 3_600_000),
+      // Never 0 (pg's "wait for ever"): a request waits for a connection at most this long, then answers 503.
+      waitMs: int(env, 'QUARRY_PG_POOL_WAIT_MS', POSTGRES_POOL_DEFAULTS.waitMs, 100, 600_000),
+    },
+    drainTimeoutMs: int(env, 'QUARRY_DRAIN_TIMEOUT_MS', 20_000, 100, 3_600_000),
   };
 }

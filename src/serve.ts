@@ -144,7 +144,14 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    log.info({ signal }, 'shutting down');
+    log.info({ signal, drainTimeoutMs: config.drainTimeoutMs }, 'shutting down');
+    // The drain deadline: whatever still waits then (a request stuck on a store, a round that
+    // does not stop), the process ends. Its locks are the operating system's and PostgreSQL's,
+    // dropped with the process; reservations left in flight are released by the next start.
+    setTimeout(() => {
+      log.error({ signal, drainTimeoutMs: config.drainTimeoutMs }, 'shutdown did not finish within the drain deadline; exiting');
+      process.exit(1);
+    }, config.drainTimeoutMs).unref();
     clearInterval(sweep);
     clearInterval(releaser);
     await rankScheduler?.stop();
