@@ -10,6 +10,7 @@ import { utcDay } from '../store/rankTracking.js';
 import { unixSeconds } from '../lib/clock.js';
 import type { ScheduledRound } from '../rank/rankService.js';
 import { AnswerChecks } from './answerChecks.js';
+import { AnswerReports } from './answerReports.js';
 import { AnswerPurchases, type AnswerQuestion, type AnswerSource } from './answerPurchases.js';
 import { configuredModels, type AnswerModel } from './models.js';
 import { providerSources } from './providers/index.js';
@@ -23,6 +24,7 @@ export interface AnswerServices {
   sources: ReadonlyMap<number, AnswerSource>;
   purchases: AnswerPurchases;
   checks: AnswerChecks;
+  reports: AnswerReports;
   /** The brand of a site of the research data (sandbox sites have one), or null. */
   brandOf(domain: string): string | null;
   /** One round: today's checks of every live monitor, then the purge of monitors deleted long ago. */
@@ -64,19 +66,28 @@ export function answerServices(ctx: AnswerContext): AnswerServices {
     brandOf: web.brandOf,
     metrics: ctx.metrics,
   });
+  const reports = new AnswerReports(ctx, store, models);
   s = {
     store,
     models,
     sources,
     purchases,
     checks,
+    reports,
     brandOf: web.brandOf,
     async round(nowMs) {
       await checks.runDue(nowMs);
+      await reports.runDue(nowMs);
       await store.purgeDeleted(unixSeconds(nowMs));
       await purchases.prune(utcDay(nowMs), DELETED_MONITOR_RETENTION_DAYS);
     },
-    scheduled: { run: (nowMs) => s!.round(nowMs), idle: () => checks.idle() },
+    scheduled: {
+      run: (nowMs) => s!.round(nowMs),
+      idle: async () => {
+        await checks.idle();
+        reports.close();
+      },
+    },
   };
   services.set(ctx, s);
   return s;

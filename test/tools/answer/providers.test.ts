@@ -337,3 +337,15 @@ describe('AI Overviews', () => {
     }
   });
 });
+
+describe('metrics', () => {
+  test('/metrics counts answers checked per provider and outcome, and answers bought', async () => {
+    const text = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+    const value = (line: string) => Number(new RegExp(`^${line.replace(/[{}"]/g, (ch) => `\\${ch}`)} (\\d+)`, 'm').exec(text)?.[1] ?? NaN);
+    assert.ok(value('quarry_answer_checks_total{provider="openai",outcome="answered"}') >= 3);
+    assert.ok(value('quarry_answer_checks_total{provider="perplexity",outcome="failed"}') >= 1);
+    assert.ok(value('quarry_answer_checks_total{provider="gemini",outcome="failed"}') >= 1);
+    assert.ok(value('quarry_answers_bought_total{provider="openai"}') >= 2);
+    assert.ok(value('quarry_answers_bought_total{provider="google"}') >= 2);
+  });
+});
