@@ -30,6 +30,7 @@ import { createTestDatabase, TEST_DATABASE_URL } from '../test/support/postgres.
 import type { RedisHandle } from '../src/lib/redis.js';
 import { TEST_REDIS_URL, testRedis } from '../test/support/redis.js';
 import { startServe, type ServeProcess } from '../test/support/serveProcess.js';
+import { METRICS_HEADERS, TEST_METRICS_TOKEN } from '../test/support/app.js';
 import { percentile } from './benchSupport.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -90,7 +91,7 @@ async function redisCpuSeconds(redis: RedisHandle): Promise<number> {
 
 /** The process CPU seconds a server reports on its /metrics (prom-client's default metric). */
 async function cpuSeconds(server: ServeProcess): Promise<number> {
-  const text = await (await fetch(`${server.origin}/metrics`)).text();
+  const text = await (await fetch(`${server.origin}/metrics`, { headers: METRICS_HEADERS })).text();
   const line = text.split('\n').find((l) => l.startsWith('quarry_process_cpu_seconds_total '));
   if (!line) throw new Error(`${server.origin}/metrics has no quarry_process_cpu_seconds_total`);
   return Number(line.split(' ')[1]);
@@ -167,7 +168,13 @@ async function main(): Promise<void> {
   const plansFile = path.join(work, 'plans.json');
   const pools = (size: number) => Object.fromEntries(POOLS.map((pool) => [pool, size]));
   fs.writeFileSync(plansFile, JSON.stringify({ bench: { pools: pools(10_000_000), reqsPerShortPeriod: 10_000_000 }, 'bench-empty': { pools: pools(0) } }));
-  const common = { QUARRY_GATEWAY_RPS: '0', QUARRY_LOG_LEVEL: 'warn', QUARRY_PLANS_FILE: plansFile, QUARRY_FREE_WRITES_PER_MINUTE: '0' };
+  const common = {
+    QUARRY_METRICS_TOKEN: TEST_METRICS_TOKEN,
+    QUARRY_GATEWAY_RPS: '0',
+    QUARRY_LOG_LEVEL: 'warn',
+    QUARRY_PLANS_FILE: plansFile,
+    QUARRY_FREE_WRITES_PER_MINUTE: '0',
+  };
 
   const database = await createTestDatabase();
   const redis = await testRedis(`quarry-bench:${process.pid}:${Date.now().toString(36)}:`);

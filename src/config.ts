@@ -54,6 +54,11 @@ export interface Config {
    * /metrics, on QUARRY_HOST; null: it exposes none. API processes answer /metrics on their port.
    */
   metricsPort: number | null;
+  /**
+   * The bearer token a scraper sends for GET /metrics (`Authorization: Bearer …`). An API process
+   * answers /metrics on its own port only with it; null: not there at all (use metricsPort).
+   */
+  metricsToken: string | null;
   /** Scale mode: the state store's connections per process and their deadlines (store/postgresPool.ts). */
   postgresPool: Required<PostgresPoolOptions>;
   /**
@@ -88,6 +93,15 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
 function str(env: Env, name: string): string | null {
   const raw = env[name];
   return raw === undefined || raw.trim() === '' ? null : raw.trim();
+}
+
+/** QUARRY_METRICS_TOKEN: long enough not to be guessed, and sendable in a header as it is. */
+function metricsToken(env: Env): string | null {
+  const token = str(env, 'QUARRY_METRICS_TOKEN');
+  if (token !== null && (token.length < 16 || !/^[\x21-\x7e]+$/.test(token))) {
+    throw new ConfigError('QUARRY_METRICS_TOKEN must be at least 16 printable characters without spaces');
+  }
+  return token;
 }
 
 /** Reads and validates the configuration; throws ConfigError with a readable message. */
@@ -158,6 +172,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisPrefix: str(env, 'QUARRY_REDIS_PREFIX') ?? 'quarry:',
     databaseUrl,
     metricsPort: str(env, 'QUARRY_METRICS_PORT') === null ? null : int(env, 'QUARRY_METRICS_PORT', 0, 0, 65535),
+    metricsToken: metricsToken(env),
     postgresPool: {
       max: int(env, 'QUARRY_PG_POOL_SIZE', POSTGRES_POOL_DEFAULTS.max, 1, 1_000),
       statementTimeoutMs: int(env, 'QUARRY_PG_STATEMENT_TIMEOUT_MS', POSTGRES_POOL_DEFAULTS.statementTimeoutMs, 0, 3_600_000),

@@ -136,9 +136,9 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
           ),
       })
     : undefined;
-  // Without the API role there is no /metrics on the API port: this process's own metrics
-  // (its jobs, rank checks, e-mails) are served on QUARRY_METRICS_PORT, if set.
-  const metricsServer = !api && config.metricsPort !== null ? await startMetricsServer(ctx.metrics, config.metricsPort, config.host) : undefined;
+  // QUARRY_METRICS_PORT: this process's own metrics (its requests, jobs, rank checks, e-mails)
+  // on a port of their own, whatever its roles; the API port answers them only with the bearer token.
+  const metricsServer = config.metricsPort !== null ? await startMetricsServer(ctx.metrics, config.metricsPort, config.host, config.metricsToken) : undefined;
 
   let closing = false;
   const shutdown = async (signal: string) => {

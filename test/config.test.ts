@@ -50,6 +50,13 @@ describe('loadConfig', () => {
     rejects({ QUARRY_PG_POOL_SIZE: '0' }, /QUARRY_PG_POOL_SIZE must be between 1 and 1000/);
   });
 
+  test('the metrics token: none by default, at least 16 printable characters', () => {
+    assert.equal(loadConfig({}).metricsToken, null);
+    assert.equal(loadConfig({ QUARRY_METRICS_TOKEN: 'abcdefghijklmnop' }).metricsToken, 'abcdefghijklmnop');
+    rejects({ QUARRY_METRICS_TOKEN: 'short' }, /^QUARRY_METRICS_TOKEN must be at least 16 printable characters without spaces$/);
+    rejects({ QUARRY_METRICS_TOKEN: 'has a space in it ok' }, /QUARRY_METRICS_TOKEN must be/);
+  });
+
   test('empty and blank values mean the default', () => {
     const c = loadConfig({ QUARRY_PORT: '', QUARRY_TRUST_PROXY: '', QUARRY_HOST: '   ', QUARRY_WORLD_SIZE: ' ', QUARRY_PLANS_FILE: '' });
     assert.equal(c.port, 8080);
@@ -196,6 +203,7 @@ describe('loadConfig', () => {
       'QUARRY_PG_IDLE_IN_TRANSACTION_MS',
       'QUARRY_PG_POOL_WAIT_MS',
       'QUARRY_DRAIN_TIMEOUT_MS',
+      'QUARRY_METRICS_TOKEN',
     ];
     assert.deepEqual([...read].sort(), covered.sort());
   });

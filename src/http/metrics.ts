@@ -4,13 +4,18 @@
  * cache is a hit, any other 2xx an admission, a 429/402 a refusal with the error's type as
  * reason. They join the process's registry (metrics/processMetrics.ts: Node's process metrics,
  * the job queue's depth, job durations, rank checks, e-mails). Not under /v3 and not in the OpenAPI
- * document: scrape it from inside; docs/operations.md keeps it off the public proxy.
+ * document. On the API port it is answered only to a scraper that sends the bearer token
+ * QUARRY_METRICS_TOKEN (without one configured the route does not exist there): the API port
+ * faces clients, and a process's counters are the operator's. QUARRY_METRICS_PORT serves them
+ * on a port of their own instead (metrics/metricsServer.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { Counter, type CounterConfiguration, type Registry } from 'prom-client';
 import type { QuarryContext } from './context.js';
+import { bearerMatches } from '../metrics/metricsServer.js';
+import { ApiError } from '../lib/errors.js';
 
-export async function registerMetrics(app: FastifyInstance, ctx: Pick<QuarryContext, 'metrics'>): Promise<void> {
+export async function registerMetrics(app: FastifyInstance, ctx: Pick<QuarryContext, 'metrics' | 'config'>): Promise<void> {
   const registry = ctx.metrics.registry;
   const requests = counter(registry, {
     name: 'quarry_http_requests_total',
@@ -47,7 +52,13 @@ export async function registerMetrics(app: FastifyInstance, ctx: Pick<QuarryCont
     }
   });
 
-  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
+  const token = ctx.config.metricsToken;
+  if (token === null) return;
+  app.get('/metrics', { schema: { hide: true } }, async (req, reply) => {
+    if (!bearerMatches(req.headers.authorization, token)) {
+      reply.header('www-authenticate', 'Bearer realm="metrics"');
+      throw new ApiError(401, 'AuthError', 'GET /metrics needs Authorization: Bearer <QUARRY_METRICS_TOKEN>');
+    }
     const { text, contentType } = await ctx.metrics.scrape();
     return reply.header('content-type', contentType).send(text);
   });

@@ -90,7 +90,7 @@ export function workerCommand(handlers: JobHandlersFactory): Command {
       const logger = pino({ level: config.logLevel, name: 'quarry-worker' });
       const ctx = await createContext(config, { busyTimeoutMs: BACKGROUND_BUSY_TIMEOUT_MS });
       // This process's own metrics (its job durations), for Prometheus to scrape beside the others'.
-      const metricsServer = config.metricsPort === null ? null : await startMetricsServer(ctx.metrics, config.metricsPort, config.host);
+      const metricsServer = config.metricsPort === null ? null : await startMetricsServer(ctx.metrics, config.metricsPort, config.host, config.metricsToken);
       if (metricsServer) logger.info({ port: metricsServer.port }, 'metrics on /metrics');
       const queue = openJobQueue(ctx.state, ctx.clock);
       const running = startEmbeddedWorker(ctx, {

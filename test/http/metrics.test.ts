@@ -4,7 +4,8 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { testApp, type TestApp } from '../support/app.js';
+import { METRICS_HEADERS, TEST_METRICS_TOKEN, testApp, type TestApp } from '../support/app.js';
+import { startMetricsServer } from '../../src/metrics/metricsServer.js';
 import { SECOND } from '../../src/lib/clock.js';
 
 let t: TestApp;
@@ -27,7 +28,7 @@ describe('metrics', () => {
     assert.equal((await serps('widget')).statusCode, 429, 'the burst window: 3 per 30 s');
     t.clock.advance(31 * SECOND);
     assert.equal((await get('/v3/keyword-tool/lists/secret-id-123')).statusCode, 404);
-    const res = await t.app.inject({ method: 'GET', url: '/metrics' });
+    const res = await t.app.inject({ method: 'GET', url: '/metrics', headers: METRICS_HEADERS });
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers['content-type']), /^text\/plain/);
     const text = res.body;
@@ -45,5 +46,38 @@ describe('metrics', () => {
     // Not part of the API: absent from the OpenAPI document.
     const doc = (await t.app.inject({ method: 'GET', url: '/v3/openapi.json' })).json();
     assert.ok(!Object.keys(doc.paths).some((p) => p === '/metrics' || p.endsWith('/metrics')));
+  });
+
+  test('on the API port /metrics answers only the bearer token QUARRY_METRICS_TOKEN; without one configured it is not there', async () => {
+    for (const headers of [
+      {},
+      { authorization: 'Bearer wrong-token-0123456789' },
+      { authorization: 'Basic dGVzdA==' },
+      { 'x-access-token': (await t.account()).key },
+    ]) {
+      const res = await t.app.inject({ method: 'GET', url: '/metrics', headers });
+      assert.equal(res.statusCode, 401, JSON.stringify(headers));
+      assert.equal(res.json().error.type, 'AuthError');
+      assert.match(String(res.headers['www-authenticate']), /^Bearer/);
+      assert.doesNotMatch(res.body, /quarry_/);
+    }
+    const open = await testApp({ env: { QUARRY_METRICS_TOKEN: '' } });
+    try {
+      assert.equal((await open.app.inject({ method: 'GET', url: '/metrics' })).statusCode, 404);
+    } finally {
+      await open.close();
+    }
+  });
+
+  test('QUARRY_METRICS_PORT asks for the token too when one is set', async () => {
+    const server = await startMetricsServer(t.ctx.metrics, 0, '127.0.0.1', TEST_METRICS_TOKEN);
+    try {
+      assert.equal((await fetch(`http://127.0.0.1:${server.port}/metrics`)).status, 401);
+      const res = await fetch(`http://127.0.0.1:${server.port}/metrics`, { headers: METRICS_HEADERS });
+      assert.equal(res.status, 200);
+      assert.match(await res.text(), /quarry_/);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -15,7 +15,7 @@ import { SourceError, type SerpSource } from '../../src/engine/sources/types.js'
 import { PositionChecks } from '../../src/rank/positionChecks.js';
 import { rankServices } from '../../src/rank/rankService.js';
 import type { StateStore } from '../../src/store/database.js';
-import { testApp, type TestApp } from '../support/app.js';
+import { scrapeMetrics, testApp, type TestApp } from '../support/app.js';
 import { testStateStore } from '../support/postgres.js';
 import { rankClient } from '../tools/rank/helpers.js';
 
@@ -106,7 +106,7 @@ describe('scheduler metrics', () => {
     }
   });
 
-  const scrape = async (app: TestApp) => (await app.app.inject({ method: 'GET', url: '/metrics' })).body;
+  const scrape = (app: TestApp) => scrapeMetrics(app.app);
 
   test('rank checks by outcome: checked, and source_failed for keywords whose SERP source failed', async () => {
     const c = await rankClient(t);

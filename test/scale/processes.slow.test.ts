@@ -33,6 +33,7 @@ import { createTestDatabase, scaleMode } from '../support/postgres.js';
 import { freePort, Processes, until, type QuarryProcess } from '../support/processes.js';
 import { TEST_REDIS_URL, testRedis, testRedisPrefix } from '../support/redis.js';
 import { copyTinyWorld } from '../support/world.js';
+import { METRICS_HEADERS, TEST_METRICS_TOKEN } from '../support/app.js';
 
 type Database = Awaited<ReturnType<typeof createTestDatabase>>;
 
@@ -85,6 +86,7 @@ describe(
       // processes of one host. The state is on PostgreSQL and Redis.
       await copyTinyWorld(1, dataDir);
       env = {
+        QUARRY_METRICS_TOKEN: TEST_METRICS_TOKEN,
         QUARRY_DATABASE_URL: database.url,
         QUARRY_REDIS_URL: TEST_REDIS_URL,
         QUARRY_REDIS_PREFIX: prefix,
@@ -145,7 +147,7 @@ describe(
       for (const { origin } of api) {
         // An address of its own: the gateway limit covers /metrics too, and reads from one address
         // around a fast test could meet it (a 429 page has no counters, so the sum fell).
-        const res = await fetch(`${origin}/metrics`, { headers: { 'x-forwarded-for': nextAddress() } });
+        const res = await fetch(`${origin}/metrics`, { headers: { 'x-forwarded-for': nextAddress(), ...METRICS_HEADERS } });
         assert.equal(res.status, 200, `${origin}/metrics`);
         const text = await res.text();
         for (const l of text.split('\n')) if (line.test(l)) sum += Number(l.split(' ').pop());

@@ -41,6 +41,18 @@ export interface TestAppOptions {
 
 let counter = 0;
 
+/** The bearer token of a test app's GET /metrics (QUARRY_METRICS_TOKEN). */
+export const TEST_METRICS_TOKEN = 'test-metrics-token-0123456789';
+/** The headers a scraper of a test app's (or a test server's) /metrics sends. */
+export const METRICS_HEADERS = { authorization: `Bearer ${TEST_METRICS_TOKEN}` };
+
+/** A test app's /metrics text, scraped as Prometheus would, with the bearer token. */
+export async function scrapeMetrics(app: FastifyInstance): Promise<string> {
+  const res = await app.inject({ method: 'GET', url: '/metrics', headers: METRICS_HEADERS });
+  if (res.statusCode !== 200) throw new Error(`GET /metrics answered ${res.statusCode}: ${res.body}`);
+  return res.body;
+}
+
 export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
   const clock = options.clock ?? new FakeClock();
   // npm run test:scale: every app puts the policy's hot state on the test Redis, under a prefix
@@ -56,6 +68,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
     QUARRY_PUBLIC_URL: 'http://quarry.test',
     // The fake clock stands still: tests of other rules would run out of free-write budget.
     QUARRY_FREE_WRITES_PER_MINUTE: '0',
+    QUARRY_METRICS_TOKEN: TEST_METRICS_TOKEN,
     ...(options.dataDir ? { QUARRY_DATA_DIR: options.dataDir } : {}),
     ...options.env,
   });

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { loadConfig } from '../../../src/config.js';
 import { importLinksCsv } from '../../../src/engine/import/linksImport.js';
 import { importSession } from '../../../src/engine/live/importSession.js';
-import { testApp } from '../../support/app.js';
+import { scrapeMetrics, testApp } from '../../support/app.js';
 import { TINY_WORLD_AS_OF } from '../../support/world.js';
 import { NEW_DOMAIN, writeNewDomainLinks } from '../../support/newDomainLinks.js';
 
@@ -46,7 +46,7 @@ test('an import while serving: the next lookup answers with the new data, no res
     // The replaced data was closed: no request was using it.
     await t.ctx.research.live.drained();
     assert.equal(t.ctx.research.live.draining, 0);
-    const metrics = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+    const metrics = await scrapeMetrics(t.app);
     assert.match(metrics, /^quarry_research_generation 1$/m);
     assert.match(metrics, /^quarry_research_reloads_total 1$/m);
     assert.match(metrics, /^quarry_research_draining 0$/m);

@@ -8,7 +8,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { testApp, type TestApp } from '../../support/app.js';
+import { scrapeMetrics, testApp, type TestApp } from '../../support/app.js';
 import { assertReferenceShape } from '../../support/reference.js';
 import type { FakeUpstream } from '../../support/fakes/upstream.js';
 import {
@@ -341,7 +341,7 @@ describe('AI Overviews', () => {
 
 describe('metrics', () => {
   test('/metrics counts answers checked per provider and outcome, and answers bought', async () => {
-    const text = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+    const text = await scrapeMetrics(t.app);
     const value = (line: string) => Number(new RegExp(`^${line.replace(/[{}"]/g, (ch) => `\\${ch}`)} (\\d+)`, 'm').exec(text)?.[1] ?? NaN);
     assert.ok(value('quarry_answer_checks_total{provider="openai",outcome="answered"}') >= 3);
     assert.ok(value('quarry_answer_checks_total{provider="perplexity",outcome="failed"}') >= 1);
