@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { DEFAULT_FREE_WRITES_PER_MINUTE, DEFAULT_REQUESTS_IN_FLIGHT } from './policy/fairUse.js';
+import { POSTGRES_POOL_DEFAULTS, type PostgresPoolOptions } from './store/postgresPool.js';
 import { loadSourcesConfig, SourceConfigError, type SourcesConfig } from './engine/sources/sourceConfig.js';
+import { loadAnswerConfig, type AnswerConfig } from './answers/answerConfig.js';
 
 /** Sizes of the sandbox web (see engine/world). */
 export const WORLD_SIZES = ['tiny', 'small', 'large'] as const;
@@ -34,6 +36,8 @@ export interface Config {
   sessionTtlHours: number;
   /** Which source serves SERPs, keyword data and links, and the providers' credentials and limits. */
   sources: SourcesConfig;
+  /** Which AI models answer the answer tool's prompts, and their daily budget. */
+  answers: AnswerConfig;
   /**
    * Scale mode: the policy's hot state (burst windows, pools, cooldowns, single-flight, cache
    * invalidation, gateway limit) on this Redis, shared by every API process. null: in-process.
@@ -52,6 +56,13 @@ export interface Config {
    * /metrics, on QUARRY_HOST; null: it exposes none. API processes answer /metrics on their port.
    */
   metricsPort: number | null;
+  /** Scale mode: the state store's connections per process and their deadlines (store/postgresPool.ts). */
+  postgresPool: Required<PostgresPoolOptions>;
+  /**
+   * On SIGTERM or SIGINT, how long `quarry serve` may take to finish the requests, jobs and
+   * rounds in flight and close its stores; past it the process exits anyway (status 1).
+   */
+  drainTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -119,8 +130,10 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`QUARRY_SMTP_URL must start with smtp:// or smtps://`);
   }
   let sources: SourcesConfig;
+  let answers: AnswerConfig;
   try {
     sources = loadSourcesConfig(env);
+    answers = loadAnswerConfig(env, sources);
   } catch (err) {
     throw err instanceof SourceConfigError ? new ConfigError(err.message) : err;
   }
@@ -143,9 +156,18 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutMs: int(env, 'QUARRY_REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
     sessionTtlHours: int(env, 'QUARRY_SESSION_TTL_HOURS', 12, 1, 24 * 30),
     sources,
+    answers,
     redisUrl,
     redisPrefix: str(env, 'QUARRY_REDIS_PREFIX') ?? 'quarry:',
     databaseUrl,
     metricsPort: str(env, 'QUARRY_METRICS_PORT') === null ? null : int(env, 'QUARRY_METRICS_PORT', 0, 0, 65535),
+    postgresPool: {
+      max: int(env, 'QUARRY_PG_POOL_SIZE', POSTGRES_POOL_DEFAULTS.max, 1, 1_000),
+      statementTimeoutMs: int(env, 'QUARRY_PG_STATEMENT_TIMEOUT_MS', POSTGRES_POOL_DEFAULTS.statementTimeoutMs, 0, 3_600_000),
+      idleInTransactionMs: int(env, 'QUARRY_PG_IDLE_IN_TRANSACTION_MS', POSTGRES_POOL_DEFAULTS.idleInTransactionMs, 0, 3_600_000),
+      // Never 0 (pg's "wait for ever"): a request waits for a connection at most this long, then answers 503.
+      waitMs: int(env, 'QUARRY_PG_POOL_WAIT_MS', POSTGRES_POOL_DEFAULTS.waitMs, 100, 600_000),
+    },
+    drainTimeoutMs: int(env, 'QUARRY_DRAIN_TIMEOUT_MS', 20_000, 100, 3_600_000),
   };
 }

@@ -19,6 +19,7 @@ import { backupDataDir, BackupError, POSTGRES_DUMP_FILE } from './store/backup.j
 import { addFileImporters } from './engine/import/commands.js';
 import { ImportError } from './engine/import/importError.js';
 import { mcpCommand } from './mcp/stdio.js';
+import { AnswerCommandError, answersCommand } from './answers/commands.js';
 import { ALL_ROLES, parseRoles, type Role } from './roles.js';
 
 // Everything Quarry writes (databases, exports, keys, reports) is readable by its owner only.
@@ -83,6 +84,7 @@ program.addCommand(workerCommand((ctx) => jobHandlers(ctx)));
 program.addCommand(worldCommand());
 program.addCommand(addFileImporters(importCommand()));
 program.addCommand(mcpCommand());
+program.addCommand(answersCommand());
 
 const accounts = program.command('accounts').description('manage accounts');
 accounts
@@ -186,7 +188,8 @@ program.parseAsync(process.argv).catch((err: unknown) => {
     err instanceof AccountError ||
     err instanceof DataDirInUseError ||
     err instanceof BackupError ||
-    err instanceof ImportError
+    err instanceof ImportError ||
+    err instanceof AnswerCommandError
   ) {
     console.error(`quarry: ${err.message}`);
     process.exit(2);

@@ -15,6 +15,7 @@ import { progressBars } from './lib/progress.js';
 import { startEmbeddedWorker } from './jobs/workerCommand.js';
 import { jobHandlers } from './workers.js';
 import { startRankScheduler } from './rank/rankService.js';
+import { answerServices } from './answers/answerService.js';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
@@ -118,13 +119,15 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
   ctx.research.start(log);
   // The embedded worker runs backlink exports; `quarry worker` can run more of them elsewhere.
   const worker = roles.has('worker') ? startEmbeddedWorker(ctx, { handlers: jobHandlers(ctx), queue: ctx.jobs, logger: log }) : undefined;
-  // Daily rank checks (catching up days missed while down) and due email reports.
+  // Daily rank checks (catching up days missed while down) and due email reports, then the
+  // answer tool's daily checks and reports.
   // In the scale mode any number of processes may have this role: the one holding a
   // PostgreSQL advisory lock runs the rounds, the others stand by to take over.
   const rankScheduler = roles.has('scheduler')
     ? startRankScheduler(ctx, {
         logger: log,
         leadership: ctx.state.dialect === 'postgres' ? new AdvisoryLock(ctx.state.pool, ADVISORY_LOCKS.rankScheduler) : undefined,
+        rounds: [answerServices(ctx).scheduled],
         onLeading: (leading) =>
           process.stderr.write(
             leading
@@ -141,7 +144,14 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    log.info({ signal }, 'shutting down');
+    log.info({ signal, drainTimeoutMs: config.drainTimeoutMs }, 'shutting down');
+    // The drain deadline: whatever still waits then (a request stuck on a store, a round that
+    // does not stop), the process ends. Its locks are the operating system's and PostgreSQL's,
+    // dropped with the process; reservations left in flight are released by the next start.
+    setTimeout(() => {
+      log.error({ signal, drainTimeoutMs: config.drainTimeoutMs }, 'shutdown did not finish within the drain deadline; exiting');
+      process.exit(1);
+    }, config.drainTimeoutMs).unref();
     clearInterval(sweep);
     clearInterval(releaser);
     await rankScheduler?.stop();

@@ -31,6 +31,23 @@ describe('loadConfig', () => {
     assert.equal(c.freeWritesPerMinute, 120);
     assert.equal(c.requestTimeoutMs, 30_000);
     assert.equal(c.sessionTtlHours, 12);
+    assert.deepEqual(c.postgresPool, { max: 10, statementTimeoutMs: 30_000, idleInTransactionMs: 15_000, waitMs: 10_000 });
+    assert.equal(c.drainTimeoutMs, 20_000);
+  });
+
+  test('PostgreSQL pool deadlines and the drain deadline', () => {
+    const c = loadConfig({
+      QUARRY_PG_POOL_SIZE: '4',
+      QUARRY_PG_STATEMENT_TIMEOUT_MS: '0',
+      QUARRY_PG_IDLE_IN_TRANSACTION_MS: '5000',
+      QUARRY_PG_POOL_WAIT_MS: '250',
+      QUARRY_DRAIN_TIMEOUT_MS: '5000',
+    });
+    assert.deepEqual(c.postgresPool, { max: 4, statementTimeoutMs: 0, idleInTransactionMs: 5_000, waitMs: 250 });
+    assert.equal(c.drainTimeoutMs, 5_000);
+    // Waiting for a connection is always bounded: 0 would be pg's "for ever".
+    rejects({ QUARRY_PG_POOL_WAIT_MS: '0' }, /^QUARRY_PG_POOL_WAIT_MS must be between 100 and 600000, got 0$/);
+    rejects({ QUARRY_PG_POOL_SIZE: '0' }, /QUARRY_PG_POOL_SIZE must be between 1 and 1000/);
   });
 
   test('empty and blank values mean the default', () => {
@@ -177,6 +194,11 @@ describe('loadConfig', () => {
       'QUARRY_DATABASE_URL',
       'QUARRY_SESSION_TTL_HOURS',
       'QUARRY_METRICS_PORT',
+      'QUARRY_PG_POOL_SIZE',
+      'QUARRY_PG_STATEMENT_TIMEOUT_MS',
+      'QUARRY_PG_IDLE_IN_TRANSACTION_MS',
+      'QUARRY_PG_POOL_WAIT_MS',
+      'QUARRY_DRAIN_TIMEOUT_MS',
     ];
     assert.deepEqual([...read].sort(), covered.sort());
   });

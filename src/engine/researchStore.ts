@@ -248,6 +248,24 @@ export const researchMigrations: Record<string, Migration> = {
       await db.schema.dropTable('import_touched_roots').ifExists().execute();
     },
   },
+  '0047_domain_priors_staging': {
+    async up(db: Kysely<any>) {
+      // A rank list being imported (engine/import/priorsImport.ts): its rows wait here, per run,
+      // until the file has been read to its end, and replace the list in domain_priors in one
+      // transaction. A truncated or foreign file leaves the priors as they were.
+      await db.schema
+        .createTable('domain_priors_staging')
+        .addColumn('run_id', 'integer', (c) => c.notNull())
+        .addColumn('domain', 'text', (c) => c.notNull())
+        .addColumn('cc_harmonic_rank', 'integer')
+        .addColumn('cc_harmonic_value', 'real')
+        .addColumn('cc_pagerank_rank', 'integer')
+        .addColumn('cc_pagerank_value', 'real')
+        .addColumn('tranco_rank', 'integer')
+        .addPrimaryKeyConstraint('domain_priors_staging_pk', ['run_id', 'domain'])
+        .execute();
+    },
+  },
 };
 
 /** Opens (and migrates) a research store file. */

@@ -26,7 +26,7 @@ import { toolRoutes } from '../tools/routes.js';
 import { downloadRoutes } from '../jobs/downloadRoutes.js';
 import { openExportFiles } from '../jobs/exportJobs.js';
 import { fairUseDoor, freeWriteUnits } from './fairUseDoor.js';
-import { isSqliteBusy } from '../store/database.js';
+import { isStoreBusy } from '../store/database.js';
 import { STATUS_CODES } from 'node:http';
 import { mcpRoutes } from '../mcp/routes.js';
 import { registerMetrics } from './metrics.js';
@@ -205,9 +205,10 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
     else if (err instanceof SourceError) apiError = errors.upstream(err);
     else if (err.validation) apiError = validationError(err);
     else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') apiError = errors.payloadTooLarge();
-    // Another process held the state store's write lock past the busy timeout: the write was
-    // not made (and a charge was released), so the client may simply retry. Never a 500.
-    else if (isSqliteBusy(err)) apiError = errors.busy();
+    // Another process held the state store's write lock past the busy timeout, or (PostgreSQL)
+    // no connection was free in time or a statement ran past its deadline: the write was not
+    // made (and a charge was released), so the client may simply retry. Never a 500.
+    else if (isStoreBusy(err)) apiError = errors.busy();
     else if (
       err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ||
       err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||

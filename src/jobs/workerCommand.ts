@@ -110,6 +110,12 @@ export function workerCommand(handlers: JobHandlersFactory): Command {
           if (stopping) return;
           stopping = true;
           logger.info({ signal }, 'worker stopping');
+          // Past the grace and the drain deadline the process ends whatever still waits (a
+          // store that does not answer); leases it held run out and other workers take the jobs.
+          setTimeout(() => {
+            logger.error({ signal }, 'the worker did not stop within its grace and drain deadline; exiting');
+            process.exit(1);
+          }, opts.grace + config.drainTimeoutMs).unref();
           void running
             .stop()
             .then(() => ctx.research.stop())

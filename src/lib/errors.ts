@@ -27,7 +27,8 @@ export const errors = {
   notFound: (message = 'Not found') => new ApiError(404, 'Error', message),
   rateLimit: (retryAfter: number, message = 'Too many requests, retry later') =>
     new ApiError(429, 'RateLimit', message, { retry_after: retryAfter }, { 'retry-after': String(retryAfter) }),
-  creditLimit: (pool: string) => new ApiError(429, 'CreditLimit', `The ${pool} quota of your plan is spent; see GET /keyword-tool/limits for when it resets`),
+  creditLimit: (pool: string, message = `The ${pool} quota of your plan is spent; see GET /keyword-tool/limits for when it resets`) =>
+    new ApiError(429, 'CreditLimit', message),
   // The reference's notes: type RateLimit, but no retry_after (waiting does not clear it; an overview does).
   notInHistory: () => new ApiError(429, 'RateLimit', 'Not in history'),
   noResult: () => new ApiError(422, 'Error', 'No result'),

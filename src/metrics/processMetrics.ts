@@ -33,6 +33,8 @@ export class ProcessMetrics {
   private readonly jobDurations: Histogram<'kind' | 'outcome'>;
   private readonly rankChecks: Counter<'outcome'>;
   private readonly emails: Counter<'outcome'>;
+  private readonly answerChecks: Counter<'provider' | 'outcome'>;
+  private readonly answersBought: Counter<'provider'>;
 
   constructor(state: Pick<StateStore, 'db'>) {
     const registers = [this.registry];
@@ -59,6 +61,18 @@ export class ProcessMetrics {
       name: 'quarry_rank_checks_total',
       help: 'Daily rank checks made by this process, by outcome (checked; source_failed: left due for the next round)',
       labelNames: ['outcome'] as const,
+      registers,
+    });
+    this.answerChecks = new Counter({
+      name: 'quarry_answer_checks_total',
+      help: 'AI answers checked for monitors by this process, by model provider and outcome (answered; failed: recorded as failed, asked again later)',
+      labelNames: ['provider', 'outcome'] as const,
+      registers,
+    });
+    this.answersBought = new Counter({
+      name: 'quarry_answers_bought_total',
+      help: 'AI answers this process bought from a model (once per prompt, model, location and day; the others are read from the store)',
+      labelNames: ['provider'] as const,
       registers,
     });
     this.emails = new Counter({
@@ -105,6 +119,14 @@ export class ProcessMetrics {
 
   rankChecked(outcome: RankCheckOutcome, count = 1): void {
     if (count > 0) this.rankChecks.inc({ outcome }, count);
+  }
+
+  answerChecked(provider: string, outcome: 'answered' | 'failed'): void {
+    this.answerChecks.inc({ provider, outcome });
+  }
+
+  answerBought(provider: string): void {
+    this.answersBought.inc({ provider });
   }
 
   emailed(outcome: EmailOutcome): void {

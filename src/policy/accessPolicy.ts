@@ -5,9 +5,11 @@
  * A route declares what it costs (a PaidOperation); this module alone decides how that is
  * charged. It knows nothing of HTTP: http/paidRoutes.ts adapts it to Fastify.
  */
+import type { Kysely } from 'kysely';
 import type { Account } from '../accounts/accounts.js';
+import type { StateDatabase } from '../store/schema.js';
 import { ApiError, errors } from '../lib/errors.js';
-import { isSqliteBusy } from '../store/database.js';
+import { isStoreBusy } from '../store/database.js';
 import type { Clock } from '../lib/clock.js';
 import { cacheKey } from './canonical.js';
 import type { HistoryTool, HistoryWrite } from './history.js';
@@ -184,9 +186,12 @@ export class AccessPolicy {
     return this.store.lookupData(accountId, kind, key, 0, this.clock.now());
   }
 
-  /** Records lookups made without a charge (a free suggestion, a scheduled rank check). */
-  recordLookups(accountId: string, lookups: LookupWrite[], nowMs = this.clock.now()): Promise<void> {
-    return this.store.recordLookups(accountId, lookups, nowMs);
+  /**
+   * Records lookups made without a charge (a free suggestion, a scheduled rank check); inside
+   * the caller's open transaction `trx` when given (see PolicyStore.recordLookups).
+   */
+  recordLookups(accountId: string, lookups: LookupWrite[], nowMs = this.clock.now(), trx?: Kysely<StateDatabase>): Promise<void> {
+    return this.store.recordLookups(accountId, lookups, nowMs, trx);
   }
 
   /** The account's request history of one tool, as the policy recorded it. */
@@ -372,7 +377,7 @@ export class AccessPolicy {
     } catch (err) {
       await this.store.release(reservation);
       // A busy store keeps its error (answered 503 "retry"); anything else is the server's fault.
-      throw err instanceof ApiError || isSqliteBusy(err) ? err : new Error(`could not commit the charge: ${(err as Error).message}`);
+      throw err instanceof ApiError || isStoreBusy(err) ? err : new Error(`could not commit the charge: ${(err as Error).message}`);
     }
     return { status: result.status, contentType: JSON_TYPE, body, fromCache: false };
   }

@@ -4,6 +4,8 @@
  * its counters (admission, commit, release, refund, pools) and, where other processes keep
  * mirrors too, how a forget reaches them.
  */
+import type { Kysely } from 'kysely';
+import type { StateDatabase } from '../store/schema.js';
 import { CacheMirror, mirrorId } from './cacheMirror.js';
 import type { DurablePolicyState } from './durableState.js';
 import type { HistoryWrite } from './history.js';
@@ -71,8 +73,8 @@ export abstract class DurablePolicyStore {
     return this.durable.lookupData(accountId, kind, key, sinceMs, nowMs);
   }
 
-  async recordLookups(accountId: string, lookups: LookupWrite[], nowMs: number): Promise<void> {
-    await this.durable.recordLookups(accountId, lookups, nowMs);
+  async recordLookups(accountId: string, lookups: LookupWrite[], nowMs: number, trx?: Kysely<StateDatabase>): Promise<void> {
+    await this.durable.recordLookups(accountId, lookups, nowMs, trx);
   }
 
   async history(accountId: string, tool: HistoryWrite['tool']): Promise<unknown[]> {

@@ -6,6 +6,8 @@
  * histories from it alike.
  */
 import type SqliteDatabase from 'better-sqlite3';
+import type { Kysely } from 'kysely';
+import type { StateDatabase } from '../store/schema.js';
 import type { HistoryWrite } from './history.js';
 import type { Commit, LookupWrite, Reservation } from './policyStore.js';
 import type { CacheRow } from './durableRows.js';
@@ -23,7 +25,8 @@ export interface DurablePolicyState {
   commit(r: Reservation, c: Commit): Promise<void>;
   hasLookup(accountId: string, kind: string, key: string, sinceMs: number): Promise<boolean>;
   lookupData(accountId: string, kind: string, key: string, sinceMs: number, nowMs: number): Promise<unknown | undefined>;
-  recordLookups(accountId: string, lookups: LookupWrite[], nowMs: number): Promise<void>;
+  /** Records lookups, on the caller's transaction `trx` when given (see PolicyStore.recordLookups). */
+  recordLookups(accountId: string, lookups: LookupWrite[], nowMs: number, trx?: Kysely<StateDatabase>): Promise<void>;
   history(accountId: string, tool: HistoryWrite['tool']): Promise<unknown[]>;
   /** Removes expired cache entries and lookups. */
   sweep(nowMs: number): Promise<void>;
@@ -59,6 +62,7 @@ export class SqliteDurableState implements DurablePolicyState {
   async lookupData(accountId: string, kind: string, key: string, sinceMs: number, nowMs: number): Promise<unknown | undefined> {
     return this.modules.lookups.data(accountId, kind, key, sinceMs, nowMs);
   }
+  // The one connection: a caller's open transaction (`trx`) is the connection's own.
   async recordLookups(accountId: string, lookups: LookupWrite[], nowMs: number): Promise<void> {
     this.modules.lookups.record(accountId, lookups, nowMs);
   }

@@ -21,7 +21,23 @@ export interface Plan {
   burstWindowMs: Record<ClientClass, number>;
   /** Minimum time between two keyword imports of API-key clients, in milliseconds. */
   importCooldownMs: number;
+  /** Answer monitors alive at once (the `ai-watcher-monitors` pool). */
+  aiWatcherMonitors: number;
+  /** Prompts of live answer monitors (the `ai-watcher-prompts` pool; one per prompt, whatever the models). */
+  aiWatcherPrompts: number;
+  /** Prompt suggestions one POST /answer-tool/prompts/generate answers. */
+  maxGeneratePrompts: number;
 }
+
+/** Answer monitoring per plan: monitors, prompts and suggested prompts (README, "AI answer monitoring"). */
+const ANSWER_LIMITS: Record<string, [number, number, number]> = {
+  entry: [1, 25, 10],
+  basic: [3, 100, 10],
+  premium: [25, 2_000, 25],
+  agency: [50, 5_000, 50],
+  'api-pro': [100, 10_000, 50],
+  custom: [100, 10_000, 50],
+};
 
 /** Hard ceilings of the contract, whatever a plan file says. */
 export const MAX_RELATED_KEYWORDS_ROWS = 10_000;
@@ -59,6 +75,9 @@ function plan(
     reqsPerShortPeriod: 3,
     burstWindowMs: { ...CONTRACT_WINDOWS },
     importCooldownMs: 30_000,
+    aiWatcherMonitors: ANSWER_LIMITS[name][0],
+    aiWatcherPrompts: ANSWER_LIMITS[name][1],
+    maxGeneratePrompts: ANSWER_LIMITS[name][2],
   };
 }
 
@@ -109,7 +128,16 @@ export function loadPlans(file: string | null): Record<string, Plan> {
       if (!posInt(size)) throw fail(`pools.${pool}`);
       p.pools[pool as PoolName] = size;
     }
-    for (const field of ['relatedKeywordsRows', 'competitorKeywordsRows', 'trackedKeywords', 'reqsPerShortPeriod', 'importCooldownMs'] as const) {
+    for (const field of [
+      'relatedKeywordsRows',
+      'competitorKeywordsRows',
+      'trackedKeywords',
+      'reqsPerShortPeriod',
+      'importCooldownMs',
+      'aiWatcherMonitors',
+      'aiWatcherPrompts',
+      'maxGeneratePrompts',
+    ] as const) {
       if (raw[field] === undefined) continue;
       if (!posInt(raw[field])) throw fail(field);
       p[field] = raw[field];

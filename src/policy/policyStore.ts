@@ -1,7 +1,9 @@
 import type { ClientClass } from './plans.js';
 import type { PoolName, PoolPeriod } from './pools.js';
 import type { HistoryWrite } from './history.js';
+import type { Kysely } from 'kysely';
 import type { StateWrite } from '../store/database.js';
+import type { StateDatabase } from '../store/schema.js';
 
 /** How long an identical paid request is answered from cache. */
 export const CACHE_TTL_MS = 24 * 60 * 60 * 1000;
@@ -128,7 +130,14 @@ export interface PolicyStore {
   poolState(accountId: string, pool: PoolName, period: PoolPeriod, limit: number, nowMs: number): Promise<PoolState>;
   /** Whether the account made a lookup of this kind and key at or after `sinceMs`. */
   hasLookup(accountId: string, kind: string, key: string, sinceMs: number): Promise<boolean>;
-  recordLookups(accountId: string, lookups: LookupWrite[], nowMs: number): Promise<void>;
+  /**
+   * Records lookups. `trx`: the caller's open transaction on the state store, which the
+   * lookups then join: on PostgreSQL they are written on that transaction's connection (a
+   * second connection taken from the pool inside a transaction could wait for ever, every
+   * connection held by a transaction waiting for another); on SQLite every statement runs on
+   * the one connection, inside whatever transaction is open.
+   */
+  recordLookups(accountId: string, lookups: LookupWrite[], nowMs: number, trx?: Kysely<StateDatabase>): Promise<void>;
   /** The data of the account's lookup of this kind and key, made at or after `sinceMs` and not expired. */
   lookupData(accountId: string, kind: string, key: string, sinceMs: number, nowMs: number): Promise<unknown | undefined>;
   history(accountId: string, tool: HistoryWrite['tool']): Promise<unknown[]>;

@@ -221,8 +221,9 @@ export class PositionChecks {
       // Removed while its SERPs were being built: nothing to record.
       const live = await trx.selectFrom('rank_tracked_keywords').select('id').where('id', '=', k.id).executeTakeFirst();
       if (!live) return 0;
-      // The embedded policy store writes through the same SQLite connection, so inside this transaction.
-      if (latest) await this.snapshotAccess.recordLookups(k.account_id, snapshotLookups(latest), nowMs);
+      // On this transaction's connection: asking the pool for another while holding this one
+      // hung the process once every connection was held by a save waiting so (issue 28).
+      if (latest) await this.snapshotAccess.recordLookups(k.account_id, snapshotLookups(latest), nowMs, trx);
       let written = 0;
       for (let i = 0; i < rows.length; i += 200) {
         const res = await trx

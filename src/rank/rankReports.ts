@@ -15,9 +15,6 @@
  *
  * Without QUARRY_SMTP_URL the raw message is written to `<dataDir>/outbox/*.eml`.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import nodemailer, { type Transporter } from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import { sql } from 'kysely';
 import type { QuarryContext } from '../context.js';
@@ -25,6 +22,7 @@ import { DAY, MINUTE } from '../lib/clock.js';
 import { renderRankReport, type RankReportEmail, type RankReportKeyword } from '../render/rankReportEmail.js';
 import { REPORT_TYPES, utcDay, type ReportRow, type TrackingRow } from '../store/rankTracking.js';
 import { changeOf, DEFAULT_MIN_CHANGE, renderRankChangeAlert, type AlertMove } from './rankChangeAlert.js';
+import { ReportMailer } from './reportMailer.js';
 
 type ReportsContext = Pick<QuarryContext, 'config' | 'state' | 'locations'> & Partial<Pick<QuarryContext, 'metrics'>>;
 
@@ -106,10 +104,12 @@ export interface ReportRunResult {
 }
 
 export class RankReports {
-  private transport: Transporter | null = null;
+  private readonly mailer: ReportMailer;
   private running: Promise<ReportRunResult> | null = null;
 
-  constructor(private readonly ctx: ReportsContext) {}
+  constructor(private readonly ctx: ReportsContext) {
+    this.mailer = new ReportMailer(ctx.config);
+  }
 
   /** Sends every report whose period ended and that was not sent for it yet. */
   runDueReports(nowMs: number): Promise<ReportRunResult> {
@@ -299,33 +299,14 @@ export class RankReports {
 
   /** Sends through QUARRY_SMTP_URL, or writes the raw message into the outbox; answers the message id. */
   private async dispatch(report: ReportRow, periodStart: string, mail: Omit<Mail.Options, 'from' | 'to'>): Promise<string> {
+    const domain = this.mailer.domain();
     const message = {
-      from: `Quarry rank reports <reports@${this.mailDomain()}>`,
+      from: `Quarry rank reports <reports@${domain}>`,
       to: JSON.parse(report.emails) as string[],
-      messageId: reportMessageId(report.id, periodStart, this.mailDomain()),
+      messageId: reportMessageId(report.id, periodStart, domain),
       ...mail,
     };
-    if (this.ctx.config.smtpUrl) {
-      const info = await this.smtp().sendMail(message);
-      return String(info.messageId ?? '');
-    }
-    const outbox = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
-    const info = await outbox.sendMail(message);
-    const dir = path.join(this.ctx.config.dataDir, 'outbox');
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, `${periodStart}-${report.id}.eml`), info.message as Buffer);
-    return String(info.messageId ?? '');
-  }
-
-  private smtp(): Transporter {
-    this.transport ??= nodemailer.createTransport(this.ctx.config.smtpUrl!);
-    return this.transport;
-  }
-
-  /** The domain of the sender address and Message-IDs: the public URL's host. */
-  private mailDomain(): string {
-    const host = new URL(this.ctx.config.publicUrl).hostname;
-    return host.includes('.') ? host : `${host}.localdomain`;
+    return this.mailer.send(message, `${periodStart}-${report.id}`);
   }
 
   private async keywordHistories(trackingId: string, period: Pick<ReportPeriod, 'start' | 'end'>): Promise<RankReportKeyword[]> {
@@ -351,7 +332,6 @@ export class RankReports {
   }
 
   async close(): Promise<void> {
-    this.transport?.close();
-    this.transport = null;
+    this.mailer.close();
   }
 }

@@ -80,9 +80,22 @@ export const LEADERSHIP_POLL_MS = 5_000;
  * today, then the reports whose period ended, then the purge of expired deleted trackings. The first round runs at once, so days missed
  * while the service was down are caught up on start.
  */
+/** Another tool's daily work run by the same scheduler (the answer tool's checks): one leader runs both. */
+export interface ScheduledRound {
+  run(nowMs: number): Promise<void>;
+  /** Resolves when work it started in the background is done (on stop). */
+  idle(): Promise<void>;
+}
+
 export function startRankScheduler(
   ctx: RankContext,
-  options: { everyMs?: number; logger?: Logger; leadership?: SchedulerLeadership; onLeading?: (leading: boolean) => void } = {},
+  options: {
+    everyMs?: number;
+    logger?: Logger;
+    leadership?: SchedulerLeadership;
+    onLeading?: (leading: boolean) => void;
+    rounds?: readonly ScheduledRound[];
+  } = {},
 ): RankScheduler {
   const { store, checks, reports } = rankServices(ctx);
   const { leadership } = options;
@@ -109,6 +122,7 @@ export function startRankScheduler(
         await reports.runDueReports(ctx.clock.now());
         // Deleted trackings past their retention go, with all they hold (and their storage quota).
         await store.purgeDeleted(unixSeconds(ctx.clock.now()));
+        for (const round of options.rounds ?? []) await round.run(ctx.clock.now());
       } catch (err) {
         options.logger?.error({ err }, 'rank scheduler round failed');
       }
@@ -137,6 +151,7 @@ export function startRankScheduler(
       clearInterval(standby);
       if (current) await current;
       await checks.idle();
+      for (const round of options.rounds ?? []) await round.idle();
       await reports.close();
       await leadership?.release();
     },

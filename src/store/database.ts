@@ -18,6 +18,7 @@ import type { StateDatabase } from './schema.js';
 import { stateMigrations } from './migrations/index.js';
 import { postgresStateMigrations } from './migrations/postgres/index.js';
 import { PostgresTextPlugin } from './postgresText.js';
+import { boundedPool, isPostgresBusy, openPostgresPool, type PostgresPoolOptions } from './postgresPool.js';
 
 /** A SQLite file opened both raw (for synchronous atomic sections) and through Kysely. */
 export interface SqliteHandle<DB> {
@@ -70,6 +71,15 @@ export interface SqliteOptions {
 export function isSqliteBusy(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
+/**
+ * Whether the state store refused for being busy, nothing done: SQLite's lock held past the
+ * busy timeout, or on PostgreSQL no connection free in time, a statement past its deadline,
+ * a lock not had in time (see postgresPool.ts). The client may simply retry (503).
+ */
+export function isStoreBusy(err: unknown): boolean {
+  return isSqliteBusy(err) || isPostgresBusy(err);
 }
 
 /**
@@ -142,34 +152,23 @@ export async function openStateStore(file: string, options: SqliteOptions = {}):
 }
 
 /**
- * int8 (bigint, COUNT(*)) as a JS number rather than pg's default string: every bigint of the
- * state store is a count, an id sequence or a millisecond timestamp, far below 2^53.
- * Per pool (not pg.types' global registry), so nothing else in the process is affected.
+ * Opens (and migrates) the state store on PostgreSQL, its pool with the deadlines of
+ * postgresPool.ts. Several processes may start at once: Kysely's migrator takes an advisory
+ * lock, so the migrations run once. They run on a connection of their own without a statement
+ * deadline: rewriting a large table may take longer than any request should.
  */
-const numericTypes = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === pg.types.builtins.INT8) return (value: string) => Number(value);
-    // numeric: what avg() and sum() of bigints answer; the state store's are small figures.
-    if (oid === pg.types.builtins.NUMERIC) return (value: string) => Number(value);
-    return pg.types.getTypeParser(oid, format);
-  },
-};
-
-/**
- * Opens (and migrates) the state store on PostgreSQL. Several processes may start at once:
- * Kysely's migrator takes an advisory lock, so the migrations run once.
- */
-export async function openPostgresStateStore(url: string, options: { max?: number } = {}): Promise<PostgresStateStore> {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, types: numericTypes as pg.CustomTypesConfig });
-  // An idle client's error (the server restarted) must not crash the process; the pool replaces the client.
-  pool.on('error', (err) => process.emitWarning(`PostgreSQL pool: ${err.message}`));
-  const db = new Kysely<StateDatabase>({ dialect: new PostgresDialect({ pool }), plugins: [new PostgresTextPlugin()] });
+export async function openPostgresStateStore(url: string, options: PostgresPoolOptions = {}): Promise<PostgresStateStore> {
+  const migrations = new Kysely<StateDatabase>({
+    dialect: new PostgresDialect({ pool: openPostgresPool(url, { max: 1, statementTimeoutMs: 0, idleInTransactionMs: 0, waitMs: 0 }) }),
+    plugins: [new PostgresTextPlugin()],
+  });
   try {
-    await migrate(db, postgresStateMigrations);
-  } catch (err) {
-    await db.destroy();
-    throw err;
+    await migrate(migrations, postgresStateMigrations);
+  } finally {
+    await migrations.destroy();
   }
+  const pool = openPostgresPool(url, options);
+  const db = new Kysely<StateDatabase>({ dialect: new PostgresDialect({ pool: boundedPool(pool) }), plugins: [new PostgresTextPlugin()] });
   // Kysely's PostgreSQL driver ends the pool itself.
   return { dialect: 'postgres', db, pool, close: () => db.destroy() };
 }
@@ -179,11 +178,11 @@ export async function openPostgresStateStore(url: string, options: { max?: numbe
  * shared by every process), else `<dataDir>/state.db` (or memory, for tests).
  */
 export async function openConfiguredStateStore(
-  config: { databaseUrl: string | null; dataDir: string },
+  config: { databaseUrl: string | null; dataDir: string; postgresPool?: PostgresPoolOptions },
   options: SqliteOptions & { inMemory?: boolean } = {},
 ): Promise<StateStore> {
   return config.databaseUrl
-    ? openPostgresStateStore(config.databaseUrl)
+    ? openPostgresStateStore(config.databaseUrl, config.postgresPool)
     : openStateStore(options.inMemory ? ':memory:' : path.join(config.dataDir, 'state.db'), { busyTimeoutMs: options.busyTimeoutMs });
 }
 

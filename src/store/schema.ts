@@ -158,6 +158,24 @@ export interface StateDatabase {
   search_console_imports: SearchConsoleImportsTable;
   search_console_written: SearchConsoleWrittenTable;
   export_chunks: ExportChunksTable;
+  answer_monitors: AnswerMonitorsTable;
+  answer_prompts: AnswerPromptsTable;
+  answer_results: AnswerResultsTable;
+  answer_texts: AnswerTextsTable;
+  answer_report_deliveries: AnswerReportDeliveriesTable;
+  keyword_difficulty: KeywordDifficultyTable;
+}
+
+/** The first difficulty computed for a keyword in a market on a UTC day (engine/sources/difficultyBook.ts). */
+export interface KeywordDifficultyTable {
+  kw: string;
+  /** The market (country, or 2840 for anywhere). */
+  location_id: number;
+  /** YYYY-MM-DD */
+  day: string;
+  seo: number;
+  /** When the difficulty was computed (Unix seconds): a rank index's build, a SERP's fetch. */
+  seo_ts: number;
 }
 
 /**
@@ -391,4 +409,86 @@ export interface WebSessionsTable {
   csrf_token: string;
   created_at: number;
   expires_at: number;
+}
+
+/** A brand watched in AI answers (answer tool, migration 0050). */
+export interface AnswerMonitorsTable {
+  id: string;
+  account_id: string;
+  brand: string;
+  /** JSON array of other names that count as the brand. */
+  brand_variations: string;
+  /** Host without a leading `www.`; citations of its subdomains count too. */
+  domain: string;
+  location_id: number;
+  language_id: number;
+  platform_id: number;
+  /** JSON array of model ids asked. */
+  models: string;
+  /** JSON array of report types sent (0 alert, 1 weekly, 2 monthly). */
+  reports_active: string;
+  /** JSON object of the dashboard's display flags, kept as set. */
+  display: string;
+  status_notifications: number;
+  share_token: string;
+  created_at: number;
+  is_deleted: number;
+  deleted_at: number | null;
+  /** 1 while a settings change waits for the next check. */
+  pending_changes: number;
+  last_check_ms: number | null;
+  /** 1 when a model failed in the latest check. */
+  last_check_failed: number;
+}
+
+export interface AnswerPromptsTable {
+  id: string;
+  monitor_id: string;
+  account_id: string;
+  prompt: string;
+  /** The prompt normalised (case, spaces): one per monitor, and the key of the answers bought for it. */
+  prompt_key: string;
+  created_at: number;
+}
+
+/** A prompt's result from one model on one UTC day (the latest attempt). */
+export interface AnswerResultsTable {
+  prompt_id: string;
+  monitor_id: string;
+  model_id: number;
+  day: string;
+  /** ok or failed. */
+  status: string;
+  error: string | null;
+  /** The answer's row in answer_texts (model_key, query_key, day); null when failed. */
+  answer_model: string | null;
+  answer_query: string | null;
+  /** JSON: what the monitor found in the answer (answers/analysis.ts). */
+  analysis: string | null;
+  attempts: number;
+  checked_ms: number;
+}
+
+/** An answer bought from a model, shared by everyone who asks the same prompt that day. */
+export interface AnswerTextsTable {
+  model_key: string;
+  query_key: string;
+  day: string;
+  /** buying (a claim on the purchase) or ready. */
+  state: string;
+  /** JSON `{text, citations: [{url, title, domain}]}` once ready. */
+  body: string | null;
+  claimed_ms: number;
+}
+
+export interface AnswerReportDeliveriesTable {
+  monitor_id: string;
+  type: number;
+  period_start: string;
+  status: 'sending' | 'sent' | 'failed';
+  attempts: number;
+  claimed_ms: number;
+  sent_ms: number | null;
+  message_id: string | null;
+  error: string | null;
 }

@@ -10,6 +10,7 @@ import { linkComponents } from './link/schemas.js';
 import { rankComponents } from './rank/schemas.js';
 import { serpComponents } from './serp/schemas.js';
 import { siteComponents } from './site/schemas.js';
+import { answerComponents } from './answer/schemas.js';
 
 export const apiComponents: ComponentList = [
   ...commonComponents,
@@ -19,4 +20,5 @@ export const apiComponents: ComponentList = [
   ...siteComponents,
   ...rankComponents,
   ...keywordComponents,
+  ...answerComponents,
 ];

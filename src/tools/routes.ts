@@ -6,6 +6,7 @@ import { serpToolRoutes } from './serp/routes.js';
 import { siteToolRoutes } from './site/routes.js';
 import { linkToolRoutes } from './link/routes.js';
 import { rankToolRoutes } from './rank/routes.js';
+import { answerToolRoutes } from './answer/routes.js';
 
 export async function toolRoutes(app: FastifyInstance): Promise<void> {
   await app.register(keywordToolRoutes, { prefix: '/keyword-tool' });
@@ -13,5 +14,6 @@ export async function toolRoutes(app: FastifyInstance): Promise<void> {
   await app.register(linkToolRoutes, { prefix: '/link-tool' });
   await app.register(siteToolRoutes, { prefix: '/site-tool' });
   await app.register(rankToolRoutes, { prefix: '/rank-tool' });
+  await app.register(answerToolRoutes, { prefix: '/answer-tool' });
   await app.register(sharedRoutes, { prefix: '/shared' });
 }

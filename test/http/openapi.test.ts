@@ -101,8 +101,15 @@ describe('the OpenAPI document', () => {
     assert.ok(reads.length > 0);
   });
 
-  test('the reference fixture is the published reference', () => {
+  test('the reference fixture is the published reference, and every one of its 81 operations is served', () => {
     assert.ok(Object.keys(reference.paths).length >= 60);
+    const published = referenceOperations();
+    assert.equal(published.length, 81);
+    assert.deepEqual(
+      published.filter(({ method, path: p }) => !doc.paths[p]?.[method]).map(({ method, path: p }) => `${method} ${p}`),
+      [],
+    );
+    assert.equal(published.filter(({ path: p }) => p.startsWith('/answer-tool')).length, 12);
   });
 });
 

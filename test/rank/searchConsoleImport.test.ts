@@ -263,6 +263,28 @@ describe('quarry import search-console', () => {
     await writeZip(zip, { 'Pages.csv': 'Top pages,Clicks,Impressions,CTR,Position\n' });
     await assert.rejects(importSearchConsole(zip, { db: state.db, trackingId }), /Queries\.csv/);
   });
+
+  test('issue 24: a truncated export writes no check, however many whole rows come before the cut', async () => {
+    const before = await checks();
+    const rows = Array.from({ length: 200 }, (_, i) => ({
+      keys: [`2026-09-${String((i % 28) + 1).padStart(2, '0')}`, 'blue widgets'],
+      clicks: 1,
+      impressions: 10,
+      position: 2,
+    }));
+    const whole = zlib.gzipSync(`${JSON.stringify({ rows })}\n`);
+    const file = path.join(dir, 'cut.json.gz');
+    fs.writeFileSync(file, whole.subarray(0, whole.length - 40));
+    await assert.rejects(
+      importSearchConsole(file, { db: state.db, trackingId, now: () => NOW, dimensions: ['date', 'query'], batchSize: 5 }),
+      (e: unknown) => e instanceof ImportError && /nothing was imported/.test(e.message),
+    );
+    const csv = path.join(dir, 'links-not-gsc.csv');
+    fs.writeFileSync(csv, 'Source URL,Target URL\nhttps://a.example/,https://b.example/\n');
+    await assert.rejects(importSearchConsole(csv, { db: state.db, trackingId }), /not a Search Console queries export/);
+    assert.deepEqual(await checks(), before);
+    assert.deepEqual(await state.db.selectFrom('search_console_imports').select('id').where('status', '=', 'running').execute(), [], 'no run left to resume');
+  });
 });
 
 describe('the quarry import search-console command', () => {

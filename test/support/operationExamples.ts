@@ -98,6 +98,11 @@ export class IdBook {
     if (call.method === 'post' && p.endsWith('/annotations')) this.set(p, 'annotation_id', a._id);
     if (call.method === 'post' && p.endsWith('/reports')) this.set(p, 'report_id', a._id ?? first(a)?._id);
     if (p === '/serp-tool/serps') this.set(p, 'serp_id', a.serp_snapshot_id ?? a._id);
+    if (call.method === 'post' && p === '/answer-tool/monitor') this.set(p, 'id', a._id);
+    if (p === '/answer-tool/monitor/{id}/prompts' && first(a.prompts)?._id) {
+      this.set(p, 'prompt_id', first(a.prompts)._id);
+      this.set(p, 'prompt_ids', [first(a.prompts)._id]);
+    }
     if (p === '/link-tool/links') this.set(p, 'link_id', first(a.links)?._id ?? first(a)?._id);
     if (p === '/keyword-tool/related-keywords') {
       const kw = first(a.keywords) ?? first(a.data) ?? first(a);
@@ -116,7 +121,9 @@ export function exampleRequest(doc: OpenApiDoc, call: OperationCall, ids: IdBook
   const op = doc.paths[call.path][call.method] as any;
   const out: ExampleRequest = { path: {}, query: {} };
   for (const p of (op.parameters ?? []) as { name: string; in: string; required?: boolean; schema?: Schema }[]) {
-    if (p.in === 'path') out.path[p.name] = ids.get(call.path, p.name) ?? WELL_KNOWN[p.name] ?? 'ffffffffffffffffffffffff';
+    // The answer tool names both a monitor's and a prompt's id `id`.
+    const name = p.in === 'path' && p.name === 'id' && call.path.startsWith('/answer-tool/prompt/') ? 'prompt_id' : p.name;
+    if (p.in === 'path') out.path[p.name] = ids.get(call.path, name) ?? WELL_KNOWN[p.name] ?? 'ffffffffffffffffffffffff';
     else if (p.in === 'query' && (p.required || p.name in WELL_KNOWN))
       out.query[p.name] = WELL_KNOWN[p.name] ?? valueOf(doc, p.schema ?? {}, p.name, ids, call.path);
   }

@@ -5,23 +5,47 @@
  */
 import fs from 'node:fs';
 import { parse } from 'csv-parse/sync';
+import { ImportError } from './importError.js';
 
 export interface CsvTable {
   header: string[];
   rows: string[][];
 }
 
-export function readCsvTable(file: string, isHeader: (cells: string[]) => boolean): CsvTable {
-  const bytes = fs.readFileSync(file);
+/**
+ * Reads the whole table before anything is written (an importer writes in one transaction
+ * after it), refusing with an ImportError a file that is no CSV of the kind (`what`: no row
+ * `isHeader` accepts), cannot be parsed (a quote never closed), or ends in the middle of a row
+ * (a truncated file: its last row has fewer cells than the header and the row before it).
+ */
+export function readCsvTable(file: string, isHeader: (cells: string[]) => boolean, what = 'the expected CSV'): CsvTable {
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(file);
+  } catch (error) {
+    throw new ImportError(`${file}: cannot read the file: ${(error as Error).message}`);
+  }
   let text: string;
   if (bytes[0] === 0xff && bytes[1] === 0xfe) text = bytes.subarray(2).toString('utf16le');
   else text = bytes.toString('utf8').replace(/^\uFEFF/, '');
   const firstLines = text.split(/\r?\n/, 5).join('\n');
   const delimiter = (firstLines.match(/\t/g)?.length ?? 0) > (firstLines.match(/,/g)?.length ?? 0) ? '\t' : ',';
-  const records = parse(text, { delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: true }) as string[][];
+  let records: string[][];
+  try {
+    records = parse(text, { delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: true }) as string[][];
+  } catch (error) {
+    throw new ImportError(`${file}: not a readable CSV (${(error as Error).message}); nothing was imported`);
+  }
   const headerIndex = records.findIndex((cells) => isHeader(cells.map((c) => c.trim())));
-  if (headerIndex < 0) throw new Error(`${file}: no header row found`);
-  return { header: records[headerIndex].map((c) => c.trim()), rows: records.slice(headerIndex + 1) };
+  if (headerIndex < 0) throw new ImportError(`${file}: not ${what}: no header row found; nothing was imported`);
+  const header = records[headerIndex].map((c) => c.trim());
+  const rows = records.slice(headerIndex + 1);
+  const last = rows.at(-1);
+  const before = rows.length > 1 ? rows[rows.length - 2].length : header.length;
+  if (last && last.length < header.length && last.length < before) {
+    throw new ImportError(`${file}: the last row has ${last.length} of ${header.length} columns: the file looks truncated; nothing was imported`);
+  }
+  return { header, rows };
 }
 
 /** Index of the first header cell matching one of the names (case-insensitive), or -1. */

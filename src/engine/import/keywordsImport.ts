@@ -19,6 +19,7 @@ import type { ResearchStore } from '../researchStore.js';
 import { deleteStoredRankIndexes } from '../search/searchStore.js';
 import { hash32 } from '../world/random.js';
 import { columnIndex, parseLooseNumber, readCsvTable } from './csvFile.js';
+import { ImportError } from './importError.js';
 
 export interface KeywordImportOptions {
   locationId: number;
@@ -53,8 +54,21 @@ export function intentHints(keyword: string): string {
   return [...hints].join(',');
 }
 
+/** One row of the export, read and checked before anything is written. */
+interface PlannerRow {
+  kw: string;
+  average: number;
+  cpc: number | null;
+  ppc: number | null;
+  months: { year: number; month: number; searches: number }[];
+}
+
 export async function importKeywordsCsv(file: string, options: KeywordImportOptions): Promise<KeywordImportResult> {
-  const { header, rows } = readCsvTable(file, (cells) => cells.some((c) => c.toLowerCase() === 'keyword'));
+  const { header, rows } = readCsvTable(
+    file,
+    (cells) => cells.some((c) => c.toLowerCase() === 'keyword'),
+    'a Keyword Planner export (a header row with a "Keyword" column)',
+  );
   const kwCol = columnIndex(header, 'Keyword');
   const avgCol = columnIndex(header, 'Avg. monthly searches', 'Avg. Monthly Searches (exact match only)');
   const compCol = columnIndex(header, 'Competition (indexed value)');
@@ -65,6 +79,33 @@ export async function importKeywordsCsv(file: string, options: KeywordImportOpti
     const m = /^searches:\s*([a-z]{3})\w*\s+(\d{4})$/i.exec(h);
     if (m && MONTHS.includes(m[1].toLowerCase())) monthCols.push({ index, year: Number(m[2]), month: MONTHS.indexOf(m[1].toLowerCase()) + 1 });
   });
+  // The format is checked before anything is written: an export without searches would import nothing
+  // and still cost the markets their rank indexes.
+  if (avgCol < 0 && monthCols.length === 0) {
+    throw new ImportError(`${file}: not a Keyword Planner export: it has no "Avg. monthly searches" or "Searches: <Mon YYYY>" column; nothing was imported`);
+  }
+  const result: KeywordImportResult = { imported: 0, created: 0, updated: 0, skipped: 0, months: 0 };
+  const parsed: PlannerRow[] = [];
+  for (const row of rows) {
+    const kw = normalizeKeyword(row[kwCol] ?? '');
+    const months = monthCols
+      .map((c) => ({ year: c.year, month: c.month, searches: parseLooseNumber(row[c.index]) }))
+      .filter((m): m is { year: number; month: number; searches: number } => m.searches !== null)
+      .sort((a, b) => a.year - b.year || a.month - b.month);
+    let average = avgCol >= 0 ? parseLooseNumber(row[avgCol]) : null;
+    if (average === null && months.length > 0) average = months.slice(-12).reduce((s, m) => s + m.searches, 0) / Math.min(12, months.length);
+    if (kw === '' || average === null) {
+      result.skipped++;
+      continue;
+    }
+    const competition = compCol >= 0 ? parseLooseNumber(row[compCol]) : null;
+    const low = lowCol >= 0 ? parseLooseNumber(row[lowCol]) : null;
+    const high = highCol >= 0 ? parseLooseNumber(row[highCol]) : null;
+    const cpc = low !== null && high !== null ? Math.round(((low + high) / 2) * 100) / 100 : (high ?? low);
+    const ppc = competition === null ? null : Math.max(0, Math.min(100, Math.round(competition)));
+    parsed.push({ kw, average, cpc, ppc, months });
+  }
+  if (parsed.length === 0) throw new ImportError(`${file}: none of its ${rows.length} rows has a keyword with searches; nothing was imported`);
   const raw = options.store.raw;
   const find = raw.prepare('SELECT id, volume FROM keywords WHERE kw = ? AND language_id = ?');
   const nextId = raw.prepare('SELECT COALESCE(MAX(id), 0) + 1 FROM keywords').pluck();
@@ -73,29 +114,8 @@ export async function importKeywordsCsv(file: string, options: KeywordImportOpti
   const update = raw.prepare('UPDATE keywords SET cpc = COALESCE(?, cpc), ppc = COALESCE(?, ppc) WHERE id = ?');
   const market = raw.prepare('INSERT OR REPLACE INTO keyword_markets (keyword_id, location_id, share) VALUES (?, ?, ?)');
   const history = raw.prepare('INSERT OR REPLACE INTO keyword_history (keyword_id, location_id, year, month, searches) VALUES (?, ?, ?, ?, ?)');
-  const result: KeywordImportResult = { imported: 0, created: 0, updated: 0, skipped: 0, months: 0 };
   raw.transaction(() => {
-    for (const row of rows) {
-      const kw = normalizeKeyword(row[kwCol] ?? '');
-      if (kw === '') {
-        result.skipped++;
-        continue;
-      }
-      const months = monthCols
-        .map((c) => ({ year: c.year, month: c.month, searches: parseLooseNumber(row[c.index]) }))
-        .filter((m): m is { year: number; month: number; searches: number } => m.searches !== null)
-        .sort((a, b) => a.year - b.year || a.month - b.month);
-      let average = avgCol >= 0 ? parseLooseNumber(row[avgCol]) : null;
-      if (average === null && months.length > 0) average = months.slice(-12).reduce((s, m) => s + m.searches, 0) / Math.min(12, months.length);
-      if (average === null) {
-        result.skipped++;
-        continue;
-      }
-      const competition = compCol >= 0 ? parseLooseNumber(row[compCol]) : null;
-      const low = lowCol >= 0 ? parseLooseNumber(row[lowCol]) : null;
-      const high = highCol >= 0 ? parseLooseNumber(row[highCol]) : null;
-      const cpc = low !== null && high !== null ? Math.round(((low + high) / 2) * 100) / 100 : (high ?? low);
-      const ppc = competition === null ? null : Math.max(0, Math.min(100, Math.round(competition)));
+    for (const { kw, average, cpc, ppc, months } of parsed) {
       const existing = find.get(kw, options.languageId) as { id: number; volume: number } | undefined;
       let id: number;
       if (existing) {

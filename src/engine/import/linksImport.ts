@@ -19,6 +19,8 @@ import { deleteStoredRankIndexes } from '../search/searchStore.js';
 import { LINK_TYPES } from '../world/linkGenerator.js';
 import { dayNumber, isoDay } from '../world/dates.js';
 import { columnIndex, readCsvTable } from './csvFile.js';
+import { ImportError } from './importError.js';
+import { parseTarget } from '../links/urls.js';
 
 export interface LinksImportOptions {
   store: ResearchStore;
@@ -54,7 +56,11 @@ function parseBool(text: string | undefined): boolean {
 }
 
 export async function importLinksCsv(file: string, options: LinksImportOptions): Promise<LinksImportResult> {
-  const { header, rows } = readCsvTable(file, (cells) => cells.some((c) => /source/i.test(c)) && cells.some((c) => /target/i.test(c)));
+  const { header, rows } = readCsvTable(
+    file,
+    (cells) => cells.some((c) => /source/i.test(c)) && cells.some((c) => /target/i.test(c)),
+    'a links CSV (a header row with source URL and target URL columns)',
+  );
   const col = {
     source: columnIndex(header, 'Source URL', 'source_url', 'SourceURL', 'Source'),
     target: columnIndex(header, 'Target URL', 'target_url', 'TargetURL', 'Target'),
@@ -65,7 +71,10 @@ export async function importLinksCsv(file: string, options: LinksImportOptions):
     lost: columnIndex(header, 'Lost', 'Deleted', 'Lost Date', 'deleted_on', 'DateLost'),
     type: columnIndex(header, 'Link Type', 'link_type', 'Type'),
   };
-  if (col.source < 0 || col.target < 0) throw new Error(`${file}: needs source URL and target URL columns`);
+  if (col.source < 0 || col.target < 0) throw new ImportError(`${file}: not a links CSV: it needs "Source URL" and "Target URL" columns; nothing was imported`);
+  // Rows whose two URLs cannot be read are skipped; a file of nothing else is another kind of file.
+  const readable = rows.filter((row) => parseTarget(row[col.source] ?? '') !== null && parseTarget(row[col.target] ?? '') !== null).length;
+  if (readable === 0) throw new ImportError(`${file}: none of its ${rows.length} rows has a source and a target URL; nothing was imported`);
   const raw = options.store.raw;
   const today = isoDay(dayNumber(options.asOf));
   const result: LinksImportResult = { imported: 0, created: 0, updated: 0, skipped: 0, newRootDomains: 0, newPages: 0, recomputedLinks: 0 };

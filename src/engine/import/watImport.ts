@@ -30,13 +30,15 @@
  *
  * Streaming and resumable: records are read one at a time (warcReader.ts) and committed in
  * batches with the resume state (importRuns.ts); afterwards link metrics are updated for
- * the touched domains (links/incrementalMetrics.ts).
+ * the touched domains (links/incrementalMetrics.ts). Before the first batch the file is read
+ * through once (checkWat): a truncated or foreign file is refused and writes nothing.
  */
 import type { ResearchStore } from '../researchStore.js';
 import { updateLinkMetrics, type MetricsUpdate, type UpdateStage } from '../links/incrementalMetrics.js';
 import { deleteStoredRankIndexes } from '../search/searchStore.js';
 import { LinkWriter } from './linkWriter.js';
-import { openWarc, type WarcRecord } from './warcReader.js';
+import { openWarc, WarcFormatError, type WarcRecord } from './warcReader.js';
+import { ImportError } from './importError.js';
 import { beginRun, finishPendingRuns, markRead, recordBatch, type ImportRun } from './importRuns.js';
 
 export interface WatImportOptions {
@@ -212,6 +214,9 @@ export async function importWat(file: string, options: WatImportOptions): Promis
     metrics: null,
   };
   if (run.status === 'done') return result;
+  // A fresh run reads the file through once before writing: a truncated or foreign file
+  // writes nothing (a resumed run's file was read through by its first attempt).
+  if (run.status === 'running' && run.recordsDone === 0) await checkWat(file, options, () => forgetRun(raw, run.id));
   if (run.status === 'running') await readRecords(file, options, run, result);
   if (options.updateMetrics === false) return result;
   const stages: UpdateStage[] = ['load', 'pagerank', 'trustrank', 'counters', 'strength', 'history', 'write'];
@@ -219,6 +224,38 @@ export async function importWat(file: string, options: WatImportOptions): Promis
   progress('update metrics', stages.length, stages.length);
   finishPendingRuns(raw, now());
   return result;
+}
+
+/**
+ * Reads a WAT file to its end without writing (the WARC framing, and the gzip members' lengths
+ * and checksums: a few seconds a gigabyte, against minutes of import), and refuses one that ends
+ * early or is no WAT file: no WARC record, or no metadata record describing a crawled page
+ * (a WARC or WET file of the same crawl). `forget` drops the run, which could never resume.
+ */
+async function checkWat(file: string, options: WatImportOptions, forget: () => void): Promise<void> {
+  const progress = options.onProgress ?? (() => {});
+  const source = openWarc(file);
+  let records = 0;
+  let pages = 0;
+  try {
+    for await (const record of source.records) {
+      records++;
+      if (pages === 0 && record.type === 'metadata' && extractWatPage(record.block) !== null) pages++;
+      if (records % 1000 === 0) progress('check WAT (bytes)', source.bytesRead(), source.size);
+    }
+    if (records === 0) throw new ImportError(`${file}: the file is empty; nothing was imported`);
+    if (pages === 0) throw new ImportError(`${file}: not a WAT file: none of its ${records} WARC records describes a crawled page; nothing was imported`);
+  } catch (error) {
+    forget();
+    if (error instanceof ImportError && !error.message.startsWith(file)) throw new WarcFormatError(`${file}: ${error.message}; nothing was imported`);
+    throw error;
+  }
+  progress('check WAT (bytes)', source.size, source.size);
+}
+
+/** Drops a run that never wrote (its file was refused). */
+function forgetRun(raw: ResearchStore['raw'], runId: number): void {
+  raw.prepare('DELETE FROM import_runs WHERE id = ?').run(runId);
 }
 
 /** Reads the records after the committed ones, writing their links in batches. */
@@ -287,7 +324,8 @@ async function readRecords(file: string, options: WatImportOptions, run: ImportR
   result.newPages = writer.counts.newPages;
   result.lost = writer.counts.lost;
   raw.transaction(() => {
-    deleteStoredRankIndexes(raw);
+    // Rankings follow links: only a file that changed some makes the stored rank indexes stale.
+    if (result.links > 0 || result.lost > 0) deleteStoredRankIndexes(raw);
     raw.prepare("INSERT OR IGNORE INTO world_meta (key, value) VALUES ('state', 'ready'), ('origin', 'import')").run();
   })();
   markRead(raw, run, now());

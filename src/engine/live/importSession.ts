@@ -47,7 +47,9 @@ export async function importSession<T>(config: Config, fn: (engine: Engine) => P
       state = await openPostgresStateStore(config.databaseUrl, { max: 2 });
       redis = config.redisUrl ? await openRedis(config.redisUrl, config.redisPrefix) : null;
       const client = await state.pool.connect();
-      // Waits for an import running on another host (AdvisoryLock only tries: it is for standbys).
+      // Waits for an import running on another host (AdvisoryLock only tries: it is for standbys),
+      // however long it runs: this session's wait is not cut by the pool's statement deadline.
+      await client.query('SET statement_timeout = 0');
       await client.query('SELECT pg_advisory_lock($1, $2)', [...ADVISORY_LOCKS.researchImports]);
       unlock = async () => {
         await client.query('SELECT pg_advisory_unlock($1, $2)', [...ADVISORY_LOCKS.researchImports]).catch(() => undefined);

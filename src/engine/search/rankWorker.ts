@@ -45,7 +45,6 @@ class CollectingStore extends SearchStore {
   readonly ranked: RankedMarket = { text: [], candidates: [], rankIndexes: [] };
 
   override recordKeywordRefs(): void {}
-  override saveDifficulty(): void {}
   override saveTextIndex(fingerprint: string, parts: Bm25Parts): void {
     this.ranked.text.push({ fingerprint, parts });
   }

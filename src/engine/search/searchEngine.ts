@@ -127,7 +127,9 @@ export class SearchEngine {
   /** Identifies the stored rank candidates this engine can reuse (page texts and ranking depth). */
   private readonly candidatesFingerprint: string | undefined;
   private storedCandidatesLoaded = false;
+  /** Difficulties computed by one ranking (keywords no rank index covers), for the day of `difficultyDay`. */
   private readonly difficultyCache = new Map<string, { seo: number; ts: number }>();
+  private difficultyDay = '';
   private readonly pageByUrl = new Map<string, number>();
   private readonly rootByDomain = new Map<string, number>();
   private readonly domainByRoot = new Map<number, string>();
@@ -241,8 +243,6 @@ export class SearchEngine {
     const seed = this.metrics.keywordFor(seedText, lang._id);
     const market = this.marketOf(locationId);
     const index = await this.overlapIndex(market === 0 ? DEFAULT_SERP_LOCATION : market);
-    // The seed's difficulty is known before answering: one ranking when no index has it.
-    if (this.difficultyOf(seed, locationId) === undefined) this.rememberDifficulty(seed.kw, market, this.organicPages(seed, market, 10));
     const seedIdx = this.catalog.find(seed.kw, lang._id);
     const seedTop = index && seedIdx !== undefined && index.covers(seedIdx) ? index.top(seedIdx) : this.organicPages(seed, market, 10);
     const ranked = relatedCandidates({
@@ -256,7 +256,8 @@ export class SearchEngine {
     const max = Math.max(0, Math.min(limit, MAX_RELATED));
     const now = this.clock.now();
     const keywords: KeywordItem[] = [];
-    if (max > 0) keywords.push(this.metrics.item(seed, locationId, languageId, now, this.difficultyOf(seed, locationId)));
+    // The seed's difficulty is known before answering: one ranking when no index has it.
+    if (max > 0) keywords.push(this.metrics.item(seed, locationId, languageId, now, this.difficultyOf(seed, locationId, true)));
     for (const k of ranked) {
       if (keywords.length >= max) break;
       const kw = this.catalog.at(k);
@@ -311,8 +312,7 @@ export class SearchEngine {
       seen.add(kw);
       const k = this.metrics.keywordFor(kw, lang._id);
       const top = this.organicPages(k, this.marketOf(serpLocation), 10);
-      const difficulty = this.rememberDifficulty(k.kw, this.marketOf(serpLocation), top);
-      const item = this.metrics.item(k, locationId, languageId, this.clock.now(), difficulty);
+      const item = this.metrics.item(k, locationId, languageId, this.clock.now(), this.difficultyOf(k, serpLocation, true));
       out.push({
         ...item,
         serp: top.map((p, i) => {
@@ -379,7 +379,13 @@ export class SearchEngine {
       similarQueries: related.queries,
       similarQuestions: related.questions,
     });
-    this.rememberDifficulty(k.kw, this.marketOf(locationId), built.topTen, built.serp.rank);
+    // The keyword's difficulty in the market (one value for every tool), not this page's own
+    // top ten: a city's or a phone's results differ a little, and the rank index ranks fewer candidates.
+    const difficulty = this.difficultyOf(k, locationId, true);
+    if (difficulty) {
+      built.serp.rank = difficulty.seo;
+      built.serp.rank_updated_at = difficulty.ts;
+    }
     this.recordRefs([{ id: mId, kw: k.kw, locationId, languageId: query.languageId ?? 0 }]);
     return built;
   }
@@ -467,32 +473,35 @@ export class SearchEngine {
 
   // ---- difficulty ---------------------------------------------------------------------
 
-  private difficultyOf(k: CorpusKeyword, locationId: number): { seo: number; ts: number } | undefined {
-    const market = this.marketOf(locationId);
-    const key = `${k.kw}|${market}`;
-    const cached = this.difficultyCache.get(key);
-    if (cached) return cached;
-    // A stored difficulty (from a SERP lookup or an import) is remembered like a computed one,
-    // so that a list of 10,000 keywords reads the store once per keyword, not once per request.
-    const stored = this.store?.difficulty(k.kw, market);
-    if (stored) {
-      this.difficultyCache.set(key, stored);
-      return stored;
-    }
-    const index = this.rankIndexes.get(market === 0 ? DEFAULT_SERP_LOCATION : market);
+  /**
+   * A keyword's difficulty in a location's market, computed one way for every tool: from the
+   * top ten of the market's rank index (desktop, the index's day), or, for a keyword the index
+   * does not cover, from the same ranking of that keyword alone (`compute`: one ranking of the
+   * rank index's depth, kept for the day). Lists never rank keywords one by one: without
+   * `compute` an uncovered keyword has none (undefined). Any location counts as its country,
+   * anywhere (0) as the default engine's. The tools read the day's stored value, which this
+   * computes (sources/difficultyBook.ts).
+   */
+  private difficultyOf(k: CorpusKeyword, locationId: number, compute = false): { seo: number; ts: number } | undefined {
+    const market = this.marketOf(locationId) || DEFAULT_SERP_LOCATION;
+    const index = this.rankIndexes.get(market);
     const idx = this.catalog.find(k.kw, k.languageId);
     if (index && idx !== undefined && index.covers(idx)) {
-      const build = { seo: keywordDifficulty(index.top(idx).map((p) => this.corpus.pages[p])), ts: this.rankBuiltAt(index) };
-      this.difficultyCache.set(key, build);
-      return build;
+      return { seo: keywordDifficulty(index.top(idx).map((p) => this.corpus.pages[p])), ts: this.rankBuiltAt(index) };
     }
-    return undefined;
-  }
-
-  private rememberDifficulty(kw: string, market: number, topTen: readonly number[], seo?: number): { seo: number; ts: number } {
-    const value = { seo: seo ?? keywordDifficulty(topTen.map((p) => this.corpus.pages[p])), ts: Math.floor(this.clock.now() / 1000) };
-    this.difficultyCache.set(`${kw}|${market}`, value);
-    this.store?.saveDifficulty([{ kw, locationId: market, seo: value.seo, ts: value.ts }]);
+    const today = day(this.clock.now());
+    if (today !== this.difficultyDay) {
+      this.difficultyCache.clear();
+      this.difficultyDay = today;
+    }
+    const key = `${k.kw}|${k.languageId}|${market}`;
+    const cached = this.difficultyCache.get(key);
+    if (cached || !compute) return cached;
+    const topTen = this.organicPages(k, market, RANK_DEPTH).slice(0, 10);
+    // Dated like a rank index's (its day's start): the same ranking on the index's day gives the same value and time.
+    const value = { seo: keywordDifficulty(topTen.map((p) => this.corpus.pages[p])), ts: Date.parse(`${today}T00:00:00Z`) / 1000 };
+    if (this.difficultyCache.size > 100_000) this.difficultyCache.clear();
+    this.difficultyCache.set(key, value);
     return value;
   }
 

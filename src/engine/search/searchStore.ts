@@ -1,6 +1,6 @@
 /**
- * The search engine's own tables in the research store: issued keyword ids, cached
- * keyword difficulty and the rank index. They have their own migration history
+ * The search engine's own tables in the research store: issued keyword ids, the text index,
+ * the rank index and its candidates. They have their own migration history
  * (table `search_migration`), so the engine's schema evolves without touching the
  * sandbox web's migrations (engine/researchStore.ts) and the other way round.
  *
@@ -90,6 +90,18 @@ searchMigrations['0004_search_rank_candidates'] = {
   },
 };
 
+/**
+ * Difficulty is no longer kept per research store: the one value of a keyword's day lives in
+ * the state store (engine/sources/difficultyBook.ts, state migration 0045), which every process
+ * shares; the rows kept here were written by SERPs ranked deeper than the rank index and
+ * disagreed with it.
+ */
+searchMigrations['0046_search_difficulty_dropped'] = {
+  async up(db: Kysely<any>) {
+    await sql`DROP TABLE IF EXISTS search_difficulty`.execute(db);
+  },
+};
+
 /** Runs the search tables' migrations on a research store. */
 export async function migrateSearchTables(db: Kysely<any>): Promise<void> {
   const migrator = new Migrator({
@@ -150,16 +162,10 @@ function float32Of(blob: Buffer): Float32Array {
 export class SearchStore {
   private readonly insertRef: SqliteDatabase.Statement;
   private readonly selectRef: SqliteDatabase.Statement;
-  private readonly upsertDifficulty: SqliteDatabase.Statement;
-  private readonly selectDifficulty: SqliteDatabase.Statement;
 
   constructor(private readonly raw: SqliteDatabase.Database) {
     this.insertRef = raw.prepare('INSERT OR IGNORE INTO search_keyword_refs (id, kw, location_id, language_id) VALUES (?, ?, ?, ?)');
     this.selectRef = raw.prepare('SELECT id, kw, location_id AS locationId, language_id AS languageId FROM search_keyword_refs WHERE id = ?');
-    this.upsertDifficulty = raw.prepare(
-      'INSERT INTO search_difficulty (kw, location_id, seo, seo_ts) VALUES (?, ?, ?, ?) ON CONFLICT (kw, location_id) DO UPDATE SET seo = excluded.seo, seo_ts = excluded.seo_ts',
-    );
-    this.selectDifficulty = raw.prepare('SELECT seo, seo_ts AS ts FROM search_difficulty WHERE kw = ? AND location_id = ?');
   }
 
   /** Records issued keyword ids so that exports and lists can resolve them later. */
@@ -172,17 +178,6 @@ export class SearchStore {
 
   keywordRef(id: string): KeywordRef | undefined {
     return this.selectRef.get(id) as KeywordRef | undefined;
-  }
-
-  saveDifficulty(rows: readonly { kw: string; locationId: number; seo: number; ts: number }[]): void {
-    if (rows.length === 0) return;
-    this.raw.transaction(() => {
-      for (const r of rows) this.upsertDifficulty.run(r.kw, r.locationId, r.seo, r.ts);
-    })();
-  }
-
-  difficulty(kw: string, locationId: number): { seo: number; ts: number } | undefined {
-    return this.selectDifficulty.get(kw, locationId) as { seo: number; ts: number } | undefined;
   }
 
   /** The stored text index when it was built for this fingerprint of the pages. */

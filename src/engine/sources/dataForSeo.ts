@@ -31,7 +31,7 @@ export interface DataForSeoOptions {
 const RATE_LIMITED = new Set([40202, 40209]);
 const NO_RESULTS = 40102;
 
-function auth(options: DataForSeoOptions): Record<string, string> {
+export function auth(options: Pick<DataForSeoOptions, 'login' | 'password'>): Record<string, string> {
   return {
     authorization: `Basic ${Buffer.from(`${options.login}:${options.password}`).toString('base64')}`,
     'content-type': 'application/json',

@@ -17,6 +17,7 @@ import type { ResearchStore } from '../researchStore.js';
 import type { SearchEngine } from '../search/searchEngine.js';
 import type { SerpItemMetrics } from '../search/serpTypes.js';
 import { DataForSeoKeywordSource, dataForSeoSerpFetcher } from './dataForSeo.js';
+import { DifficultyBook } from './difficultyBook.js';
 import type { ResultMetrics } from './fetchedSerp.js';
 import { budgetedSpend, KeywordFill, providerOf } from './keywordFill.js';
 import type { ProviderHttpOptions } from './providerHttp.js';
@@ -30,6 +31,7 @@ import type { KeywordSource, Sources } from './types.js';
 export type { SerpSource, KeywordSource, LinkSource, Sources, KeywordData, SourceLink, MonthSearches } from './types.js';
 export { SourceError } from './types.js';
 export type { SourcesConfig } from './sourceConfig.js';
+export { DifficultyBook } from './difficultyBook.js';
 
 /** The configured sources, and the keyword fill that puts a keyword provider's data into the catalogue. */
 export interface EngineSources extends Sources {
@@ -42,6 +44,13 @@ export interface EngineSources extends Sources {
   fillKeywordIdeas(seed: string, locationId: number, languageId: number): Promise<number>;
   /** The provider a keyword's metrics came from (`dataforseo`), or null for sandbox and imported keywords. */
   keywordSourceOf(kw: string, locationId: number, languageId: number): string | null;
+  /**
+   * Gives keyword items the day's one difficulty of their keyword (`seo`, `seo_ts`): every
+   * tool answering keyword items passes them through it (difficultyBook.ts). With the sandbox
+   * as the SERP source the engine's difficulty is stored as the day's when none is; with a
+   * provider, only SERPs fetched from it set one.
+   */
+  settleDifficulty<T extends { kw: string; lid: number; seo: number | null; seo_ts: number | null }>(items: T[]): Promise<T[]>;
 }
 
 export interface SourceDependencies {
@@ -63,6 +72,7 @@ export interface SourceDependencies {
 export function createSources(config: SourcesConfig, deps: SourceDependencies): EngineSources {
   const http: ProviderHttpOptions = { ...config.limits, sleep: deps.sleep };
   const ledger = new ProviderLedger(deps.state);
+  const difficulty = new DifficultyBook(deps.state, deps.clock, (id) => deps.search.marketOf(id));
   const sandboxKeywords = new SandboxKeywordSource(deps.search);
   const serpFetcher =
     config.serp === 'serpapi'
@@ -78,9 +88,10 @@ export function createSources(config: SourcesConfig, deps: SourceDependencies): 
         search: deps.search,
         locations: deps.locations,
         metrics: resultMetrics(deps.links, deps.authority, deps.metricsTs),
+        difficulty,
         clock: deps.clock,
       })
-    : new SandboxSerpSource(deps.search);
+    : new SandboxSerpSource(deps.search, difficulty, deps.clock);
   let keywords: KeywordSource = sandboxKeywords;
   let fill: KeywordFill | null = null;
   if (config.keywords === 'dataforseo') {
@@ -100,6 +111,9 @@ export function createSources(config: SourcesConfig, deps: SourceDependencies): 
     fillKeywords: (texts, locationId, languageId) => (fill ? fill.fill(texts, locationId, languageId) : Promise.resolve(0)),
     fillKeywordIdeas: (seed, locationId, languageId) => (fill ? fill.fillIdeas(seed, locationId, languageId) : Promise.resolve(0)),
     keywordSourceOf: (kw, locationId, languageId) => providerOf(deps.search.keyword(kw, deps.search.languageFor(locationId, languageId)._id).origin),
+    // The sandbox's ranking is the truth of the sandbox web only: with a SERP provider, the
+    // difficulty of a keyword comes from its fetched SERP.
+    settleDifficulty: (items) => difficulty.settleItems(items, { accept: serp.name === 'sandbox' }),
   };
 }
 

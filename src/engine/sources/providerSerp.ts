@@ -20,6 +20,7 @@ import { serpSourceUrl } from '../search/serpIdentity.js';
 import type { Serp } from '../search/serpTypes.js';
 import { contentTokens, normaliseKeyword, tokenize } from '../search/text.js';
 import { assembleSerp, type FetchedSerp, type ResultMetrics } from './fetchedSerp.js';
+import type { DifficultyBook } from './difficultyBook.js';
 import type { ProviderLedger } from './providerLedger.js';
 import { SourceError, type SerpSource, type SerpSourceName } from './types.js';
 
@@ -53,6 +54,8 @@ export interface ProviderSerpSourceOptions {
   search: SearchEngine;
   locations: LocationRegistry;
   metrics: ResultMetrics;
+  /** The day's one difficulty of each keyword: a fetched SERP sets it when none is set (difficultyBook.ts). */
+  difficulty: DifficultyBook;
   clock: Clock;
 }
 
@@ -127,7 +130,7 @@ export class ProviderSerpSource implements SerpSource {
       fetched = await this.buyOnce(key, today, providerQuery);
     }
     const mId = keywordId(keyword, locationId, languageId);
-    const serp = assembleSerp(
+    const assembled = assembleSerp(
       fetched,
       {
         keyword,
@@ -143,6 +146,8 @@ export class ProviderSerpSource implements SerpSource {
       },
       this.options.metrics,
     );
+    // Its difficulty from the fetched results, unless the day has one already (one truth per keyword and day).
+    const serp = await this.options.difficulty.settleSerp(assembled, date, { accept: true });
     // Issued keyword ids resolve later (lists, favourites), as the sandbox's SERPs record theirs.
     search.keywordItem(keyword, locationId, languageId);
     for (const item of serp.items) for (const m of item.items) if (m.mId !== undefined) search.keywordItem(m.title, locationId, languageId);

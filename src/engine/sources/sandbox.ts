@@ -4,7 +4,9 @@
  * keyword catalogue, and links from the generated link index. The default of every
  * capability; a provider is chosen per capability in the configuration.
  */
+import type { Clock } from '../../lib/clock.js';
 import type { LinksService } from '../links/linksService.js';
+import type { DifficultyBook } from './difficultyBook.js';
 import type { KeywordItem } from '../search/keywordMetrics.js';
 import type { SearchEngine } from '../search/searchEngine.js';
 import { normaliseKeyword } from '../search/text.js';
@@ -14,14 +16,24 @@ export class SandboxSerpSource implements SerpSource {
   readonly name = 'sandbox' as const;
   readonly pastDays = true;
 
-  constructor(private readonly search: SearchEngine) {}
+  constructor(
+    private readonly search: SearchEngine,
+    private readonly difficulty: DifficultyBook,
+    private readonly clock: Clock,
+  ) {}
 
+  /** The SERP with its keyword's difficulty of the day (the first computed, whoever computed it). */
   serp(query: SerpQuery) {
-    return Promise.resolve(this.search.serp(query));
+    return this.difficulty.settleSerp(this.search.serp(query), this.dayOf(query), { accept: true });
   }
 
-  keywordDetail(query: SerpQuery) {
-    return Promise.resolve(this.search.keywordDetail(query));
+  async keywordDetail(query: SerpQuery) {
+    const detail = this.search.keywordDetail(query);
+    return { ...detail, serp: await this.difficulty.settleSerp(detail.serp, this.dayOf(query), { accept: true }) };
+  }
+
+  private dayOf(query: SerpQuery): string {
+    return query.date ?? new Date(this.clock.now()).toISOString().slice(0, 10);
   }
 }
 

@@ -33,7 +33,7 @@ export interface SourcesConfig {
 
 export class SourceConfigError extends Error {}
 
-type Env = Record<string, string | undefined>;
+export type Env = Record<string, string | undefined>;
 
 const SERP_SOURCES: readonly SerpSourceName[] = ['sandbox', 'serpapi', 'dataforseo'];
 const KEYWORD_SOURCES: readonly KeywordSourceName[] = ['sandbox', 'dataforseo'];
@@ -43,7 +43,7 @@ const LINK_SOURCES: readonly LinkSourceName[] = ['sandbox'];
 const DEFAULT_SERP_COST: Record<SerpSourceName, number> = { sandbox: 0, serpapi: 0.015, dataforseo: 0.002 };
 const DEFAULT_KEYWORD_COST = 0.075;
 
-function str(env: Env, name: string): string | null {
+export function str(env: Env, name: string): string | null {
   const raw = env[name];
   return raw === undefined || raw.trim() === '' ? null : raw.trim();
 }
@@ -54,7 +54,7 @@ function choice<T extends string>(env: Env, name: string, allowed: readonly T[])
   return value;
 }
 
-function number(env: Env, name: string, fallback: number, min: number, max: number, integer = false): number {
+export function number(env: Env, name: string, fallback: number, min: number, max: number, integer = false): number {
   const raw = str(env, name);
   if (raw === null) return fallback;
   const pattern = integer ? /^\d+$/ : /^\d+(\.\d+)?$/;
@@ -64,7 +64,7 @@ function number(env: Env, name: string, fallback: number, min: number, max: numb
   return value;
 }
 
-function baseUrl(env: Env, name: string, fallback: string): string {
+export function baseUrl(env: Env, name: string, fallback: string): string {
   const value = str(env, name) ?? fallback;
   let url: URL;
   try {

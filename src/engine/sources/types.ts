@@ -16,7 +16,8 @@ export type { SerpQuery } from '../search/searchEngine.js';
 /** Names a source answers under (`source` in logs and errors; the README's configuration table). */
 export type SerpSourceName = 'sandbox' | 'serpapi' | 'dataforseo';
 export type KeywordSourceName = 'sandbox' | 'dataforseo';
-export type LinkSourceName = 'sandbox';
+export type LinkSourceName = 'sandbox' | 'majestic' | 'dataforseo';
+export type AuthoritySourceName = 'sandbox' | 'moz' | 'dataforseo';
 
 /** A SERP for a keyword, location, language, platform, page and date. */
 export interface SerpSource {

@@ -68,8 +68,8 @@ export class PostgresDurableState implements DurablePolicyState {
     return row === undefined ? undefined : lookupDataOf(row.data);
   }
 
-  async recordLookups(accountId: string, lookups: LookupWrite[], nowMs: number): Promise<void> {
-    await recordLookups(this.db, accountId, lookups, nowMs);
+  async recordLookups(accountId: string, lookups: LookupWrite[], nowMs: number, trx?: Kysely<StateDatabase>): Promise<void> {
+    await recordLookups(trx ?? this.db, accountId, lookups, nowMs);
   }
 
   async history(accountId: string, tool: HistoryWrite['tool']): Promise<unknown[]> {

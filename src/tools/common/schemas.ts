@@ -85,6 +85,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   422: 'A parameter or the body is invalid',
   424: 'An upstream data source failed; nothing was charged',
   429: 'A quota pool, burst window or cooldown refused the request',
+  500: 'An unexpected failure of the service',
 };
 
 /** The error answers of an operation, each the `Error` component. */

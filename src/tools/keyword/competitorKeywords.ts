@@ -32,7 +32,7 @@ const competitorLookupKey = (p: UrlLocation) => lookupKey(requireTargetUrl(p.url
 
 export async function competitorKeywordsRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { search, locations, policy } = app.quarry;
+  const { search, sources, locations, policy } = app.quarry;
 
   /** The location a lookup is computed for; null for an unsupported one; 422 for a bad url or unknown location. */
   const lookupLocation = (q: UrlLocation): number | null => {
@@ -77,7 +77,7 @@ export async function competitorKeywordsRoutes(fastify: FastifyInstance): Promis
         const limit = Math.min(req.paid!.plan.competitorKeywordsRows, MAX_COMPETITOR_KEYWORDS_ROWS);
         const result = await search.competitorKeywords(target.input, location, limit);
         // Default order: by the domain's ranking position, worst to best.
-        const keywords = [...result.keywords].sort((a, b) => b.position - a.position);
+        const keywords = (await sources.settleDifficulty([...result.keywords])).sort((a, b) => b.position - a.position);
         return {
           url_type: result.url_type,
           location: result.location,

@@ -27,7 +27,7 @@ const gapKey = (b: GapBody, competitor: string, page: number) => lookupKey(norma
 
 export async function gapAnalysisRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { search, locations } = app.quarry;
+  const { search, sources, locations } = app.quarry;
 
   const distinctCompetitors = (b: GapBody) => [...new Set(b.competitors.map(normalised))];
 
@@ -80,7 +80,7 @@ export async function gapAnalysisRoutes(fastify: FastifyInstance): Promise<void>
       for (const competitor of competitors) {
         const gap = await search.gap(domain.input, competitor, b.location_id, page, GAP_PAGE_SIZE);
         // Ordered by the competitor's position, best first.
-        const keywords = [...gap.keywords].sort((x, y) => x.position - y.position);
+        const keywords = (await sources.settleDifficulty([...gap.keywords])).sort((x, y) => x.position - y.position);
         results.push({ domain: gap.domain, totalCount: gap.totalCount, originalItemsCount: gap.totalCount, keywords });
       }
       return {

@@ -13,7 +13,7 @@ import { CsvAnswer, KeywordExportAnswer, KeywordExportBody, keywordTags as tags 
 
 export async function keywordExportRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { search, locations } = app.quarry;
+  const { search, sources, locations } = app.quarry;
 
   app.post(
     '/keywords',
@@ -31,7 +31,8 @@ export async function keywordExportRoutes(fastify: FastifyInstance): Promise<voi
     // written over many turns of the event loop, never held as one string.
     async (req, reply) => {
       async function* presented(): AsyncGenerator<unknown[]> {
-        for await (const ids of slices(req.body.keyword_ids)) yield search.keywordsById(ids).map((k) => presentKeyword(k, locations));
+        for await (const ids of slices(req.body.keyword_ids))
+          yield (await sources.settleDifficulty(search.keywordsById(ids))).map((k) => presentKeyword(k, locations));
       }
       return sendJsonStream(reply, jsonArray(presented()));
     },
@@ -53,7 +54,7 @@ export async function keywordExportRoutes(fastify: FastifyInstance): Promise<voi
       const columns = parseCsvFields(fields);
       if (columns === null) throw errors.invalidBody(['body.fields must list columns from kw, sv, lid, cpc, ppc, seo, msv']);
       async function* rows(): AsyncGenerator<(string | number)[][]> {
-        for await (const ids of slices(keyword_ids)) yield search.keywordsById(ids).map((k) => keywordCsvRow(k, columns!));
+        for await (const ids of slices(keyword_ids)) yield (await sources.settleDifficulty(search.keywordsById(ids))).map((k) => keywordCsvRow(k, columns!));
       }
       return sendCsvStream(reply, 'keywords.csv', columns, rows());
     },

@@ -51,7 +51,7 @@ export async function keywordImportRoutes(fastify: FastifyInstance): Promise<voi
       requireLanguage(body.language_id);
       // Keywords the sandbox lacks get the keyword provider's metrics (when one is configured).
       await sources.fillKeywords(body.keywords, body.location_id, body.language_id);
-      const keywords = search.importKeywords(body.keywords, body.location_id, body.language_id);
+      const keywords = await sources.settleDifficulty(search.importKeywords(body.keywords, body.location_id, body.language_id));
       return {
         language: search.languageFor(body.location_id, body.language_id),
         location: search.shortLocation(body.location_id),

@@ -5,6 +5,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { rankServices } from '../../rank/rankService.js';
+import { answerServices } from '../../answers/answerService.js';
 import { POOLS, type PoolName } from '../../policy/pools.js';
 import { Ref } from '../common/schemas.js';
 import { limitOptions } from './presenters.js';
@@ -17,8 +18,8 @@ import { keywordTags as tags, Limit, type PoolState } from './schemas.js';
  */
 const withReset = (state: PoolState) => ({ ...state, reset: state.reset ?? 0 });
 
-/** The answer-monitoring pools of the reference: that family is not offered, so nothing in them. */
-const NOT_OFFERED = { limit: 0, remaining: 0, reset: null };
+/** A pool of stored objects (monitors, prompts): what the plan allows and what is left; nothing to wait for. */
+const stock = (limit: number, used: number) => ({ limit, remaining: Math.max(0, limit - used), reset: null });
 
 export async function limitsRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -43,6 +44,7 @@ export async function limitsRoutes(fastify: FastifyInstance): Promise<void> {
       let pools = {} as Record<PoolName, PoolState>;
       let tracked = { limit: 0, remaining: 0 };
       let trackings = 0;
+      let answers = { monitors: stock(0, 0), prompts: stock(0, 0) };
       const plan = account ? policy.planOf(account) : null;
       if (!account || !plan) {
         // Never a way to validate a key: an unknown key looks exactly like no key.
@@ -53,6 +55,8 @@ export async function limitsRoutes(fastify: FastifyInstance): Promise<void> {
         const used = await store.trackedKeywordCount(state.db, account.id);
         tracked = { limit: plan.trackedKeywords, remaining: Math.max(0, plan.trackedKeywords - used) };
         trackings = (await store.list(account.id, { withDeleted: false })).length;
+        const live = await answerServices(app.quarry).store.liveCounts(account.id);
+        answers = { monitors: stock(plan.aiWatcherMonitors, live.monitors), prompts: stock(plan.aiWatcherPrompts, live.prompts) };
       }
       return {
         'related-keywords-rows': plan?.relatedKeywordsRows ?? 0,
@@ -71,8 +75,8 @@ export async function limitsRoutes(fastify: FastifyInstance): Promise<void> {
           'lm-suggest': withReset(pools['lm-suggest']),
           tracked_keywords: tracked,
           'checked-keywords-ranks': { ...tracked, reset: null },
-          'ai-watcher-prompts': NOT_OFFERED,
-          'ai-watcher-monitors': NOT_OFFERED,
+          'ai-watcher-prompts': answers.prompts,
+          'ai-watcher-monitors': answers.monitors,
         },
         'tracked-keywords': plan?.trackedKeywords ?? 0,
         plan: plan?.name ?? null,
@@ -82,7 +86,7 @@ export async function limitsRoutes(fastify: FastifyInstance): Promise<void> {
         highestPlan: plan?.name ?? '',
         platformPlan: plan?.name ?? '',
         trackings,
-        maxGeneratePrompts: 0,
+        maxGeneratePrompts: plan?.maxGeneratePrompts ?? 0,
       };
     },
   );

@@ -61,7 +61,7 @@ function limitError(err: unknown): never {
 export async function listRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { clock, locations, state } = app.quarry;
-  const { search } = app.quarry;
+  const { search, sources } = app.quarry;
   const lists = new KeywordLists(state.db, STORED_KEYWORD_IDS_PER_ACCOUNT);
   const now = () => unixSeconds(clock.now());
   /**
@@ -158,13 +158,13 @@ export async function listRoutes(fastify: FastifyInstance): Promise<void> {
       const keywordSlices = slices(list.keyword_ids);
       if (csv) {
         const rows = async function* () {
-          for await (const ids of keywordSlices) yield search.keywordsById(ids).map((k) => keywordCsvRow(k, columns!));
+          for await (const ids of keywordSlices) yield (await sources.settleDifficulty(search.keywordsById(ids))).map((k) => keywordCsvRow(k, columns!));
         };
         return sendCsvStream(reply, `${list.name}.csv`, columns!, rows());
       }
       const { keyword_ids: _ids, ...meta } = list;
       const keywords = async function* () {
-        for await (const ids of keywordSlices) yield search.keywordsById(ids).map((k) => presentKeyword(k, locations));
+        for await (const ids of keywordSlices) yield (await sources.settleDifficulty(search.keywordsById(ids))).map((k) => presentKeyword(k, locations));
       };
       // The same document as {keywords, list}, written with the keywords array streamed.
       async function* document(): AsyncGenerator<string> {

@@ -64,14 +64,15 @@ export async function relatedKeywordsRoutes(fastify: FastifyInstance): Promise<v
       await sources.fillKeywords([kw], location_id, language_id);
       // ...and its neighbours are the provider's keyword ideas, stored once.
       await sources.fillKeywordIdeas(kw, location_id, language_id);
-      const { keywords, countKeywordsBeforeLimit, provisional } = await search.relatedKeywords(kw, location_id, language_id, limit);
+      const related = await search.relatedKeywords(kw, location_id, language_id, limit);
+      const keywords = await sources.settleDifficulty(related.keywords);
       // Rows whose difficulty the market's ranking (under way) will give soon: not for the 24-hour cache.
-      if (provisional) req.paid!.doNotCache();
+      if (related.provisional && keywords.some((k) => k.seo === null)) req.paid!.doNotCache();
       return {
         keywords,
         language: search.languageFor(location_id, language_id),
         location: search.shortLocation(location_id),
-        countKeywordsBeforeLimit,
+        countKeywordsBeforeLimit: related.countKeywordsBeforeLimit,
         _id: relatedLookupId(kw, location_id, language_id),
         // Names the keyword provider when the seed's metrics came from one; null for a plain (sandbox) lookup.
         source: sources.keywordSourceOf(kw, location_id, language_id),

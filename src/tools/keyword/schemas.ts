@@ -301,8 +301,10 @@ export const Limit = component(
       'lm-url-metrics': Ref(Pool),
       'sp-overview': Ref(Pool),
       'lm-suggest': Ref(Pool),
-      'ai-watcher-prompts': Ref(PoolN, { description: 'The answer-monitoring family is not offered: always empty' }),
-      'ai-watcher-monitors': Ref(PoolN, { description: 'The answer-monitoring family is not offered: always empty' }),
+      'ai-watcher-prompts': Ref(PoolN, {
+        description: 'Prompts of live answer monitors the plan allows, and how many more (one per prompt, whatever the models)',
+      }),
+      'ai-watcher-monitors': Ref(PoolN, { description: 'Live answer monitors the plan allows, and how many more' }),
       'checked-keywords-ranks': Ref(PoolN, { description: 'Deprecated copy of `tracked_keywords`' }),
     }),
     'tracked-keywords': Type.Integer({ description: 'Keywords the plan can track' }),
@@ -312,7 +314,7 @@ export const Limit = component(
     highestPlan: Type.String({ description: "The account's plan (an account holds one); empty without an account" }),
     platformPlan: Type.String({ description: "The account's plan; empty without an account" }),
     trackings: Type.Integer({ description: 'Rank trackings the account has (not deleted)' }),
-    maxGeneratePrompts: Type.Integer({ description: 'The answer-monitoring family is not offered: always 0' }),
+    maxGeneratePrompts: Type.Integer({ description: 'Prompt suggestions one POST /answer-tool/prompts/generate gives' }),
   }),
 );
 export type Limit = Static<typeof Limit>;

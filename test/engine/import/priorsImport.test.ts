@@ -8,6 +8,7 @@ import { openEngine } from '../../../src/engine/index.js';
 import { importCcRanks, importTranco, parseCcRanksLine, parseTrancoLine, unreverseHost } from '../../../src/engine/import/priorsImport.js';
 import { priorAuthority } from '../../../src/engine/authority/authorityScores.js';
 import { FakeClock } from '../../../src/lib/clock.js';
+import { ImportError } from '../../../src/engine/import/importError.js';
 import { copyTinyWorld, TINY_WORLD_AS_OF } from '../../support/world.js';
 
 const HOST_RANKS = [
@@ -118,7 +119,64 @@ test('CC ranks and Tranco imports give unknown domains a prior pda and TopRank; 
     // A CC file with a wrong header is refused.
     const wrong = path.join(dir, 'wrong.txt');
     fs.writeFileSync(wrong, '#pos\t#host\n1\tcom.a\n');
-    await assert.rejects(importCcRanks(wrong, { store: engine.store }), /header needs the columns/);
+    await assert.rejects(importCcRanks(wrong, { store: engine.store }), /not a Common Crawl ranks file/);
+  } finally {
+    await engine.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/**
+ * Issue 24: a bad file changes nothing already stored. Found from outside: a truncated gzip
+ * exited 2 with the previous priors gone (a domain fell from pda 70 / TopRank 2,345 to 2 /
+ * null); cc-ranks given a Tranco CSV, and tranco given a ranks file, exited 0 ("N lines
+ * skipped") and wiped the earlier list.
+ */
+test('a truncated, foreign or unreadable list is refused and the priors stay as they were', async () => {
+  const file = await copyTinyWorld(1);
+  const dir = path.dirname(file);
+  const engine = await openEngine({ file, clock: new FakeClock(TINY_WORLD_AS_OF) });
+  const priors = () => engine.store.raw.prepare('SELECT * FROM domain_priors ORDER BY domain').all();
+  const staged = () => engine.store.raw.prepare('SELECT COUNT(*) FROM domain_priors_staging').pluck().get();
+  try {
+    const ranks = path.join(dir, 'cc-main-domain-ranks.txt.gz');
+    const lines = Array.from({ length: 3000 }, (_, i) => `${i + 2345}\t${1e6 - i}\t${i + 10}\t0.001\tcom.ranked-${i}`);
+    fs.writeFileSync(
+      ranks,
+      zlib.gzipSync(['#harmonicc_pos\t#harmonicc_val\t#pr_pos\t#pr_val\t#host_rev\t#n_hosts', ...lines.map((l) => `${l}\t3`)].join('\n')),
+    );
+    await importCcRanks(ranks, { store: engine.store });
+    const tranco = path.join(dir, 'top-1m.csv');
+    fs.writeFileSync(tranco, '1,bigsearch.com\n2,video-site.com\n');
+    await importTranco(tranco, { store: engine.store });
+    const before = priors();
+    const ranked = engine.authority.forUrl('ranked-0.com')!;
+    assert.equal(ranked.topRank, 2345);
+    assert.ok(ranked.pda > 2);
+
+    // A truncated gzip: the reader fails at the end; nothing staged is swapped in.
+    const whole = fs.readFileSync(ranks);
+    const truncated = path.join(dir, 'cc-main-domain-ranks-cut.txt.gz');
+    fs.writeFileSync(truncated, whole.subarray(0, Math.floor(whole.length * 0.6)));
+    await assert.rejects(importCcRanks(truncated, { store: engine.store, batchSize: 100 }), ImportError);
+    assert.deepEqual(priors(), before);
+    assert.deepEqual(engine.authority.forUrl('ranked-0.com'), ranked);
+
+    // The wrong list for the command: refused at its first line, before any write.
+    await assert.rejects(
+      importCcRanks(tranco, { store: engine.store }),
+      (e: unknown) => e instanceof ImportError && /not a Common Crawl ranks file/.test(e.message),
+    );
+    await assert.rejects(importTranco(ranks, { store: engine.store }), (e: unknown) => e instanceof ImportError && /not a Tranco list/.test(e.message));
+    // A list whose first line reads but whose lines mostly do not.
+    const mostlyBad = path.join(dir, 'top-mixed.csv');
+    fs.writeFileSync(mostlyBad, ['1,example.com', ...Array.from({ length: 20 }, (_, i) => `${i}\tcom.site-${i}`)].join('\n'));
+    await assert.rejects(importTranco(mostlyBad, { store: engine.store }), /20 of 21 lines are not rank,domain lines/);
+    const empty = path.join(dir, 'empty.csv');
+    fs.writeFileSync(empty, '\n');
+    await assert.rejects(importTranco(empty, { store: engine.store }), /empty/);
+    assert.deepEqual(priors(), before);
+    assert.equal(staged(), 0, 'what a refused file staged is dropped');
   } finally {
     await engine.close();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -91,7 +91,7 @@ test('a WAT import stores the links with crawl dates and types, and serves them 
   try {
     const stages = new Set<string>();
     const result = await importWat(wat, { store, asOf: TINY_WORLD_AS_OF, onProgress: (stage) => stages.add(stage) });
-    assert.deepEqual([...stages], ['read WAT (bytes)', 'update metrics']);
+    assert.deepEqual([...stages], ['check WAT (bytes)', 'read WAT (bytes)', 'update metrics']);
     assert.equal(result.pages, 4);
     assert.equal(result.metrics?.mode, 'incremental');
     const link = (source: string, target: string) =>
@@ -249,14 +249,24 @@ test('files that are not WARC, truncated or oversized records fail with a clear 
     for (const [name, bytes] of cases) {
       const p = path.join(dir, name);
       fs.writeFileSync(p, bytes);
-      if (name === 'empty.warc') {
-        const result = await importWat(p, { store, asOf: TINY_WORLD_AS_OF });
-        assert.equal(result.records, 0);
-      } else {
-        await assert.rejects(importWat(p, { store, asOf: TINY_WORLD_AS_OF }), WarcFormatError, name);
-      }
+      if (name === 'empty.warc') await assert.rejects(importWat(p, { store, asOf: TINY_WORLD_AS_OF }), /the file is empty/);
+      else await assert.rejects(importWat(p, { store, asOf: TINY_WORLD_AS_OF }), WarcFormatError, name);
     }
+    // Issue 24: whole records before the cut are not written either (the file is read through
+    // before the first write); a WET file of the same crawl (conversion records) is no WAT file.
+    const cut = path.join(dir, 'cut-late.warc.wat.gz');
+    writeWat(cut, PAGES);
+    const whole = fs.readFileSync(cut);
+    fs.writeFileSync(cut, whole.subarray(0, whole.length - 30));
+    await assert.rejects(
+      importWat(cut, { store, asOf: TINY_WORLD_AS_OF, batchSize: 1 }),
+      (e: unknown) => e instanceof WarcFormatError && /nothing was imported/.test(e.message),
+    );
+    const wet = path.join(dir, 'crawl.warc.wet.gz');
+    fs.writeFileSync(wet, zlib.gzipSync(warcRecord('conversion', 'https://a.com/', 'text/plain', 'Plain text of the page')));
+    await assert.rejects(importWat(wet, { store, asOf: TINY_WORLD_AS_OF }), /not a WAT file/);
     assert.equal(links.get(), before);
+    assert.equal(store.raw.prepare('SELECT COUNT(*) FROM import_runs').pluck().get(), 0, 'a refused file leaves no run to resume');
     await assert.rejects(importWat(path.join(dir, 'missing.gz'), { store, asOf: TINY_WORLD_AS_OF }), /no such file/);
   } finally {
     await store.close();

@@ -11,7 +11,7 @@ import { keywordDataOf, mapDataForSeoSerp, readTask } from '../../../src/engine/
 import { loadSourcesConfig, SourceConfigError } from '../../../src/engine/sources/sourceConfig.js';
 import { SourceError } from '../../../src/engine/sources/types.js';
 import { loadConfig, ConfigError } from '../../../src/config.js';
-import { startFakeUpstream, type FakeUpstream } from './fakeUpstream.js';
+import { startFakeUpstream, type FakeUpstream } from '../../support/fakes/upstream.js';
 
 let fake: FakeUpstream;
 before(async () => {

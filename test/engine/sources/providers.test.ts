@@ -12,7 +12,7 @@ import { testApp, type TestApp } from '../../support/app.js';
 import { DAY } from '../../../src/lib/clock.js';
 import { baseClickThroughRate } from '../../../src/engine/search/clickThroughCurve.js';
 import { newClient, pace, qs, type ToolClient } from '../../tools/serp/serpClient.js';
-import { startFakeUpstream, type FakeUpstream } from './fakeUpstream.js';
+import { startFakeUpstream, type FakeUpstream } from '../../support/fakes/upstream.js';
 import { createSources, SourceError, type EngineSources } from '../../../src/engine/sources/index.js';
 import { loadSourcesConfig } from '../../../src/engine/sources/sourceConfig.js';
 import { reloadSearchKeywords } from '../../../src/engine/search/index.js';
@@ -294,6 +294,22 @@ describe('SerpApi as the SERP source', () => {
     const snap = await c.get(`/serp-tool/serps/${id}/snapshot`);
     assert.equal(snap.statusCode, 200, snap.body);
     assert.equal(fake.requests.length, before, 'drawn from the held SERP');
+  });
+
+  test("a keyword's difficulty is its fetched SERP's: none before the fetch, the same in related keywords after", async () => {
+    const seedOf = async () => {
+      pace(t);
+      const res = await (await newClient(t)).get(`/keyword-tool/related-keywords?${qs({ kw: 'hiking boots', location_id: 2840 })}`);
+      assert.equal(res.statusCode, 200, res.body);
+      return res.json().keywords[0] as { kw: string; seo: number | null; seo_ts: number | null };
+    };
+    // The sandbox's ranking says nothing of the real web: no difficulty until the SERP is fetched.
+    assert.equal((await seedOf()).seo, null);
+    pace(t);
+    const serp = (await serps({ kw: 'hiking boots', location_id: 2840 })).json();
+    const seed = await seedOf();
+    assert.equal(seed.seo, serp.rank);
+    assert.equal(seed.seo_ts, serp.rank_updated_at);
   });
 });
 

@@ -138,14 +138,15 @@ describe('the keyword tool in the reference’s shapes', () => {
     assert.equal(fresh.api_quota, null, 'no separate API quota');
     assert.deepEqual(fresh.resources.tracked_keywords, { limit: 700, remaining: 700 });
     assert.deepEqual(fresh.resources['checked-keywords-ranks'], { limit: 700, remaining: 700, reset: null });
-    assert.deepEqual(fresh.resources['ai-watcher-prompts'], { limit: 0, remaining: 0, reset: null });
+    assert.deepEqual(fresh.resources['ai-watcher-prompts'], { limit: 2000, remaining: 2000, reset: null });
+    assert.deepEqual(fresh.resources['ai-watcher-monitors'], { limit: 25, remaining: 25, reset: null });
     assert.deepEqual(fresh.resources['related-keywords'], { limit: 500, remaining: 500, reset: null }, 'nullable: no period runs');
     assert.deepEqual(fresh.resources.trends, { limit: 500, remaining: 500, reset: 0 }, 'not nullable: 0, the pool is whole');
     assert.equal(fresh.upgraded_account, true);
     assert.equal(fresh.highestPlan, 'premium');
     assert.equal(fresh.platformPlan, 'premium');
     assert.equal(fresh.trackings, 0);
-    assert.equal(fresh.maxGeneratePrompts, 0);
+    assert.equal(fresh.maxGeneratePrompts, 25);
 
     // The plan comparison: each limit, plans sharing a value grouped, from the configured plans.
     const options = fresh.limit_options as { name: string; limits: { plan: string | string[]; value: string }[] }[];

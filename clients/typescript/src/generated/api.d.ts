@@ -994,6 +994,195 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/answer-tool/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The AI models and AI search answers a monitor can ask
+         * @description The sandbox models always; OpenAI, Perplexity, Gemini and Google’s AI Overviews when the deployment configures them.
+         */
+        get: operations["get-answer-tool-models"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/answer-tool/monitors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account’s answer monitors, newest first
+         * @description Deleted monitors too, as `paused`, until they are purged 30 days after their deletion.
+         */
+        get: operations["get-answer-tool-monitors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/answer-tool/monitor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Watch a brand in AI answers: its domain, location, platform, models and prompts
+         * @description Asks every prompt of every model at once and then daily. One monitor costs 1 of `ai-watcher-monitors`, each prompt 1 of `ai-watcher-prompts`; past either, 429 CreditLimit and nothing is created.
+         */
+        post: operations["post-answer-tool-monitor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/answer-tool/monitor/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A monitor’s analytics: mentions per model, citation sources, sentiment, visibility over time
+         * @description From `from` to `to` (default: the last 30 days), over the models `models` (default: the monitor’s). A deleted monitor’s history too; without a key, the monitor’s `share_token` opens it.
+         */
+        get: operations["get-answer-tool-monitor-by-id"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a monitor: no more checks
+         * @description Its prompts and results stay readable (listed as `paused`) and leave the plan’s pools; it is purged 30 days later.
+         */
+        delete: operations["delete-answer-tool-monitor-by-id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/answer-tool/monitor/{id}/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A monitor’s settings */
+        get: operations["get-answer-tool-monitor-by-id-settings"];
+        /**
+         * Change a monitor’s brand, variations, domain, models, reports or display options
+         * @description A change to what is asked or looked for applies from the next check, which comes within minutes (today’s answers are analysed again).
+         */
+        put: operations["put-answer-tool-monitor-by-id-settings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/answer-tool/monitor/{id}/prompts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A monitor’s prompts
+         * @description A deleted monitor’s too; without a key, the monitor’s `share_token` opens it.
+         */
+        get: operations["get-answer-tool-monitor-by-id-prompts"];
+        put?: never;
+        /**
+         * Add prompts to a monitor
+         * @description Prompts it asks already are skipped. Each new one costs 1 of `ai-watcher-prompts`; past it, 429 CreditLimit and nothing is added.
+         */
+        post: operations["post-answer-tool-monitor-by-id-prompts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/answer-tool/prompts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete prompts by id, with their answers
+         * @description Ids of other accounts’ prompts, or unknown ones, are ignored and not counted.
+         */
+        delete: operations["delete-answer-tool-prompts"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/answer-tool/prompt/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A prompt’s answers per model and day, with citations and the brand’s mentions
+         * @description From `from` to `to` (default: the last 30 days), of the models `models` (default: all); without a key, the monitor’s `share_token` opens it.
+         */
+        get: operations["get-answer-tool-prompt-by-id"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/answer-tool/prompts/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prompt suggestions for a brand, to start a monitor with
+         * @description From the keywords the domain ranks for in the location (most searched first), as questions; with how the research data positions the brand.
+         */
+        post: operations["post-answer-tool-prompts-generate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/shared/locations/{location}": {
         parameters: {
             query?: never;
@@ -2264,7 +2453,7 @@ export interface components {
             platformPlan: string;
             /** @description Rank trackings the account has (not deleted) */
             trackings: number;
-            /** @description The answer-monitoring family is not offered: always 0 */
+            /** @description Prompt suggestions one POST /answer-tool/prompts/generate gives */
             maxGeneratePrompts: number;
         };
         KeywordToolList: {
@@ -2280,6 +2469,184 @@ export interface components {
             keyword_ids: string[];
             /** @description Always 0: Quarry keeps no revision counter */
             __v: number;
+        };
+        /** @description A brand watched in AI answers */
+        AnswerMonitorListItem: {
+            _id: string;
+            brand: string;
+            domain: string;
+            location_id: number;
+            language_id: number;
+            /** @description Opens the monitor’s dashboard, prompts and answers read-only without a key */
+            share_token: string | null;
+            /**
+             * @description `active`; `warned` when a model failed in the latest check; `paused` once deleted (no more checks, history readable until purged)
+             * @enum {string}
+             */
+            monitoring_state: "active" | "warned" | "paused";
+            /** @description Days with results, `YYYY-MM-DD` */
+            dates: string[];
+            platform_id: number;
+            models: number[];
+            /** @description Prompts the monitor asks */
+            prompts: number;
+            /** @description Unix seconds */
+            created_at: number;
+        };
+        /** @description A monitor’s analytics: mentions per model, citation sources, sentiment, visibility timeline */
+        AnswerMonitorDashboard: {
+            _id: string;
+            brand: string;
+            domain: string;
+            from: string;
+            to: string;
+            /** @description Days with results in the timeframe */
+            dates: string[];
+            /** @description A settings change waits for the next check */
+            has_pending_changes: boolean;
+            /** @description Per model: mentions, citations, share of voice, position, sentiment, cited URLs */
+            models: {
+                model_id: number;
+                /** @description Prompts checked */
+                prompts: number;
+                /** @description Answers received */
+                answers: number;
+                /** @description Checks the model failed (nothing charged) */
+                failed: number;
+                /** @description Answers that mention the brand or one of its variations */
+                mentions: number;
+                /** @description Mentions in all, several per answer */
+                mention_count: number;
+                /** @description Distinct cited URLs on the domain or a subdomain, summed over the answers */
+                domain_citations: number;
+                /** @description Answers that cite the domain */
+                citing_answers: number;
+                /** @description 0–100: the share of answers that mention the brand */
+                visibility: number;
+                /** @description 0–100: answers mentioning the brand as a share of the mentions of every brand named (the cited sites’ brands); null when none is named */
+                share_of_voice: number | null;
+                /** @description Mean position of the brand’s first mention among the brands an answer names (1 = first); null when never mentioned */
+                average_position: number | null;
+                /** @description Answers that mention the brand, by the tone of the sentences naming it (AFINN-165 lexicon) */
+                sentiment: {
+                    positive: number;
+                    neutral: number;
+                    negative: number;
+                };
+                /** @description URLs cited by the answers, most cited first (at most 20; 5 per day in the timeline) */
+                cited_urls: {
+                    url: string;
+                    /** @description Answers citing it */
+                    count: number;
+                }[];
+                /** @description Other brands the answers name, most named first (at most 10) */
+                competitors: {
+                    name: string;
+                    domain: string;
+                    /** @description Answers naming it */
+                    mentions: number;
+                }[];
+            }[];
+            /** @description One entry per day with results, oldest first */
+            timeline: {
+                date: string;
+                models: {
+                    model_id: number;
+                    /** @description Prompts checked */
+                    prompts: number;
+                    /** @description Answers received */
+                    answers: number;
+                    /** @description Checks the model failed (nothing charged) */
+                    failed: number;
+                    /** @description Answers that mention the brand or one of its variations */
+                    mentions: number;
+                    /** @description Mentions in all, several per answer */
+                    mention_count: number;
+                    /** @description Distinct cited URLs on the domain or a subdomain, summed over the answers */
+                    domain_citations: number;
+                    /** @description Answers that cite the domain */
+                    citing_answers: number;
+                    /** @description 0–100: the share of answers that mention the brand */
+                    visibility: number;
+                    /** @description 0–100: answers mentioning the brand as a share of the mentions of every brand named (the cited sites’ brands); null when none is named */
+                    share_of_voice: number | null;
+                    /** @description Mean position of the brand’s first mention among the brands an answer names (1 = first); null when never mentioned */
+                    average_position: number | null;
+                    /** @description Answers that mention the brand, by the tone of the sentences naming it (AFINN-165 lexicon) */
+                    sentiment: {
+                        positive: number;
+                        neutral: number;
+                        negative: number;
+                    };
+                    /** @description URLs cited by the answers, most cited first (at most 20; 5 per day in the timeline) */
+                    cited_urls: {
+                        url: string;
+                        /** @description Answers citing it */
+                        count: number;
+                    }[];
+                }[];
+            }[];
+        };
+        /** @description One prompt’s answers per model and day, with their citations and the mentions found in them */
+        AnswerToolPromptDetail: {
+            _id: string;
+            prompt: string;
+            monitor_id: string;
+            from: string;
+            to: string;
+            /** @description Each day’s answer per model, newest day first */
+            answers: {
+                model_id: number;
+                /** @description `YYYY-MM-DD` (the latest attempt of that day counts) */
+                date: string;
+                /** @enum {string} */
+                status: "ok" | "failed";
+                /** @description Why the model failed (nothing was charged) */
+                error?: string;
+                /** @description The answer as the model gave it (empty when failed) */
+                text: string;
+                /** @description The brand’s mentions in the text (not in citation titles or link labels) */
+                mentions: {
+                    start: number;
+                    end: number;
+                    text: string;
+                }[];
+                citations: {
+                    url: string;
+                    title: string;
+                    domain: string | null;
+                }[];
+                /** @description The brand’s place among the brands named (1 = first); null when not mentioned */
+                position: number | null;
+                /** @enum {string|null} */
+                sentiment: "positive" | "neutral" | "negative" | null;
+                cites_domain: boolean;
+                /** @description Other brands the answer names */
+                brands: {
+                    name: string;
+                    domain: string;
+                    mentions: number;
+                }[];
+            }[];
+        };
+        /** @description A monitor’s prompts */
+        AnswerMonitorPromptList: {
+            /** @description The monitor’s prompts, oldest first */
+            prompts: {
+                _id: string;
+                prompt: string;
+            }[];
+        };
+        /** @description The prompts added to a monitor */
+        AnswerMonitorPromptsAddRes: {
+            /** @description The prompts added (checked within minutes) */
+            prompts: {
+                _id: string;
+                prompt: string;
+            }[];
+            added: number;
+            /** @description Prompts the monitor asks already (or repeated in the request) */
+            skipped: number;
         };
     };
     responses: {
@@ -5798,6 +6165,747 @@ export interface operations {
             };
             /** @description No such object for this account */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["GatewayRateLimited"];
+        };
+    };
+    "get-answer-tool-models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The models this deployment can ask */
+                        models: {
+                            id: number;
+                            /** @description The provider’s model name */
+                            model: string;
+                            name: string;
+                            active: boolean;
+                            deprecated: boolean;
+                            supportsCitations: boolean;
+                            /** @description A search engine’s AI answer (Google’s AI Overviews) rather than an assistant’s */
+                            isSerp: boolean;
+                            /**
+                             * @description `sandbox` (always on, answers from the sandbox web), `openai`, `perplexity`, `gemini`, or `google` (AI Overviews through the SERP provider)
+                             * @enum {string}
+                             */
+                            provider: "sandbox" | "openai" | "perplexity" | "gemini" | "google";
+                        }[];
+                    };
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["GatewayRateLimited"];
+            /** @description An unexpected failure of the service */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "get-answer-tool-monitors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        monitors: components["schemas"]["AnswerMonitorListItem"][];
+                    };
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A parameter or the body is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["GatewayRateLimited"];
+            /** @description An unexpected failure of the service */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "post-answer-tool-monitor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    location_id: number;
+                    /**
+                     * @description 1 desktop, 2 mobile (AI Overviews differ by device)
+                     * @enum {integer}
+                     */
+                    platform_id: 1 | 2;
+                    /** @description The brand as answers name it */
+                    brand: string;
+                    /** @description The brand’s site: citations of it and its subdomains count */
+                    domain: string;
+                    /** @description Ids of the models to ask (GET /answer-tool/models) */
+                    models: number[];
+                    /** @description Each counts 1 in the `ai-watcher-prompts` pool, whatever the number of models */
+                    prompts: string[];
+                    /** @description Default: the location’s main language */
+                    language_id?: number;
+                    /** @description Other names that count as the brand (abbreviations, former names, product names) */
+                    brandVariations?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                    };
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A parameter or the body is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A quota pool, burst window or cooldown refused the request; or, as text/html, the gateway's per-address limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description An unexpected failure of the service */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "get-answer-tool-monitor-by-id": {
+        parameters: {
+            query?: {
+                /** @description Comma-separated model ids (default: all the monitor’s) */
+                models?: string;
+                /** @description First day, `YYYY-MM-DD` (default: 29 days before `to`) */
+                from?: string;
+                /** @description Last day, `YYYY-MM-DD` (default: today) */
+                to?: string;
+                /** @description The monitor’s share token: a read-only view without an API key */
+                share_token?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A monitor’s analytics: mentions per model, citation sources, sentiment, visibility timeline */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnswerMonitorDashboard"];
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object for this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A parameter or the body is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["GatewayRateLimited"];
+            /** @description An unexpected failure of the service */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "delete-answer-tool-monitor-by-id": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object for this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A parameter or the body is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["GatewayRateLimited"];
+            /** @description An unexpected failure of the service */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "get-answer-tool-monitor-by-id-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        location_id: number;
+                        brand: string;
+                        domain: string;
+                        models: number[];
+                        language_id: number;
+                        /** @description 0 daily alert, 1 weekly, 2 monthly */
+                        reports_active: number[];
+                        brandVariations: string[];
+                        status_notifications: boolean;
+                        /** @description A change waits for the next check (today’s answers are then analysed again) */
+                        hasPendingChanges: boolean;
+                        platform_id: number;
+                        brand_perception_display: boolean;
+                        score_label_display: boolean;
+                        performance_cards_display: boolean;
+                        performance_summary_display: boolean;
+                    };
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object for this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["GatewayRateLimited"];
+            /** @description An unexpected failure of the service */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "put-answer-tool-monitor-by-id-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The brand as answers name it */
+                    brand?: string;
+                    /** @description Other names that count as the brand (abbreviations, former names, product names) */
+                    brandVariations?: string[];
+                    /** @description The brand’s site: citations of it and its subdomains count */
+                    domain?: string;
+                    /** @description Ids of the models to ask (GET /answer-tool/models) */
+                    models?: number[];
+                    /** @description E-mail reports sent to the account’s address: 0 a daily alert when the brand’s visibility moves, 1 weekly, 2 monthly */
+                    reports_active?: (0 | 1 | 2)[];
+                    brand_perception_display?: boolean;
+                    score_label_display?: boolean;
+                    /** @description E-mail the account when a model fails for the monitor */
+                    status_notifications?: boolean;
+                    performance_cards_display?: boolean;
+                    performance_summary_display?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                    };
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object for this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A parameter or the body is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["GatewayRateLimited"];
+            /** @description An unexpected failure of the service */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "get-answer-tool-monitor-by-id-prompts": {
+        parameters: {
+            query?: {
+                /** @description The monitor’s share token: a read-only view without an API key */
+                share_token?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A monitor’s prompts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnswerMonitorPromptList"];
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object for this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["GatewayRateLimited"];
+        };
+    };
+    "post-answer-tool-monitor-by-id-prompts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Each counts 1 in the `ai-watcher-prompts` pool, whatever the number of models */
+                    prompts: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The prompts added to a monitor */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnswerMonitorPromptsAddRes"];
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object for this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A parameter or the body is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A quota pool, burst window or cooldown refused the request; or, as text/html, the gateway's per-address limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    "delete-answer-tool-prompts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    prompt_ids: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Prompts deleted (ids of other accounts or unknown ones are ignored) */
+                        deleted_count: number;
+                    };
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A parameter or the body is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["GatewayRateLimited"];
+        };
+    };
+    "get-answer-tool-prompt-by-id": {
+        parameters: {
+            query?: {
+                /** @description Comma-separated model ids (default: all the monitor’s) */
+                models?: string;
+                /** @description First day, `YYYY-MM-DD` (default: 29 days before `to`) */
+                from?: string;
+                /** @description Last day, `YYYY-MM-DD` (default: today) */
+                to?: string;
+                /** @description The monitor’s share token: a read-only view without an API key */
+                share_token?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One prompt’s answers per model and day, with their citations and the mentions found in them */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnswerToolPromptDetail"];
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object for this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A parameter or the body is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["GatewayRateLimited"];
+        };
+    };
+    "post-answer-tool-prompts-generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    location_id: number;
+                    /** @enum {integer} */
+                    platform_id: 1 | 2;
+                    /** @description The brand as answers name it */
+                    brand: string;
+                    /** @description The brand’s site: citations of it and its subdomains count */
+                    domain: string;
+                    language_id?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Suggested prompts, from the keywords the domain ranks for and the brand’s topics */
+                        prompts: string[];
+                        /** @description How the research data positions the brand: the kind of site and the topics it is found for */
+                        perception: string;
+                        /** @description Most suggestions a call gives on this plan */
+                        maxGeneratePrompts: number;
+                    };
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A parameter or the body is invalid */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

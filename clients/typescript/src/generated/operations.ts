@@ -274,6 +274,54 @@ export const operations: Record<string, { operationId: string; pool: string | nu
     "operationId": "delete-rank-tool-trackings-by-tracking-id-annotations-by-annotation-id",
     "pool": null
   },
+  "get /answer-tool/models": {
+    "operationId": "get-answer-tool-models",
+    "pool": null
+  },
+  "get /answer-tool/monitors": {
+    "operationId": "get-answer-tool-monitors",
+    "pool": null
+  },
+  "post /answer-tool/monitor": {
+    "operationId": "post-answer-tool-monitor",
+    "pool": null
+  },
+  "get /answer-tool/monitor/{id}": {
+    "operationId": "get-answer-tool-monitor-by-id",
+    "pool": null
+  },
+  "delete /answer-tool/monitor/{id}": {
+    "operationId": "delete-answer-tool-monitor-by-id",
+    "pool": null
+  },
+  "get /answer-tool/monitor/{id}/settings": {
+    "operationId": "get-answer-tool-monitor-by-id-settings",
+    "pool": null
+  },
+  "put /answer-tool/monitor/{id}/settings": {
+    "operationId": "put-answer-tool-monitor-by-id-settings",
+    "pool": null
+  },
+  "get /answer-tool/monitor/{id}/prompts": {
+    "operationId": "get-answer-tool-monitor-by-id-prompts",
+    "pool": null
+  },
+  "post /answer-tool/monitor/{id}/prompts": {
+    "operationId": "post-answer-tool-monitor-by-id-prompts",
+    "pool": null
+  },
+  "delete /answer-tool/prompts": {
+    "operationId": "delete-answer-tool-prompts",
+    "pool": null
+  },
+  "get /answer-tool/prompt/{id}": {
+    "operationId": "get-answer-tool-prompt-by-id",
+    "pool": null
+  },
+  "post /answer-tool/prompts/generate": {
+    "operationId": "post-answer-tool-prompts-generate",
+    "pool": null
+  },
   "get /shared/locations/{location}": {
     "operationId": "get-shared-locations-by-location",
     "pool": null

@@ -113,6 +113,32 @@ export const postgresStateMigrations: Record<string, Migration> = {
         keyword_id text not null, day text not null, constraint search_console_written_pk primary key (import_id, keyword_id, day))`.execute(db);
     },
   },
+  // SQLite's 0050: AI answer monitoring (monitors, prompts, results, the answers bought, report deliveries).
+  '0050_answer_monitoring': {
+    async up(db: Kysely<any>) {
+      await sql`CREATE TABLE answer_monitors (id text primary key, account_id text not null, brand text not null, brand_variations text not null,
+        domain text not null, location_id bigint not null, language_id bigint not null, platform_id bigint not null, models text not null,
+        reports_active text not null, display text not null, status_notifications bigint not null, share_token text not null,
+        created_at bigint not null, is_deleted bigint default 0 not null, deleted_at bigint, pending_changes bigint default 0 not null,
+        last_check_ms bigint, last_check_failed bigint default 0 not null)`.execute(db);
+      await sql`CREATE INDEX answer_monitors_account ON answer_monitors (account_id, created_at)`.execute(db);
+      await sql`CREATE INDEX answer_monitors_deleted ON answer_monitors (deleted_at) WHERE is_deleted = 1`.execute(db);
+      await sql`CREATE TABLE answer_prompts (id text primary key, monitor_id text not null references answer_monitors (id) on delete cascade,
+        account_id text not null, prompt text not null, prompt_key text not null, created_at bigint not null)`.execute(db);
+      await sql`CREATE UNIQUE INDEX answer_prompts_monitor_key ON answer_prompts (monitor_id, prompt_key)`.execute(db);
+      await sql`CREATE INDEX answer_prompts_account ON answer_prompts (account_id)`.execute(db);
+      await sql`CREATE TABLE answer_results (prompt_id text not null references answer_prompts (id) on delete cascade, monitor_id text not null,
+        model_id bigint not null, day text not null, status text not null, error text, answer_model text, answer_query text, analysis text,
+        attempts bigint not null, checked_ms bigint not null, constraint answer_results_pk primary key (prompt_id, model_id, day))`.execute(db);
+      await sql`CREATE INDEX answer_results_monitor_day ON answer_results (monitor_id, day)`.execute(db);
+      await sql`CREATE TABLE answer_texts (model_key text not null, query_key text not null, day text not null, state text not null, body text,
+        claimed_ms bigint not null, constraint answer_texts_pk primary key (model_key, query_key, day))`.execute(db);
+      await sql`CREATE INDEX answer_texts_day ON answer_texts (day)`.execute(db);
+      await sql`CREATE TABLE answer_report_deliveries (monitor_id text not null references answer_monitors (id) on delete cascade,
+        type bigint not null, period_start text not null, status text not null, attempts bigint not null, claimed_ms bigint not null,
+        sent_ms bigint, message_id text, error text, constraint answer_report_deliveries_pk primary key (monitor_id, type, period_start))`.execute(db);
+    },
+  },
   // PostgreSQL only, no SQLite twin: the research store shared by processes on several hosts,
   // as generations of the whole SQLite file (engine/live/snapshots.ts). Embedded, the file is
   // in the data directory. A schema of its own, apart from the state store's tables.
@@ -123,6 +149,14 @@ export const postgresStateMigrations: Record<string, Migration> = {
         chunks bigint, created_ms bigint not null, published_ms bigint)`.execute(db);
       await sql`CREATE TABLE research.snapshot_chunks (generation bigint not null references research.snapshots (generation) on delete cascade,
         seq bigint not null, data bytea not null, constraint snapshot_chunks_pk primary key (generation, seq))`.execute(db);
+    },
+  },
+  // SQLite's 0045: the one difficulty of a keyword per market and day (engine/sources/difficultyBook.ts).
+  '0045_keyword_difficulty': {
+    async up(db: Kysely<any>) {
+      await sql`CREATE TABLE keyword_difficulty (kw text not null, location_id bigint not null, day text not null, seo bigint not null,
+        seo_ts bigint not null, constraint keyword_difficulty_pk primary key (location_id, kw, day))`.execute(db);
+      await sql`CREATE INDEX keyword_difficulty_day ON keyword_difficulty (day)`.execute(db);
     },
   },
 };

@@ -1,7 +1,9 @@
 /**
  * A local stand-in for a provider API, started by a test: answers each request with the
  * next scripted answer (or the default), records what it was sent, and can hold a request
- * without answering (a timeout). Nothing here reaches the internet.
+ * without answering (a timeout). Nothing here reaches the internet. The provider fakes
+ * (majestic.ts, moz.ts, dataForSeoBacklinks.ts; see index.ts) are this server with a default
+ * answer in the provider's format.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,6 +21,13 @@ export interface Answer {
   headers?: Record<string, string>;
   /** Never answer (the client's deadline must end the call). */
   hang?: boolean;
+  /** A body sent as is (not JSON), e.g. an HTML error page. */
+  raw?: string;
+}
+
+export interface FakeUpstreamOptions {
+  /** Milliseconds every answer waits before it is sent (a provider's latency; bench:realmode). */
+  latencyMs?: number;
 }
 
 export interface FakeUpstream {
@@ -31,7 +40,7 @@ export interface FakeUpstream {
   close(): Promise<void>;
 }
 
-export async function startFakeUpstream(): Promise<FakeUpstream> {
+export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Promise<FakeUpstream> {
   const requests: Recorded[] = [];
   const queue: Answer[] = [];
   let fallback: Answer | ((req: Recorded) => Answer) = { status: 500, json: { error: 'no answer scripted' } };
@@ -53,8 +62,12 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
         res.on('close', () => held.delete(res));
         return;
       }
-      res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers });
-      res.end(JSON.stringify(answer.json ?? {}));
+      const send = () => {
+        res.writeHead(answer.status ?? 200, { 'content-type': answer.raw !== undefined ? 'text/html' : 'application/json', ...answer.headers });
+        res.end(answer.raw ?? JSON.stringify(answer.json ?? {}));
+      };
+      if (options.latencyMs) setTimeout(send, options.latencyMs);
+      else send();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
