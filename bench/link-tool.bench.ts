@@ -8,7 +8,10 @@
  *    (suggest, POST /exports) and run by a separate worker process (`startEmbeddedWorker`
  *    with the real handlers of src/workers.ts over the same state store, as `quarry worker`
  *    runs), in rows/s (target ≥ 200,000), with the worker's peak RSS sampled every 50 ms
- *    from /proc and its VmHWM at the end.
+ *    from /proc and its VmHWM at the end. In the same worker process, after the export: the
+ *    baseline, a plain better-sqlite3 scan of the same links selecting only the link
+ *    columns in list order (no pages, no CSV), and the export's rows per CPU-second
+ *    against the baseline's.
  *
  * Falls back to the tiny test world (and says so) when no `small`/`large` world is there.
  *
@@ -74,7 +77,28 @@ function percentile(values: number[], p: number): number {
 }
 
 /** The worker process: runs jobs of the shared state store until the given export is done. */
-async function workerMain(dataDir: string, researchFile: string, jobId: string, nowMs: number): Promise<void> {
+/** The baseline: the target's links, link columns only, strongest first, read and dropped; rows and CPU seconds. */
+function plainLinksScan(researchFile: string, domain: string): { rows: number; cpuSeconds: number } {
+  const db = new BetterSqlite(researchFile, { readonly: true });
+  try {
+    const cpu = process.cpuUsage();
+    let rows = 0;
+    const links = db
+      .prepare(
+        `SELECT l.id, l.source_root_id, l.source_page_id, l.target_page_id, l.type, l.anchor, l.alt, l.first_seen, l.last_seen, l.deleted, l.reason_lost, l.nofollow, l.strength
+           FROM links l WHERE l.target_root_id = (SELECT id FROM root_domains WHERE domain = ?) AND l.internal = 0 ORDER BY l.score DESC, l.id`,
+      )
+      .raw()
+      .iterate(domain);
+    for (const _link of links) rows++;
+    const used = process.cpuUsage(cpu);
+    return { rows, cpuSeconds: (used.user + used.system) / 1e6 };
+  } finally {
+    db.close();
+  }
+}
+
+async function workerMain(dataDir: string, researchFile: string, jobId: string, nowMs: number, domain: string): Promise<void> {
   const ctx = await createContext(config(dataDir), { clock: new FakeClock(nowMs), researchFile });
   const handlers = jobHandlers(ctx);
   const real = handlers[EXPORT_JOB_KIND] as JobHandler;
@@ -101,8 +125,10 @@ async function workerMain(dataDir: string, researchFile: string, jobId: string, 
     if (job && (job.state === 'completed' || job.state === 'failed')) {
       await running.stop();
       const result = job.result as { rows: number; bytes: number } | null;
+      const hwmKb = kib('VmHWM', 'self');
+      const baseline = plainLinksScan(researchFile, domain);
       process.stdout.write(
-        `${JSON.stringify({ state: job.state, error: job.error, rows: result?.rows ?? 0, bytes: result?.bytes ?? 0, runMs, cpuMs, readyRssKb: readyRss, hwmKb: kib('VmHWM', 'self') })}\n`,
+        `${JSON.stringify({ state: job.state, error: job.error, rows: result?.rows ?? 0, bytes: result?.bytes ?? 0, runMs, cpuMs, readyRssKb: readyRss, hwmKb, baseline })}\n`,
       );
       break;
     }
@@ -185,7 +211,7 @@ async function main(): Promise<void> {
     if (created.statusCode !== 200) throw new Error(`export: ${created.statusCode} ${created.body}`);
     const jobId = (created.json() as { _id: string })._id;
     const self = fileURLToPath(import.meta.url);
-    const child = spawn(process.execPath, ['--import', 'tsx', self, '--worker', dataDir, file, jobId, String(clock.now())], {
+    const child = spawn(process.execPath, ['--import', 'tsx', self, '--worker', dataDir, file, jobId, String(clock.now()), target.domain], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let peakKb = 0;
@@ -204,12 +230,18 @@ async function main(): Promise<void> {
       cpuMs: number;
       readyRssKb: number;
       hwmKb: number;
+      baseline: { rows: number; cpuSeconds: number };
     };
     if (r.state !== 'completed') throw new Error(`export ${r.state}: ${r.error}`);
     console.log(
       `export of ${target.domain}: ${r.rows.toLocaleString()} rows, ${(r.bytes / 1024 / 1024).toFixed(0)} MiB CSV in ${(r.runMs / 1000).toFixed(2)} s → ${Math.round(r.rows / (r.runMs / 1000)).toLocaleString()} rows/s (target ≥ 200,000); ${(r.cpuMs / 1000).toFixed(2)} s of worker CPU → ${Math.round(r.rows / (r.cpuMs / 1000)).toLocaleString()} rows per CPU-second`,
     );
-    console.log(`worker process RSS: ${mib(r.readyRssKb)} when ready, peak sampled ${mib(peakKb)}, VmHWM ${mib(r.hwmKb)}`);
+    const exportPerCpu = r.rows / (r.cpuMs / 1000);
+    const baselinePerCpu = r.baseline.rows / r.baseline.cpuSeconds;
+    console.log(
+      `baseline, plain better-sqlite3 scan of the same ${r.baseline.rows.toLocaleString()} links (link columns only, list order): ${r.baseline.cpuSeconds.toFixed(2)} CPU-s → ${Math.round(baselinePerCpu).toLocaleString()} rows per CPU-second; export/baseline ${(exportPerCpu / baselinePerCpu).toFixed(2)} by CPU`,
+    );
+    console.log(`worker process RSS: ${mib(r.readyRssKb)} when ready, peak sampled ${mib(peakKb)}, VmHWM ${mib(r.hwmKb)} (before the baseline ran)`);
   } finally {
     await app.close();
     await closeContext(ctx);
@@ -218,7 +250,7 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[2] === '--worker') {
-  await workerMain(process.argv[3], process.argv[4], process.argv[5], Number(process.argv[6]));
+  await workerMain(process.argv[3], process.argv[4], process.argv[5], Number(process.argv[6]), process.argv[7]);
 } else {
   await main();
 }

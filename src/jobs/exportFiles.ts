@@ -1,23 +1,21 @@
 /**
- * Export files: a CSV streamed from an iterable of rows into a temporary file in the
- * exports directory, flushed to disk, and renamed to its final name only when it is
- * complete. rename(2) within one directory is atomic, so the final name always holds a
- * whole file or nothing; a crash leaves at most a temporary file, which the next attempt
- * (or the sweep) removes. Memory stays flat whatever the row count: rows are encoded
- * (lib/csv.ts) straight into UTF-8 chunks of `CHUNK_BYTES`, and the next chunk is made
- * only when the file stream asks for more (backpressure), so the source is not read
- * further while the file falls behind.
+ * Export files: a CSV streamed from rows into a temporary file in the exports directory,
+ * flushed to disk, and renamed to its final name only when it is complete. rename(2)
+ * within one directory is atomic, so the final name always holds a whole file or nothing;
+ * a crash leaves at most a temporary file, which the next attempt (or the sweep) removes.
+ * Memory stays flat whatever the row count: rows are encoded (lib/csv.ts) straight into
+ * UTF-8 chunks of `CHUNK_BYTES` in two buffers used in turn, and the next chunk is made
+ * only while the one before it is being written, so the source is not read further while
+ * the file falls behind.
  */
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import path from 'node:path';
-import { csvRecord } from '../lib/csv.js';
+import { csvRecord, isCsvRecordSource, type CsvRecordSource } from '../lib/csv.js';
 
 /**
  * A row: its fields in column order, an object whose column keys hold them, or the row
- * already encoded as `csvRecord` would (a string ending in `\n`), for sources that
- * encode faster than the generic encoder (backlink exports).
+ * already encoded as `csvRecord` would (a string ending in `\n`).
  */
 export type CsvRow = Record<string, unknown> | readonly unknown[] | string;
 
@@ -25,10 +23,11 @@ export type CsvRow = Record<string, unknown> | readonly unknown[] | string;
 export type CsvColumn = string | { key: string; header?: string };
 
 /**
- * Bytes per write to the file: large enough that the per-write cost (a stream call,
- * eventually a write(2)) disappears behind the rows, small enough to keep memory flat.
+ * Bytes per write to the file: large enough that the per-write cost (a file system
+ * request on libuv's thread pool, a write(2)) disappears behind the rows, small enough to
+ * keep memory flat.
  */
-const CHUNK_BYTES = 64 * 1024;
+export const CHUNK_BYTES = 256 * 1024;
 /** A UTF-16 code unit takes at most 3 bytes in UTF-8 (a surrogate pair, 4 for 2 units). */
 const MAX_UTF8_BYTES_PER_UNIT = 3;
 
@@ -36,7 +35,8 @@ const MAX_UTF8_BYTES_PER_UNIT = 3;
 export interface CsvRowsOptions {
   /** Column keys (and headers) in order; with object rows, keys select the fields. */
   columns: ReadonlyArray<CsvColumn>;
-  rows: AsyncIterable<CsvRow> | Iterable<CsvRow>;
+  /** Rows, or a source that encodes its own records (closed when the writing ends, however it ends). */
+  rows: AsyncIterable<CsvRow> | Iterable<CsvRow> | CsvRecordSource;
   signal?: AbortSignal;
   /** Called with the number of rows written so far, every `progressEvery` rows and at the end. */
   onProgress?: (rowsWritten: number) => void;
@@ -183,34 +183,53 @@ export async function writeCsvExport(options: CsvExportOptions): Promise<CsvExpo
   await removeTempFiles(dir, fileName);
   const finalPath = path.join(dir, fileName);
   const tempPath = path.join(dir, tempFileName(fileName, options.attemptTag));
-  const out = fs.createWriteStream(tempPath, { flags: 'wx', highWaterMark: 256 * 1024 });
+  const out = await fs.promises.open(tempPath, 'wx');
   const counted = { rows: 0 };
+  let closed = false;
+  let writing: Promise<void> | undefined;
   try {
-    // pipeline writes each chunk and asks for the next only once the file has room, and
-    // on an abort or a failed write destroys the file stream and ends the source.
-    await pipeline(csvChunks(options, counted), out, { signal: options.signal });
+    // One write in flight while the next chunk is encoded into the other buffer (csvChunks'
+    // `buffers: 2`); on an abort or a failed write the loop ends, which ends the source.
+    for await (const chunk of csvChunks(options, counted, { buffers: 2 })) {
+      await writing;
+      options.signal?.throwIfAborted();
+      writing = writeAll(out, chunk);
+    }
+    await writing;
     options.signal?.throwIfAborted();
-    await fsyncPath(tempPath);
-    const { size } = await fs.promises.stat(tempPath);
+    await out.sync();
+    const { size } = await out.stat();
+    await out.close();
+    closed = true;
     await fs.promises.rename(tempPath, finalPath);
     await fsyncPath(dir);
     options.onProgress?.(counted.rows);
     return { path: finalPath, fileName, rows: counted.rows, bytes: size };
   } catch (err) {
-    out.destroy();
+    await writing?.catch(() => undefined);
+    if (!closed) await out.close().catch(() => undefined);
     await fs.promises.rm(tempPath, { force: true });
-    // The stream machinery wraps an abort in its own AbortError; the caller wants its reason.
     throw options.signal?.aborted ? options.signal.reason : err;
   }
+}
+
+/** Writes the whole chunk at the file's current end (a write may take fewer bytes than asked). */
+async function writeAll(file: fs.promises.FileHandle, chunk: Buffer): Promise<void> {
+  for (let done = 0; done < chunk.length;) done += (await file.write(chunk, done, chunk.length - done)).bytesWritten;
 }
 
 /**
  * The CSV of an export, header first, as UTF-8 chunks of about `CHUNK_BYTES`. Each
  * record is encoded into the current chunk as it comes: one short string per row and
- * no long string to flatten and re-encode at write time. Counts the rows into `counted`
- * and reports progress as rows are taken from the source.
+ * no long string to flatten and re-encode at write time (a `CsvRecordSource` writes its
+ * bytes itself). Counts the rows into `counted` and reports progress as rows are taken
+ * from the source.
+ *
+ * The chunks are views of `buffers` buffers (default 1) used in turn: a chunk stays valid
+ * until `buffers` more chunks have been asked for, so a consumer copies it, or writes it
+ * before it asks for that many more.
  */
-export async function* csvChunks(options: CsvRowsOptions, counted: { rows: number }): AsyncGenerator<Buffer> {
+export async function* csvChunks(options: CsvRowsOptions, counted: { rows: number }, reuse: { buffers?: number } = {}): AsyncGenerator<Buffer> {
   const { columns, onProgress, signal } = options;
   const every = Math.max(1, options.progressEvery ?? 10_000);
   const keys = columns.map((column) => (typeof column === 'string' ? column : column.key));
@@ -221,42 +240,68 @@ export async function* csvChunks(options: CsvRowsOptions, counted: { rows: numbe
     if (!Array.isArray(row)) return keys.map((key) => (row as Record<string, unknown>)[key]);
     return row.length > width ? row.slice(0, width) : row;
   };
-  let chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  const pool = Array.from({ length: Math.max(1, reuse.buffers ?? 1) }, () => Buffer.allocUnsafe(CHUNK_BYTES));
+  let turn = 0;
+  let chunk = pool[0];
   let used = 0;
-  /** Encodes one record; returns the filled chunk when the record did not fit in it. */
-  const encode = (record: string): Buffer | undefined => {
-    const room = record.length * MAX_UTF8_BYTES_PER_UNIT;
-    let filled: Buffer | undefined;
-    if (used + room > chunk.length) {
-      if (used > 0) filled = chunk.subarray(0, used);
-      chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, room));
-      used = 0;
-    }
-    used += chunk.write(record, used);
-    return filled;
+  /** True when `bytes` more do not fit in the current chunk: it is to be handed out, then `advance`d from. */
+  const full = (bytes: number): boolean => used + bytes > chunk.length;
+  /**
+   * Goes on in the next buffer of the pool, once the chunk before has been handed out
+   * (never before: the consumer may still be writing the buffer it takes over). A record
+   * larger than a buffer gets one of its own.
+   */
+  const advance = (bytes: number): void => {
+    if (bytes > CHUNK_BYTES) chunk = Buffer.allocUnsafe(bytes);
+    else chunk = pool[(turn = (turn + 1) % pool.length)];
+    used = 0;
   };
-  encode(csvRecord(columns.map((column) => (typeof column === 'string' ? column : (column.header ?? column.key)))));
   let rows = 0;
-  /** Adds one row; returns the chunk it filled, if any. */
-  const add = (row: CsvRow): Buffer | undefined => {
-    const filled = encode(typeof row === 'string' ? row : csvRecord(fieldsOf(row)));
-    counted.rows = ++rows;
-    if (onProgress && rows % every === 0) onProgress(rows);
-    return filled;
-  };
+  const header = csvRecord(columns.map((column) => (typeof column === 'string' ? column : (column.header ?? column.key))));
+  if (full(header.length * MAX_UTF8_BYTES_PER_UNIT)) advance(header.length * MAX_UTF8_BYTES_PER_UNIT);
+  used += chunk.write(header, used);
+  const source = options.rows;
+  if (isCsvRecordSource(source)) {
+    try {
+      // Records written straight into the chunk, up to the next progress report at a time.
+      for (let need = source.nextRecordBytes(); need > 0; need = source.nextRecordBytes()) {
+        if (full(need)) {
+          if (used > 0) yield chunk.subarray(0, used);
+          advance(need);
+        }
+        used = source.writeRecords(chunk, used, every - (rows % every));
+        counted.rows = rows = source.written;
+        if (onProgress && rows % every === 0) onProgress(rows);
+      }
+    } finally {
+      source.close();
+    }
+    if (used > 0) yield chunk.subarray(0, used);
+    return;
+  }
   // A synchronous source (rows in memory, a better-sqlite3 cursor) is iterated without a
   // promise per row; only a full chunk makes it wait.
-  if (Symbol.iterator in options.rows) {
-    for (const row of options.rows as Iterable<CsvRow>) {
-      const filled = add(row);
-      if (filled) yield filled;
+  const sync = Symbol.iterator in source;
+  const iterator = sync ? (source as Iterable<CsvRow>)[Symbol.iterator]() : (source as AsyncIterable<CsvRow>)[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      const next = sync ? (iterator as Iterator<CsvRow>).next() : await iterator.next();
+      if (next.done) break;
+      if (!sync) signal?.throwIfAborted();
+      const row = next.value;
+      const record = typeof row === 'string' ? row : csvRecord(fieldsOf(row));
+      const bytes = record.length * MAX_UTF8_BYTES_PER_UNIT;
+      if (full(bytes)) {
+        if (used > 0) yield chunk.subarray(0, used);
+        advance(bytes);
+      }
+      used += chunk.write(record, used);
+      counted.rows = ++rows;
+      if (onProgress && rows % every === 0) onProgress(rows);
     }
-  } else {
-    for await (const row of options.rows) {
-      signal?.throwIfAborted();
-      const filled = add(row);
-      if (filled) yield filled;
-    }
+  } finally {
+    // Stopped early (an abort, a failed write): the source ends too.
+    await iterator.return?.();
   }
   if (used > 0) yield chunk.subarray(0, used);
 }

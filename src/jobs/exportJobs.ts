@@ -24,7 +24,7 @@ import { DAY, unixSeconds } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import type { UrlSigner } from '../lib/signedUrl.js';
 import type { StateStore } from '../store/database.js';
-import { type CsvColumn, type CsvRow, diskExportFiles, type ExportFiles } from './exportFiles.js';
+import { type CsvColumn, type CsvRowsOptions, diskExportFiles, type ExportFiles } from './exportFiles.js';
 import { postgresExportFiles } from './postgresExportFiles.js';
 import type { Job, JobQueue } from './jobQueue.js';
 import type { JobContext, JobHandler } from './worker.js';
@@ -145,7 +145,7 @@ export function exportJobStatus(job: Job, signer: UrlSigner, nowMs: number): Exp
 export interface ExportRows {
   /** How many rows will be written (progress total). */
   total: number;
-  rows: AsyncIterable<CsvRow> | Iterable<CsvRow>;
+  rows: CsvRowsOptions['rows'];
 }
 
 export interface ExportJobHandlerOptions<P> {

@@ -39,24 +39,26 @@ export function postgresExportFiles(db: Kysely<StateDatabase>): ExportFiles {
       const counted = { rows: 0 };
       let seq = 0;
       let bytes = 0;
-      let pending: Buffer[] = [];
-      let pendingBytes = 0;
+      // The chunks are views of the encoder's one buffer, valid until the next is asked
+      // for: each is copied into the row being gathered.
+      const row = Buffer.allocUnsafe(ROW_BYTES);
+      let rowBytes = 0;
+      const insert = (data: Buffer) => db.insertInto('export_chunks').values({ file_name: fileName, attempt: attemptTag, seq: seq++, data }).execute();
       const flush = async () => {
-        if (pendingBytes === 0) return;
-        const data = pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingBytes);
-        pending = [];
-        pendingBytes = 0;
-        await db.insertInto('export_chunks').values({ file_name: fileName, attempt: attemptTag, seq: seq++, data }).execute();
+        if (rowBytes === 0) return;
+        await insert(row.subarray(0, rowBytes));
+        rowBytes = 0;
       };
       try {
         // The encoder makes its next chunk only when asked: while a row is being inserted, no
         // further rows are read from the source.
         for await (const chunk of csvChunks(options, counted)) {
           signal?.throwIfAborted();
-          pending.push(chunk);
-          pendingBytes += chunk.length;
           bytes += chunk.length;
-          if (pendingBytes >= ROW_BYTES) await flush();
+          if (rowBytes + chunk.length > ROW_BYTES) await flush();
+          // A chunk larger than a row (one huge record) is a row of its own.
+          if (chunk.length > ROW_BYTES) await insert(chunk);
+          else rowBytes += chunk.copy(row, rowBytes);
         }
         await flush();
         signal?.throwIfAborted();

@@ -13,6 +13,12 @@
  */
 import type pg from 'pg';
 
+/**
+ * The class of the transaction-scoped lock of one account's quota-counted writes (the object is
+ * a hash of the account id; see accountLock.ts); it spells QACC.
+ */
+export const ACCOUNT_LOCK_CLASS = 0x51414343;
+
 /** The advisory lock keys Quarry uses: (class, object) pairs; the class spells QRRY. */
 export const ADVISORY_LOCKS = {
   rankScheduler: [0x51525259, 1],

@@ -9,6 +9,7 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { newId } from '../lib/ids.js';
 import type { AnswerMonitorsTable, AnswerPromptsTable, AnswerResultsTable, StateDatabase } from './schema.js';
+import { lockAccount } from './accountLock.js';
 
 export type MonitorRow = Selectable<AnswerMonitorsTable>;
 export type PromptRow = Selectable<AnswerPromptsTable>;
@@ -136,6 +137,8 @@ export class AnswerMonitorStore {
   ): Promise<{ monitor: MonitorRow; prompts: PromptRow[] }> {
     const distinct = distinctPrompts(prompts);
     return this.db.transaction().execute(async (trx) => {
+      // The counts and the insert under the account's lock (store/accountLock.ts).
+      await lockAccount(trx, accountId);
       await this.checkRoom(trx, accountId, limits, { monitors: 1, prompts: distinct.length });
       const row: MonitorRow = {
         id: newId(),
@@ -275,6 +278,7 @@ export class AnswerMonitorStore {
   async addPrompts(monitor: MonitorRow, prompts: readonly string[], limits: Limits, nowSec: number): Promise<{ added: PromptRow[]; skipped: number }> {
     const distinct = distinctPrompts(prompts);
     return this.db.transaction().execute(async (trx) => {
+      await lockAccount(trx, monitor.account_id);
       const known = new Set(
         (await trx.selectFrom('answer_prompts').select('prompt_key').where('monitor_id', '=', monitor.id).execute()).map((r) => r.prompt_key),
       );

@@ -5,6 +5,7 @@
 import { sql, type Kysely } from 'kysely';
 import { newId } from '../lib/ids.js';
 import type { StateDatabase } from './schema.js';
+import { lockAccount } from './accountLock.js';
 
 export interface FavouriteList {
   _id: string;
@@ -24,6 +25,9 @@ export class Favourites {
    */
   async set(accountId: string, domain: string, linkId: string, favourite: boolean, nowSec: number): Promise<FavouriteList | null> {
     const listId = await this.db.transaction().execute(async (trx) => {
+      // One list per account and domain: a concurrent first mark of the same domain waits here
+      // and then finds the list (PostgreSQL; SQLite runs one transaction at a time).
+      await lockAccount(trx, accountId);
       let list = await trx.selectFrom('favourite_lists').select('id').where('account_id', '=', accountId).where('domain', '=', domain).executeTakeFirst();
       if (!list && !favourite) return null;
       if (!list) {

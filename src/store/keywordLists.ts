@@ -6,6 +6,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { newId } from '../lib/ids.js';
 import type { KeywordListsTable, StateDatabase } from './schema.js';
+import { lockAccount } from './accountLock.js';
 
 export const MAX_LISTS_PER_ACCOUNT = 10_000;
 export const MAX_KEYWORDS_PER_LIST = 10_000;
@@ -55,9 +56,10 @@ export class KeywordLists {
     if (sent.length > MAX_KEYWORDS_PER_LIST) throw keywordLimit();
     const ids = storable(sent);
     const id = newId();
-    // Kysely runs SQLite transactions one at a time, so the count and the insert cannot
-    // interleave with another create of the same account.
+    // The account's lock (PostgreSQL; SQLite runs one IMMEDIATE transaction at a time): the
+    // counts and the insert cannot interleave with another write of the same account.
     await this.db.transaction().execute(async (trx) => {
+      await lockAccount(trx, accountId);
       await checkStorage(trx, accountId, ids.length, this.maxStoredIds);
       const { n } = await trx
         .selectFrom('keyword_lists')
@@ -183,6 +185,7 @@ export class KeywordLists {
    */
   async addKeywords(accountId: string, listId: string, keywordIds: readonly string[], nowSec: number, storable = storeAll): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
+      await lockAccount(trx, accountId);
       const owned = await trx.selectFrom('keyword_lists').select('id').where('id', '=', listId).where('account_id', '=', accountId).executeTakeFirst();
       if (!owned) return false;
       const existing = await trx.selectFrom('keyword_list_items').select(['keyword_id', 'seq']).where('list_id', '=', listId).execute();
@@ -219,7 +222,8 @@ export class KeywordLists {
 
 /**
  * Refuses a write that would take the account's lists past `max` stored keyword ids in all.
- * Counted inside the write's (IMMEDIATE) transaction, so concurrent writes cannot both fit.
+ * Counted inside the write's transaction, under the account's lock (IMMEDIATE on SQLite), so
+ * concurrent writes cannot both fit.
  */
 async function checkStorage(trx: Kysely<StateDatabase>, accountId: string, adding: number, max: number): Promise<void> {
   if (adding === 0 || !Number.isFinite(max)) return;

@@ -1,7 +1,8 @@
 /**
  * Rank tracking records: trackings, tracked keywords, daily checks and email reports.
  * Creating trackings and adding keywords count against the plan's tracked-keywords limit
- * inside one transaction, so two concurrent requests cannot both slip under it.
+ * inside one transaction under the account's lock (store/accountLock.ts), so two concurrent
+ * requests cannot both slip under it, on either backend.
  *
  * @example
  * const store = new RankTrackingStore(state.db);
@@ -9,6 +10,7 @@
  */
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { newId } from '../lib/ids.js';
+import { lockAccount } from './accountLock.js';
 import type { RankAnnotationsTable, RankReportsTable, RankTagsTable, RankTrackedKeywordsTable, RankTrackingsTable, StateDatabase } from './schema.js';
 
 export type TrackingRow = Selectable<RankTrackingsTable>;
@@ -148,8 +150,9 @@ export class RankTrackingStore {
 
   /**
    * Refuses a write that would take the account past its storage quota of any kind it adds.
-   * Run inside the write's (IMMEDIATE) transaction: concurrent writes, of this process or
-   * another, are counted one after the other and cannot both fit. Expired deleted trackings
+   * Run inside the write's transaction after its first statement took the account's lock
+   * (store/accountLock.ts; SQLite's IMMEDIATE transactions are one at a time): concurrent
+   * writes, of this process or another, are counted one after the other and cannot both fit. Expired deleted trackings
    * are purged first, so their room is free at once.
    */
   private async checkStorage(trx: Kysely<StateDatabase>, accountId: string, adding: Partial<Record<RankObject, number>>, nowSec: number): Promise<void> {
@@ -192,6 +195,7 @@ export class RankTrackingStore {
     opts: { limit: number; nowSec: number; nowMs: number; email: string; skipExisting?: boolean },
   ): Promise<{ tracking: TrackingRow; keywords: TrackedKeywordRow[]; reports: ReportRow[] }[]> {
     return this.db.transaction().execute(async (trx) => {
+      await lockAccount(trx, accountId);
       const missing: TrackingTarget[] = [];
       let conflict: TrackingConflictError | undefined;
       for (const t of targets) {
@@ -355,6 +359,7 @@ export class RankTrackingStore {
     opts: { limit: number; nowSec: number; nowMs: number; tagIds?: readonly string[]; creator: string },
   ): Promise<TrackedKeywordRow[]> {
     return this.db.transaction().execute(async (trx) => {
+      await lockAccount(trx, tracking.account_id);
       const present = new Map(
         (await trx.selectFrom('rank_tracked_keywords').select(['kw', 'id']).where('tracking_id', '=', tracking.id).execute()).map((r) => [r.kw, r.id]),
       );
@@ -409,6 +414,7 @@ export class RankTrackingStore {
     opts: { nowSec: number; nowMs: number; creator: string },
   ): Promise<{ tracking: TrackingRow; annotation: AnnotationRow | null }> {
     return this.db.transaction().execute(async (trx) => {
+      await lockAccount(trx, tracking.account_id);
       let annotation: AnnotationRow | null = null;
       if (change.domain !== undefined && change.domain !== tracking.domain) {
         const live = await trx
@@ -482,6 +488,7 @@ export class RankTrackingStore {
   async createTag(tracking: TrackingRow, tag: { name: string; color: string; creator: string }, nowSec: number): Promise<TagRow> {
     const row: TagRow = { id: newId(), account_id: tracking.account_id, tracking_id: tracking.id, ...tag, created_at: nowSec };
     await this.db.transaction().execute(async (trx) => {
+      await lockAccount(trx, tracking.account_id);
       await this.checkStorage(trx, tracking.account_id, { tags: 1 }, nowSec);
       await trx.insertInto('rank_tags').values(row).execute();
     });
@@ -573,6 +580,7 @@ export class RankTrackingStore {
 
   async createNote(tracking: TrackingRow, note: { date: string; text: string; creator: string }, nowSec: number, nowMs: number): Promise<AnnotationRow> {
     return this.db.transaction().execute(async (trx) => {
+      await lockAccount(trx, tracking.account_id);
       await this.checkStorage(trx, tracking.account_id, { annotations: 1 }, nowSec);
       return insertAnnotation(
         trx,
@@ -621,6 +629,7 @@ export class RankTrackingStore {
 
   async createReport(tracking: TrackingRow, report: NewReport, nowSec: number): Promise<ReportRow> {
     return this.db.transaction().execute(async (trx) => {
+      await lockAccount(trx, tracking.account_id);
       await this.checkStorage(trx, tracking.account_id, { reports: 1 }, nowSec);
       return insertReport(trx, tracking.account_id, tracking.id, report, nowSec);
     });

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { removeTempFiles, tempFileName, tempFileOwners, writeCsvExport, type CsvRow } from '../../src/jobs/exportFiles.js';
+import { CHUNK_BYTES, removeTempFiles, tempFileName, tempFileOwners, writeCsvExport, type CsvRow } from '../../src/jobs/exportFiles.js';
+import type { CsvRecordSource } from '../../src/lib/csv.js';
 
 const COLUMNS = ['source', 'target', 'anchor', 'no_follow', 'ls'];
 
@@ -19,6 +20,25 @@ function* links(count: number): Generator<CsvRow> {
       ls: i % 11,
     };
   }
+}
+
+/** A source that writes `count` records `row <i>,<i % 7>` itself, and counts its closes. */
+function recordSource(count: number): CsvRecordSource & { written: number; closes: number } {
+  const record = (i: number) => `row ${i},${i % 7}\n`;
+  return {
+    written: 0,
+    closes: 0,
+    nextRecordBytes() {
+      return this.written < count ? record(this.written).length : 0;
+    },
+    writeRecords(into, at, maxRows) {
+      for (let n = 0; n < maxRows && this.written < count && at + this.nextRecordBytes() <= into.length; n++) at += into.write(record(this.written++), at);
+      return at;
+    },
+    close() {
+      this.closes++;
+    },
+  };
 }
 
 async function* slowLinks(count: number): AsyncGenerator<CsvRow> {
@@ -64,11 +84,12 @@ describe('export files', () => {
 
   it('writes multi-byte text across write chunks, and a record larger than a chunk, byte for byte as csv-stringify did', async () => {
     // Rows of about 100 bytes with 1-, 2-, 3- and 4-byte characters: records end at every
-    // offset of the 64 KiB write chunks; one record alone is larger than a chunk.
+    // offset of the write chunks, and the two reused buffers take turns many times; one
+    // record alone is larger than a chunk.
     const rows: unknown[][] = [];
-    for (let i = 0; i < 5_000; i++)
+    for (let i = 0; i < 20_000; i++)
       rows.push([`https://blog${i}.example/é-${i}`, 'https://target.example/語', i % 7 ? `anchor "${i}", 😀` : '', i % 2 === 0, i]);
-    rows.splice(2_500, 0, ['https://big.example/', 'https://target.example/', `huge, "quoted"\n${'ü😀'.repeat(40_000)}`, true, 1]);
+    rows.splice(2_500, 0, ['https://big.example/', 'https://target.example/', `huge, "quoted"\n${'ü😀'.repeat(CHUNK_BYTES / 5)}`, true, 1]);
     const result = await writeCsvExport({ dir, fileName: 'utf8.csv', attemptTag: '1', columns: COLUMNS, rows });
     const expected = stringify(rows, { header: true, columns: COLUMNS, cast: { boolean: (v) => (v ? 'true' : 'false') } });
     assert.equal(fs.readFileSync(result.path, 'utf8'), expected);
@@ -90,6 +111,47 @@ describe('export files', () => {
     const result = await writeCsvExport({ dir, fileName: 'encoded.csv', attemptTag: '1', columns: COLUMNS, rows });
     assert.equal(fs.readFileSync(result.path, 'utf8'), 'source,target,anchor,no_follow,ls\na,b,c,true,1\n"d,1",e,f,false,2\n');
     assert.equal(result.rows, 2);
+  });
+
+  it('writes the records of a source that encodes them itself, with progress at the same counts, and closes it once', async () => {
+    const source = recordSource(250_000);
+    const progress: number[] = [];
+    const result = await writeCsvExport({
+      dir,
+      fileName: 'self.csv',
+      attemptTag: '1',
+      columns: ['name', 'n'],
+      rows: source,
+      progressEvery: 100_000,
+      onProgress: (n) => progress.push(n),
+    });
+    assert.deepEqual(progress, [100_000, 200_000, 250_000]);
+    assert.equal(result.rows, 250_000);
+    assert.equal(source.closes, 1);
+    const text = fs.readFileSync(result.path, 'utf8');
+    assert.equal(text, `name,n\n${Array.from({ length: 250_000 }, (_, i) => `row ${i},${i % 7}\n`).join('')}`);
+    assert.equal(result.bytes, Buffer.byteLength(text));
+  });
+
+  it('closes a self-encoding source when aborted midway, leaving no file', async () => {
+    const controller = new AbortController();
+    const source = recordSource(2_000_000);
+    await assert.rejects(
+      writeCsvExport({
+        dir,
+        fileName: 'self.csv',
+        attemptTag: '1',
+        columns: ['name', 'n'],
+        rows: source,
+        signal: controller.signal,
+        progressEvery: 100_000,
+        onProgress: (n) => n >= 300_000 && controller.abort(new Error('stop')),
+      }),
+      /stop/,
+    );
+    assert.equal(source.closes, 1);
+    assert.ok(source.written < 2_000_000);
+    assert.deepEqual(fs.readdirSync(dir), []);
   });
 
   it('leaves neither a final nor a temporary file when aborted midway', async () => {

@@ -49,9 +49,9 @@ export async function createTestDatabase(): Promise<{ url: string; name: string;
 }
 
 /** A migrated PostgreSQL state store in a database of its own, dropped when the store is closed. */
-export async function testPostgresStateStore(): Promise<PostgresStateStore> {
+export async function testPostgresStateStore(max = 4): Promise<PostgresStateStore> {
   const database = await createTestDatabase();
-  const store = await openPostgresStateStore(database.url, { max: 4 });
+  const store = await openPostgresStateStore(database.url, { max });
   return {
     ...store,
     async close() {

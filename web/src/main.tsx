@@ -20,6 +20,7 @@ const PAGES: { path: string; label: string; load: () => Promise<PageModule> }[] 
   { path: '/app/backlinks', label: 'Backlinks', load: () => import('./pages/Backlinks') },
   { path: '/app/site', label: 'Site profile', load: () => import('./pages/Site') },
   { path: '/app/tracking', label: 'Rank tracking', load: () => import('./pages/Tracking') },
+  { path: '/app/answers', label: 'AI answers', load: () => import('./pages/Answers') },
   { path: '/app/account', label: 'Account', load: () => import('./pages/Account') },
 ];
 

@@ -13,7 +13,7 @@
  * const page = engine.links.backlinks('openpedia.org', { source: 0, linksPerDomain: 0 }, { offset: 0, limit: 500 });
  * const target = engine.links.resolve('openpedia.org')!;
  * for (const row of engine.links.streamBacklinkRows(target, { noFollow: false })) out.write(csvRecord(row));
- * for (const record of engine.links.streamBacklinkCsv(target, { noFollow: false })) out.write(record); // same bytes
+ * await writeCsvExport({ dir, fileName, attemptTag, columns: BACKLINK_FIELDS, rows: engine.links.backlinkCsv(target, { noFollow: false }) }); // same bytes
  * ```
  */
 import type SqliteDatabase from 'better-sqlite3';
@@ -21,8 +21,9 @@ import type { Clock } from '../../lib/clock.js';
 import type { EntityMetricsTable, Level } from '../researchSchema.js';
 import { TargetResolver, hexId, parseHexId, type ResolvedTarget, type TargetType } from './targets.js';
 import { isoDay, dayNumber } from '../world/dates.js';
-import { PageDetailsReader, type PageCsvFields, type PageDetails } from './pageDetails.js';
-import { csvString } from '../../lib/csv.js';
+import { PageDetailsReader, type PageDetails } from './pageDetails.js';
+import type { CsvRecordSource } from '../../lib/csv.js';
+import { BACKLINK_CSV_COLUMNS, BacklinkCsvSource, PageCsvReader, type CsvLinkRow } from './backlinkCsv.js';
 
 /** Filters of backlink lists and exports (the spec's export filter object plus list options). */
 export interface BacklinkFilter {
@@ -248,67 +249,6 @@ function backlinkRow(link: LinkRow, source: PageDetails, target: PageDetails): B
   ];
 }
 
-/** The page's CSV fields, encoded on first use and kept with the page (as long as the reader keeps it). */
-function pageCsvFields(page: PageDetails): PageCsvFields {
-  return (page.csv ??= {
-    url: csvString(page.url),
-    title: csvString(page.title),
-    flows: `${page.citationFlow},${page.trustFlow}`,
-    counts: `${page.lang === null ? '' : csvString(page.lang)},${page.outInternal},${page.outExternal}`,
-  });
-}
-
-/**
- * `csvRecord(backlinkRow(link, source, target))`, byte for byte, without the row array
- * and the per-field type dispatch, and with the pages' fields encoded once per page
- * (a giant target's links come from few pages): 10–25% less worker CPU per row and a
- * third of the garbage-collection time on the `small` world's biggest export
- * (docs/decisions.md, "Backlink export: own CSV encoder, ...").
- */
-function backlinkCsvRecord(link: LinkRow, source: PageDetails, target: PageDetails): string {
-  const [id, sourceRootId, , , type, anchor, alt, firstSeen, lastSeen, deleted, reasonLost, nofollow, strength] = link;
-  const sourceCsv = pageCsvFields(source);
-  const targetCsv = pageCsvFields(target);
-  const lastSeenCsv = csvString(lastSeen);
-  return (
-    hexId(id) +
-    ',' +
-    hexId(sourceRootId) +
-    ',' +
-    sourceCsv.url +
-    ',' +
-    targetCsv.url +
-    ',' +
-    sourceCsv.title +
-    ',' +
-    csvString(type) +
-    ',' +
-    csvString(anchor) +
-    ',' +
-    csvString(alt) +
-    ',' +
-    csvString(firstSeen) +
-    ',' +
-    lastSeenCsv +
-    ',' +
-    lastSeenCsv +
-    (deleted === 1 ? ',true,' + csvString(reasonLost) : ',false,') +
-    ',' +
-    sourceCsv.flows +
-    ',' +
-    targetCsv.flows +
-    (nofollow === 1 ? ',true' : ',false') +
-    (type === 'image' ? ',true' : ',false') +
-    (type === 'redirect' ? ',true' : ',false') +
-    (type === 'frame' ? ',true' : ',false') +
-    ',' +
-    sourceCsv.counts +
-    ',' +
-    strength +
-    '\n'
-  );
-}
-
 /** A `BacklinkRow` as the API's object. */
 function itemOfRow(row: BacklinkRow): BacklinkItem {
   const item: Record<string, unknown> = {};
@@ -317,26 +257,21 @@ function itemOfRow(row: BacklinkRow): BacklinkItem {
 }
 
 /**
- * The backlinks of `links` (raw `LinkRow`s), in the same order, each as `encode` makes
- * it. A link whose source or target page, or its metrics, is missing from the index has
- * no backlink to show and is left out.
+ * The backlinks of `links` (raw `LinkRow`s), in the same order, as `BACKLINK_FIELDS`
+ * arrays. A link whose source or target page, or its metrics, is missing from the index
+ * has no backlink to show and is left out.
  */
-function backlinksOf<T>(links: readonly LinkRow[], pages: PageDetailsReader, encode: (link: LinkRow, source: PageDetails, target: PageDetails) => T): T[] {
+function backlinkRows(links: readonly LinkRow[], pages: PageDetailsReader): BacklinkRow[] {
   const pageIds: number[] = [];
   for (const link of links) pageIds.push(link[SOURCE_PAGE], link[TARGET_PAGE]);
   pages.load(pageIds);
-  const rows: T[] = [];
+  const rows: BacklinkRow[] = [];
   for (const link of links) {
     const source = pages.get(link[SOURCE_PAGE]);
     const target = pages.get(link[TARGET_PAGE]);
-    if (source !== undefined && target !== undefined) rows.push(encode(link, source, target));
+    if (source !== undefined && target !== undefined) rows.push(backlinkRow(link, source, target));
   }
   return rows;
-}
-
-/** The backlinks of `links` as `BACKLINK_FIELDS` arrays (see `backlinksOf`). */
-function backlinkRows(links: readonly LinkRow[], pages: PageDetailsReader): BacklinkRow[] {
-  return backlinksOf(links, pages, backlinkRow);
 }
 
 /** A stored `entity_metrics` row (counters read by name). */
@@ -592,25 +527,7 @@ export class LinksService {
    * and remembered (PageDetailsReader), so a row costs little more than reading its link,
    * and memory stays flat whatever the number of rows.
    */
-  streamBacklinkRows(target: ResolvedTarget, filter: BacklinkFilter = {}, limit = Number.MAX_SAFE_INTEGER, at = this.clock.now()): Generator<BacklinkRow> {
-    return this.streamMatching(target, filter, limit, at, backlinkRow);
-  }
-
-  /**
-   * What a CSV export writes: every matching backlink, strongest first, as its CSV record
-   * (`csvRecord` of its `streamBacklinkRows` row, the same bytes, made faster).
-   */
-  streamBacklinkCsv(target: ResolvedTarget, filter: BacklinkFilter = {}, limit = Number.MAX_SAFE_INTEGER, at = this.clock.now()): Generator<string> {
-    return this.streamMatching(target, filter, limit, at, backlinkCsvRecord);
-  }
-
-  private *streamMatching<T>(
-    target: ResolvedTarget,
-    filter: BacklinkFilter,
-    limit: number,
-    at: number,
-    encode: (link: LinkRow, source: PageDetails, target: PageDetails) => T,
-  ): Generator<T> {
+  *streamBacklinkRows(target: ResolvedTarget, filter: BacklinkFilter = {}, limit = Number.MAX_SAFE_INTEGER, at = this.clock.now()): Generator<BacklinkRow> {
     if (target.entityId === null || limit <= 0) return;
     const pages = new PageDetailsReader(this.raw);
     // The list's length without its other filters bounds it from above and costs no scan
@@ -626,12 +543,29 @@ export class LinksService {
       for (let next = links.next(); !next.done;) {
         batch.length = 0;
         for (; !next.done && batch.length < STREAM_BATCH; next = links.next()) batch.push(next.value);
-        yield* backlinksOf(batch, pages, encode);
+        yield* backlinkRows(batch, pages);
       }
     } finally {
-      // Ends the scan when the consumer stops early (a failed or aborted export).
+      // Ends the scan when the consumer stops early.
       links.return?.();
     }
+  }
+
+  /**
+   * What a CSV export writes: every matching backlink, strongest first, as its CSV record
+   * (`csvRecord` of its `streamBacklinkRows` row, the same bytes) written straight into
+   * the export's buffers (backlinkCsv.ts). Close it if it is not read to the end.
+   */
+  backlinkCsv(target: ResolvedTarget, filter: BacklinkFilter = {}, limit = Number.MAX_SAFE_INTEGER, at = this.clock.now()): CsvRecordSource {
+    const pages = new PageCsvReader(this.raw);
+    if (target.entityId === null || limit <= 0) return new BacklinkCsvSource(pages, [][Symbol.iterator]());
+    pages.preloadFor(Math.min(limit, this.countBacklinks(target, { source: filter.source }, at)));
+    const { sql, params } = this.matchingSql(target, filter, at, BACKLINK_CSV_COLUMNS);
+    const links = this.raw
+      .prepare(`${sql} LIMIT ?`)
+      .raw()
+      .iterate(...params, limit) as IterableIterator<CsvLinkRow>;
+    return new BacklinkCsvSource(pages, links);
   }
 
   /** Every matching backlink, strongest first, as objects (see `streamBacklinkRows`). */

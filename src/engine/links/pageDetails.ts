@@ -31,18 +31,6 @@ export interface PageDetails {
   trustFlow: number;
   outInternal: number;
   outExternal: number;
-  /** Set by the first CSV export record that shows the page (its fields encoded once). */
-  csv: PageCsvFields | undefined;
-}
-
-/** A page's fields as a backlink's CSV record shows them (see `streamBacklinkCsv`). */
-export interface PageCsvFields {
-  url: string;
-  title: string;
-  /** `citationFlow,trustFlow`. */
-  flows: string;
-  /** `lang,outInternal,outExternal`: the record's last page fields. */
-  counts: string;
 }
 
 /** About 50 MB of page details at most (URL and title strings, one object each). */
@@ -56,19 +44,22 @@ const PAGES_SQL = `
 /** Ids arrive as one JSON array parameter, so one statement serves every batch. */
 const PAGES_BY_ID_SQL = `${PAGES_SQL} WHERE p.id IN (SELECT value FROM json_each(?))`;
 
-type PageRow = [id: number, url: string, title: string, languageId: number, cf: number, tf: number, outInternal: number, outExternal: number];
+export type PageRow = [id: number, url: string, title: string, languageId: number, cf: number, tf: number, outInternal: number, outExternal: number];
 
 /** The language code of a language id, as backlinks show it (null when unknown). */
 export function languageCode(languageId: number): string | null {
   return LANGUAGE_CODES.get(languageId) ?? null;
 }
 
-export class PageDetailsReader {
-  private readonly raw: SqliteDatabase.Database;
-  private readonly maxPages: number;
+/**
+ * What the page readers share: which pages are in memory, reading the missing ones of a
+ * batch in one query, reading them all at once for a long list, and starting over when
+ * full. A subclass keeps each page's fields as it needs them (`add`, `clear`).
+ */
+export abstract class PageReader {
+  protected readonly raw: SqliteDatabase.Database;
+  protected readonly maxPages: number;
   private readonly byIds: SqliteDatabase.Statement;
-  /** Page details by page id (an array: ids are small dense integers). */
-  private byId: (PageDetails | undefined)[] = [];
   private cachedCount = 0;
   private complete = false;
   private readonly missing = new Set<number>();
@@ -85,6 +76,13 @@ export class PageDetailsReader {
     return this.cachedCount;
   }
 
+  /** True when the page's fields are in memory. */
+  protected abstract has(id: number): boolean;
+  /** Keeps one page's fields. */
+  protected abstract add(row: PageRow): void;
+  /** Forgets every page. */
+  protected abstract clear(): void;
+
   /**
    * Reads every page at once when a list of `expectedLinks` links will likely touch most
    * of them (more links than pages) and they all fit in memory; otherwise pages are read
@@ -94,40 +92,58 @@ export class PageDetailsReader {
     // Page ids are dense, so the largest is about the number of pages (and costs no scan).
     const pages = (this.raw.prepare('SELECT max(id) FROM pages').pluck().get() as number | null) ?? 0;
     if (expectedLinks < pages || pages > this.maxPages) return;
-    this.clear();
-    for (const row of this.raw.prepare(`${PAGES_SQL} ORDER BY p.id`).raw().iterate() as IterableIterator<PageRow>) this.add(row);
+    this.reset();
+    for (const row of this.raw.prepare(`${PAGES_SQL} ORDER BY p.id`).raw().iterate() as IterableIterator<PageRow>) this.keep(row);
     this.complete = true;
   }
 
   /**
-   * Reads the pages of `ids` that are not in memory yet. Afterwards `get` answers every
-   * one of them that exists and has metrics (as an inner join would).
+   * Reads the pages of `ids` that are not in memory yet. Afterwards every one of them
+   * that exists and has metrics is in memory (as an inner join would answer).
    */
   load(ids: readonly number[]): void {
     if (this.complete) return;
-    const { byId, missing } = this;
+    const { missing } = this;
     missing.clear();
-    for (const id of ids) if (byId[id] === undefined) missing.add(id);
+    for (const id of ids) if (!this.has(id)) missing.add(id);
     if (missing.size === 0) return;
     if (this.cachedCount + missing.size > this.maxPages) {
       // Start over, keeping nothing: every page of this batch is read again.
-      this.clear();
+      this.reset();
       for (const id of ids) missing.add(id);
     }
-    for (const row of this.byIds.iterate(JSON.stringify([...missing])) as IterableIterator<PageRow>) this.add(row);
+    for (const row of this.byIds.iterate(JSON.stringify([...missing])) as IterableIterator<PageRow>) this.keep(row);
   }
+
+  private keep(row: PageRow): void {
+    this.add(row);
+    this.cachedCount++;
+  }
+
+  private reset(): void {
+    this.clear();
+    this.cachedCount = 0;
+  }
+}
+
+/** Pages as `PageDetails` objects (backlink lists). */
+export class PageDetailsReader extends PageReader {
+  /** Page details by page id (an array: ids are small dense integers). */
+  private byId: (PageDetails | undefined)[] = [];
 
   get(id: number): PageDetails | undefined {
     return this.byId[id];
   }
 
-  private add([id, url, title, languageId, citationFlow, trustFlow, outInternal, outExternal]: PageRow): void {
-    this.byId[id] = { url, title, lang: languageCode(languageId), citationFlow, trustFlow, outInternal, outExternal, csv: undefined };
-    this.cachedCount++;
+  protected has(id: number): boolean {
+    return this.byId[id] !== undefined;
   }
 
-  private clear(): void {
+  protected add([id, url, title, languageId, citationFlow, trustFlow, outInternal, outExternal]: PageRow): void {
+    this.byId[id] = { url, title, lang: languageCode(languageId), citationFlow, trustFlow, outInternal, outExternal };
+  }
+
+  protected clear(): void {
     this.byId = [];
-    this.cachedCount = 0;
   }
 }

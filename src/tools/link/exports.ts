@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { BACKLINK_FIELDS, type Engine, type ResolvedTarget, type TargetType } from '../../engine/index.js';
 import { errors } from '../../lib/errors.js';
+import type { CsvRecordSource } from '../../lib/csv.js';
 import type { QuarryContext } from '../../context.js';
 import type { UrlSigner } from '../../lib/signedUrl.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';
@@ -220,19 +221,16 @@ export function exportHandler(ctx: Pick<QuarryContext, 'engine' | 'config' | 'po
     files: openExportFiles(ctx.state, ctx.config.dataDir),
     columns: [...EXPORT_COLUMNS],
     collect(payload, job) {
-      // The scan spans many turns of the event loop (the file stream's backpressure): it runs
-      // on a connection of its own, so lookups answered in between use the shared one freely.
-      const opened = ctx.engine.openLinksReader();
-      let open = true;
-      const reader = {
-        links: opened.links,
-        close: () => {
-          if (open) opened.close();
-          open = false;
-        },
+      // The scan spans many turns of the event loop (the file's writes): it runs on a
+      // connection of its own, so lookups answered in between use the shared one freely.
+      const reader = ctx.engine.openLinksReader();
+      let rows: CsvRecordSource | undefined;
+      const close = () => {
+        rows?.close();
+        reader.close();
       };
-      // Aborted before the rows are read (lease lost, shutdown), the generator never runs its finally.
-      job.signal.addEventListener('abort', reader.close, { once: true });
+      // Aborted before the rows are read (lease lost, shutdown), the writer never closes them.
+      job.signal.addEventListener('abort', close, { once: true });
       try {
         // A target that does not resolve will not resolve on a retry either: fail for good (and refund) at once.
         const target = reader.links.resolve(payload.request.url, payload.request.type);
@@ -240,9 +238,10 @@ export function exportHandler(ctx: Pick<QuarryContext, 'engine' | 'config' | 'po
         const limit = payload.request.limit;
         // Link dates are judged as of the export's creation, so a re-run writes the same rows.
         const total = Math.min(limit, reader.links.countBacklinks(target, payload.request.filter, payload.chargedAtMs));
-        return { total, rows: closing(reader.links.streamBacklinkCsv(target, payload.request.filter, limit, payload.chargedAtMs), reader.close) };
+        rows = reader.links.backlinkCsv(target, payload.request.filter, limit, payload.chargedAtMs);
+        return { total, rows: closing(rows, reader.close) };
       } catch (err) {
-        reader.close();
+        close();
         throw err;
       }
     },
@@ -252,11 +251,19 @@ export function exportHandler(ctx: Pick<QuarryContext, 'engine' | 'config' | 'po
   });
 }
 
-/** The rows of a generator, then `close()` once they are read or the reading stops (an aborted export). */
-function* closing<T>(rows: Generator<T>, close: () => void): Generator<T> {
-  try {
-    yield* rows;
-  } finally {
-    close();
-  }
+/** The records of a source, then `close()` once the writer is done with them (read to the end or stopped). */
+function closing(rows: CsvRecordSource, close: () => void): CsvRecordSource {
+  let open = true;
+  return {
+    nextRecordBytes: () => rows.nextRecordBytes(),
+    writeRecords: (into, at, maxRows) => rows.writeRecords(into, at, maxRows),
+    get written() {
+      return rows.written;
+    },
+    close() {
+      rows.close();
+      if (open) close();
+      open = false;
+    },
+  };
 }

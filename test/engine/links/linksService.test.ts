@@ -4,9 +4,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { openEngine, type Engine } from '../../../src/engine/index.js';
+import { hexId, openEngine, type Engine } from '../../../src/engine/index.js';
 import { FakeClock } from '../../../src/lib/clock.js';
-import { csvRecord } from '../../../src/lib/csv.js';
+import { csvRecord, type CsvRecordSource } from '../../../src/lib/csv.js';
 import { tinyWorldFile, TINY_WORLD_AS_OF } from '../../support/world.js';
 
 let engine: Engine;
@@ -86,8 +86,27 @@ test('export filters', () => {
   check({ maxTopRank: 20 }, () => true);
 });
 
+/**
+ * The CSV a record source writes, drained through buffers of `bytes` bytes (or the next
+ * record's size when larger), `maxRows` records at a time.
+ */
+function csvOf(source: CsvRecordSource, bytes: number, maxRows: number): string {
+  const chunks: Buffer[] = [];
+  for (let need = source.nextRecordBytes(); need > 0; need = source.nextRecordBytes()) {
+    const chunk = Buffer.alloc(Math.max(bytes, need));
+    let end = 0;
+    for (let before = -1; before !== end;) {
+      before = end;
+      end = source.writeRecords(chunk, end, maxRows);
+    }
+    chunks.push(chunk.subarray(0, end));
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 test('CSV records of backlinks are the generic encoding of their rows, byte for byte', async () => {
-  // A copy of the world whose strongest links and their pages hold what CSV must quote.
+  // A copy of the world whose strongest links and their pages hold what CSV must quote,
+  // text beyond ASCII, an unknown link type, a two-digit strength and a page without metrics.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-backlink-csv-'));
   const file = path.join(dir, 'world.db');
   fs.copyFileSync(await tinyWorldFile(1), file);
@@ -99,31 +118,29 @@ test('CSV records of backlinks are the generic encoding of their rows, byte for 
   strongest.forEach(({ id, source_page_id: page }, i) => {
     raw
       .prepare('UPDATE links SET anchor = ?, alt = ?, deleted = ?, reason_lost = ? WHERE id = ?')
-      .run(`best "coffee", ever ${i}`, 'line\nbreak\r', i % 2, 'gone, "moved"', id);
-    raw.prepare('UPDATE pages SET title = ?, language_id = ? WHERE id = ?').run(`Coffee, "tea" ${i}`, i % 3 === 0 ? 9999 : 1, page);
+      .run(i % 4 === 3 ? `Kaffee für Genießer ${i} 😀` : `best "coffee", ever ${i}`, 'line\nbreak\r', i % 2, 'gone, "moved"', id);
+    raw.prepare('UPDATE pages SET title = ?, language_id = ? WHERE id = ?').run(`Coffee, "tea" ${i} — café`, i % 3 === 0 ? 9999 : 1, page);
   });
+  raw.prepare('UPDATE links SET type = \'odd, "type"\', strength = 10 WHERE id = ?').run(strongest[5].id);
+  raw.prepare('DELETE FROM entity_metrics WHERE level = 0 AND entity_id = ?').run(strongest[7].source_page_id);
   raw.close();
   const hostile = await openEngine({ file, clock: new FakeClock(TINY_WORLD_AS_OF) });
   try {
     for (const filter of [{}, { source: 2 as const }, { linksPerDomain: 1 as const }, { linkType: 'image' }]) {
-      const expected = [...hostile.links.streamBacklinkRows(target, filter)].map(csvRecord);
-      const records = [...hostile.links.streamBacklinkCsv(target, filter)];
-      assert.ok(records.length > 0, JSON.stringify(filter));
-      assert.deepEqual(records, expected, JSON.stringify(filter));
+      const expected = [...hostile.links.streamBacklinkRows(target, filter)].map(csvRecord).join('');
+      assert.ok(expected.length > 0, JSON.stringify(filter));
+      assert.equal(csvOf(hostile.links.backlinkCsv(target, filter), 64 * 1024, 1000), expected, JSON.stringify(filter));
+      // Small buffers and few rows at a time: records never split, nothing lost between calls.
+      assert.equal(csvOf(hostile.links.backlinkCsv(target, filter), 300, 3), expected, JSON.stringify(filter));
     }
-    const first = [...hostile.links.streamBacklinkCsv(target, {}, 4)];
-    assert.ok(
-      first.some((line) => line.includes('"best ""coffee"", ever')),
-      'a quoted anchor',
-    );
-    assert.ok(
-      first.some((line) => line.includes(',true,"gone, ""moved""",')),
-      'a lost link with its quoted reason',
-    );
-    assert.ok(
-      first.some((line) => line.includes('"Coffee, ""tea""')),
-      'a quoted title',
-    );
+    const first = csvOf(hostile.links.backlinkCsv(target, {}, 12), 4096, 1000);
+    assert.equal(first, [...hostile.links.streamBacklinkRows(target, {}, 12)].map(csvRecord).join(''));
+    assert.ok(first.includes('"best ""coffee"", ever'), 'a quoted anchor');
+    assert.ok(first.includes('Kaffee für Genießer 3 😀'), 'an anchor beyond ASCII');
+    assert.ok(first.includes(',true,"gone, ""moved""",'), 'a lost link with its quoted reason');
+    assert.ok(first.includes('"Coffee, ""tea"" 0 — café"'), 'a quoted title');
+    assert.ok(first.includes('"odd, ""type"""'), 'an unknown type, quoted');
+    assert.ok(!first.includes(hexId(strongest[7].id)), 'a link whose source page has no metrics is left out');
   } finally {
     await hostile.close();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -29,7 +29,6 @@ function expected(id: number): PageDetails | undefined {
     trustFlow: row.trust_flow,
     outInternal: row.out_internal,
     outExternal: row.out_external,
-    csv: undefined,
   };
 }
 
