@@ -6,7 +6,6 @@ import { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { closeContext, createContext } from '../service.js';
 import { BACKGROUND_BUSY_TIMEOUT_MS } from '../store/database.js';
-import { answerServices } from './answerService.js';
 
 /** An operator's mistake on the command line: one line, exit code 2. */
 export class AnswerCommandError extends Error {}
@@ -18,6 +17,8 @@ export function answersCommand(): Command {
     .option('--monitor <id>', 'check this monitor only')
     .description('ask every due prompt of every live monitor (or one) of each of its models now, and exit when done')
     .action(async (opts: { monitor?: string }) => {
+      // Loaded only here, as `serve` is: the other operator commands start without the answer models.
+      const { answerServices } = await import('./answerService.js');
       const ctx = await createContext(loadConfig(), { busyTimeoutMs: BACKGROUND_BUSY_TIMEOUT_MS });
       try {
         const services = answerServices(ctx);

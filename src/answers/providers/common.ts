@@ -4,7 +4,7 @@
  * final: a wrong key, a bad request, no credit), the error message of an OpenAI-style error
  * body, and a citation's domain from its URL.
  */
-import type { Verdict } from '../../engine/sources/providerHttp.js';
+import { exchange, type ProviderHttpOptions, type Verdict } from '../../engine/sources/providerHttp.js';
 import { record, text } from '../../engine/sources/fetchedSerp.js';
 import { hostOf } from '../analysis.js';
 
@@ -28,4 +28,21 @@ export function domainLike(value: string | null): string | null {
     .toLowerCase()
     .replace(/^www\./, '');
   return /^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(v) ? v : null;
+}
+
+/** One JSON POST to a provider through the shared exchange (deadline, retries, 429 retried). */
+export function postJson<T>(
+  provider: string,
+  url: string,
+  auth: Record<string, string>,
+  body: unknown,
+  http: ProviderHttpOptions,
+  read: (status: number, body: unknown) => Verdict<T>,
+): Promise<T> {
+  return exchange(
+    provider,
+    { url, method: 'POST', headers: { ...auth, 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) },
+    http,
+    read,
+  );
 }

@@ -9,13 +9,13 @@
  * (following it would be a request per citation to a third party, and the links expire).
  * Settled at the configured price (the answer reports tokens only).
  */
-import { exchange, type ProviderHttpOptions, type Verdict } from '../../engine/sources/providerHttp.js';
+import type { ProviderHttpOptions, Verdict } from '../../engine/sources/providerHttp.js';
 import { httpUrl, list, record, text } from '../../engine/sources/fetchedSerp.js';
 import type { AnswerBody, Citation } from '../analysis.js';
 import type { ChatProviderConfig } from '../answerConfig.js';
 import type { AnswerQuestion, AnswerSource } from '../answerPurchases.js';
 import type { AnswerModel } from '../models.js';
-import { domainLike, statusVerdict } from './common.js';
+import { domainLike, statusVerdict, postJson } from './common.js';
 
 export function readGemini(status: number, body: unknown): Verdict<AnswerBody> {
   const refused = statusVerdict(status, body);
@@ -46,14 +46,11 @@ export function geminiSource(model: AnswerModel, config: ChatProviderConfig, htt
     estimate: () => config.cost,
     async ask(q: AnswerQuestion) {
       const body = { contents: [{ role: 'user', parts: [{ text: q.prompt }] }], tools: [{ google_search: {} }] };
-      const answer = await exchange(
+      const answer = await postJson(
         'gemini',
-        {
-          url: `${config.baseUrl}/v1beta/models/${encodeURIComponent(config.model)}:generateContent`,
-          method: 'POST',
-          headers: { 'x-goog-api-key': config.apiKey, 'content-type': 'application/json', accept: 'application/json' },
-          body: JSON.stringify(body),
-        },
+        `${config.baseUrl}/v1beta/models/${encodeURIComponent(config.model)}:generateContent`,
+        { 'x-goog-api-key': config.apiKey },
+        body,
         http,
         readGemini,
       );

@@ -7,13 +7,13 @@
  * The annotated spans are citation marks, not prose: their words never count as mentions.
  * The Responses API reports tokens, not dollars: a call is settled at its configured price.
  */
-import { exchange, type ProviderHttpOptions, type Verdict } from '../../engine/sources/providerHttp.js';
+import type { ProviderHttpOptions, Verdict } from '../../engine/sources/providerHttp.js';
 import { httpUrl, list, record, text } from '../../engine/sources/fetchedSerp.js';
 import type { AnswerBody, Citation } from '../analysis.js';
 import type { ChatProviderConfig } from '../answerConfig.js';
 import type { AnswerQuestion, AnswerSource } from '../answerPurchases.js';
 import type { AnswerModel } from '../models.js';
-import { citationDomain, statusVerdict } from './common.js';
+import { citationDomain, statusVerdict, postJson } from './common.js';
 
 export function readOpenAi(status: number, body: unknown): Verdict<AnswerBody> {
   const refused = statusVerdict(status, body);
@@ -55,17 +55,7 @@ export function openAiSource(model: AnswerModel, config: ChatProviderConfig, htt
         input: q.prompt,
         tools: [{ type: 'web_search', user_location: { type: 'approximate', country: q.countryCode.toUpperCase() } }],
       };
-      const answer = await exchange(
-        'openai',
-        {
-          url: `${config.baseUrl}/v1/responses`,
-          method: 'POST',
-          headers: { authorization: `Bearer ${config.apiKey}`, 'content-type': 'application/json', accept: 'application/json' },
-          body: JSON.stringify(body),
-        },
-        http,
-        readOpenAi,
-      );
+      const answer = await postJson('openai', `${config.baseUrl}/v1/responses`, { authorization: `Bearer ${config.apiKey}` }, body, http, readOpenAi);
       return { answer, cost: config.cost };
     },
   };

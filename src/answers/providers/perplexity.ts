@@ -6,13 +6,13 @@
  * answers, `citations` (URLs only). A call is settled at `usage.cost.total_cost` when the
  * answer reports it, else at the configured price.
  */
-import { exchange, type ProviderHttpOptions, type Verdict } from '../../engine/sources/providerHttp.js';
+import type { ProviderHttpOptions, Verdict } from '../../engine/sources/providerHttp.js';
 import { httpUrl, list, record, text } from '../../engine/sources/fetchedSerp.js';
 import type { AnswerBody, Citation } from '../analysis.js';
 import type { ChatProviderConfig } from '../answerConfig.js';
 import type { AnswerQuestion, AnswerSource } from '../answerPurchases.js';
 import type { AnswerModel } from '../models.js';
-import { citationDomain, statusVerdict } from './common.js';
+import { citationDomain, statusVerdict, postJson } from './common.js';
 
 export function readPerplexity(status: number, body: unknown): Verdict<{ answer: AnswerBody; cost: number | null }> {
   const refused = statusVerdict(status, body);
@@ -43,14 +43,11 @@ export function perplexitySource(model: AnswerModel, config: ChatProviderConfig,
         messages: [{ role: 'user', content: q.prompt }],
         web_search_options: { user_location: { country: q.countryCode.toUpperCase() } },
       };
-      const { answer, cost } = await exchange(
+      const { answer, cost } = await postJson(
         'perplexity',
-        {
-          url: `${config.baseUrl}/chat/completions`,
-          method: 'POST',
-          headers: { authorization: `Bearer ${config.apiKey}`, 'content-type': 'application/json', accept: 'application/json' },
-          body: JSON.stringify(body),
-        },
+        `${config.baseUrl}/chat/completions`,
+        { authorization: `Bearer ${config.apiKey}` },
+        body,
         http,
         readPerplexity,
       );

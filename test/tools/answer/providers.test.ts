@@ -56,8 +56,9 @@ before(async () => {
       QUARRY_SERPAPI_KEY: 'serp-key',
       QUARRY_SERPAPI_URL: serpapi.url,
       QUARRY_SOURCE_BACKOFF_MS: '0',
-      QUARRY_SOURCE_RETRIES: '2',
-      QUARRY_SOURCE_TIMEOUT_MS: '300',
+      // One retry; a deadline long enough that a loaded machine's answers are never late (the hang test waits two of them).
+      QUARRY_SOURCE_RETRIES: '1',
+      QUARRY_SOURCE_TIMEOUT_MS: '3000',
       QUARRY_ANSWER_DAILY_BUDGET_USD: '1',
     },
   });
@@ -212,20 +213,20 @@ describe('provider failures', () => {
   test('a 429 is retried; a 500 and a timeout are recorded as failed, charge nothing, and the other models stand', async () => {
     const before = await spent();
     openai.script({ status: 429, json: { error: { message: 'Rate limit reached', type: 'requests' } }, headers: { 'retry-after': '0' } });
-    perplexity.script(...Array.from({ length: 3 }, () => ({ status: 500, json: { error: { message: 'Internal error' } } })));
-    gemini.script(...Array.from({ length: 3 }, () => ({ hang: true })));
+    perplexity.script(...Array.from({ length: 2 }, () => ({ status: 500, json: { error: { message: 'Internal error' } } })));
+    gemini.script(...Array.from({ length: 2 }, () => ({ hang: true })));
     const counts = [openai, perplexity, gemini].map((f) => f.requests.length);
     const { byModel, id } = await check('Which trail running shoes are best?');
     assert.deepEqual(
       [openai, perplexity, gemini].map((f, i) => f.requests.length - counts[i]),
-      [2, 3, 3],
+      [2, 2, 2],
     );
     assert.equal(byModel.get(10).status, 'ok');
     assert.equal(byModel.get(40).status, 'ok');
     assert.equal(byModel.get(20).status, 'failed');
     assert.match(byModel.get(20).error, /HTTP 500/);
     assert.equal(byModel.get(30).status, 'failed');
-    assert.match(byModel.get(30).error, /no answer within 300 ms/);
+    assert.match(byModel.get(30).error, /no answer within 3000 ms/);
     assert.equal(byModel.get(30).text, '');
     // Only the two answers received are charged.
     const after = await spent();
