@@ -33,6 +33,7 @@ import { registerMetrics } from './metrics.js';
 import { pinResearch } from './researchPin.js';
 import { dashboardRoutes } from '../dashboard/routes.js';
 import { checkSessionWrite, sessionToken } from '../dashboard/webSession.js';
+import { answerExpectations, PROTOCOL_SERVER_OPTIONS, requireHost } from './protocolErrors.js';
 
 export interface AppOptions {
   /** Pino logger options, or false for none (tests). */
@@ -57,12 +58,33 @@ export const KEY_HEADER = 'x-access-token';
 const INTERNAL_CLIENT_HEADER = 'x-quarry-internal-client';
 
 /** Query parameters whose values never reach a log line. */
-const SECRET_PARAMS = /^(sig|signature|expires|key|api[-_]?key|apikey|access[-_]?token|x-access-token|token|auth|authorization|password|secret)$/i;
+const SECRET_PARAMS =
+  /^(sig|signature|expires|key|api[-_]?key|apikey|access[-_]?token|x-access-token|token|share[-_]?token|csrf[-_]?token|auth|authorization|password|secret)$/i;
 
-/** A request URL for the log: the value of every secret-looking query parameter replaced. */
+/**
+ * A path segment shaped like a secret: an API key (its `qry_` prefix), or a long run of
+ * token characters (32 or more: keys, share tokens, session tokens). Ids are 24 hex digits and
+ * stay readable. A client that sends its key where an id belongs (`/keyword-tool/lists/<key>`)
+ * must not see it logged.
+ */
+const TOKEN_SEGMENT = /^(qry_|[A-Za-z0-9_~+=.-]{32,}$)/i;
+
+/** A request URL for the log: token-shaped path segments and the value of every secret-looking query parameter replaced. */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
-  if (q < 0) return url;
+  const path = (q < 0 ? url : url.slice(0, q))
+    .split('/')
+    .map((segment) => {
+      let decoded = segment;
+      try {
+        decoded = decodeURIComponent(segment);
+      } catch {
+        // an undecodable segment is judged as sent
+      }
+      return TOKEN_SEGMENT.test(decoded) ? '[REDACTED]' : segment;
+    })
+    .join('/');
+  if (q < 0) return path;
   const query = url
     .slice(q + 1)
     .split('&')
@@ -78,7 +100,7 @@ export function redactUrl(url: string): string {
       return eq >= 0 && SECRET_PARAMS.test(decoded.trim()) ? `${name}=[REDACTED]` : pair;
     })
     .join('&');
-  return `${url.slice(0, q)}?${query}`;
+  return `${path}?${query}`;
 }
 
 /** The server's deadlines, from the request timeout (QUARRY_REQUEST_TIMEOUT_MS, default 30 s). */
@@ -134,7 +156,7 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
     requestTimeout: timeouts.request,
     keepAliveTimeout: timeouts.keepAlive,
     connectionTimeout: timeouts.idle,
-    http: { headersTimeout: timeouts.headers, requestTimeout: timeouts.request, connectionsCheckingInterval: timeouts.check },
+    http: { headersTimeout: timeouts.headers, requestTimeout: timeouts.request, connectionsCheckingInterval: timeouts.check, ...PROTOCOL_SERVER_OPTIONS },
     // Errors of the HTTP parser itself (oversized headers, malformed requests, timeouts)
     // never reach a route or the error handler: answer them in the contract's error shape too.
     clientErrorHandler: (err, socket) => {
@@ -163,6 +185,9 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
   });
 
   app.decorate('quarry', ctx);
+  // Answers Node would give bare (no Host, an unsupported Expect), in the contract's shape.
+  app.addHook('onRequest', requireHost);
+  answerExpectations(app);
   // Each request answers from one generation of the research data, whatever reloads meanwhile.
   pinResearch(app, ctx.research.live);
   const internalSecret = randomBytes(18).toString('base64url');
