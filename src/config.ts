@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { DEFAULT_FREE_WRITES_PER_MINUTE } from './policy/fairUse.js';
+import { DEFAULT_FREE_WRITES_PER_MINUTE, DEFAULT_REQUESTS_IN_FLIGHT } from './policy/fairUse.js';
 import { POSTGRES_POOL_DEFAULTS, type PostgresPoolOptions } from './store/postgresPool.js';
 import { loadSourcesConfig, SourceConfigError, type SourcesConfig } from './engine/sources/sourceConfig.js';
 import { loadAnswerConfig, type AnswerConfig } from './answers/answerConfig.js';
@@ -28,6 +28,8 @@ export interface Config {
   signingSecret: string | null;
   /** Free-write units per account per minute (lists, favourites); 0 turns the budget off. */
   freeWritesPerMinute: number;
+  /** Requests of one account one API process works on at once (fair use). */
+  requestsInFlight: number;
   /** Longest time a client may take to send a whole request (headers and body); 408 after. */
   requestTimeoutMs: number;
   /** Lifetime of a web dashboard session (/app), in hours. */
@@ -164,6 +166,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimit: int(env, 'QUARRY_BODY_LIMIT', 2 * 1024 * 1024, 1024, 256 * 1024 * 1024),
     signingSecret: str(env, 'QUARRY_SIGNING_SECRET'),
     freeWritesPerMinute: int(env, 'QUARRY_FREE_WRITES_PER_MINUTE', DEFAULT_FREE_WRITES_PER_MINUTE, 0, 1_000_000),
+    requestsInFlight: int(env, 'QUARRY_REQUESTS_IN_FLIGHT', DEFAULT_REQUESTS_IN_FLIGHT, 1, 1_000_000),
     requestTimeoutMs: int(env, 'QUARRY_REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
     sessionTtlHours: int(env, 'QUARRY_SESSION_TTL_HOURS', 12, 1, 24 * 30),
     sources,

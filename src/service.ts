@@ -25,7 +25,7 @@ import { liveResearchFile } from './engine/live/generation.js';
 import { sharedGenerations } from './engine/live/snapshots.js';
 import { openJobQueue, type JobQueue } from './jobs/jobQueue.js';
 import { loadSigningSecret, UrlSigner } from './lib/signedUrl.js';
-import { fairUse, type ExportJobsView, type FairUse } from './policy/fairUse.js';
+import { fairUse, RequestsInFlight, type ExportJobsView, type FairUse } from './policy/fairUse.js';
 import { redisFairUse } from './policy/redis/redisFairUse.js';
 import { EXPORT_JOB_KIND } from './jobs/exportJobs.js';
 import type { ProgressListener } from './lib/progress.js';
@@ -98,9 +98,10 @@ export async function createContext(config: Config, options: ServiceOptions = {}
 /** Per-account fair use: in this process, or on the scale mode's Redis, shared by every process. */
 function fairUseOf(config: Config, base: StateContext, jobs: JobQueue): FairUse {
   const exports: ExportJobsView = { liveIds: (accountId) => jobs.liveIds(accountId, EXPORT_JOB_KIND), settledIds: (ids) => jobs.settledIds(ids) };
-  return base.redis
+  const shared = base.redis
     ? redisFairUse(base.redis, base.policy, config.freeWritesPerMinute, base.clock, exports)
     : fairUse(config.freeWritesPerMinute, base.clock, exports);
+  return { ...shared, requests: new RequestsInFlight(config.requestsInFlight) };
 }
 
 /** Closes what createContext opened. */

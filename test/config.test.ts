@@ -140,6 +140,8 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ QUARRY_WORLD_SEED: '0' }).worldSeed, 0);
     rejects({ QUARRY_FREE_WRITES_PER_MINUTE: '-1' }, /QUARRY_FREE_WRITES_PER_MINUTE must be between 0 and/);
     assert.equal(loadConfig({ QUARRY_FREE_WRITES_PER_MINUTE: '0' }).freeWritesPerMinute, 0);
+    assert.equal(loadConfig({}).requestsInFlight, 16);
+    rejects({ QUARRY_REQUESTS_IN_FLIGHT: '0' }, /QUARRY_REQUESTS_IN_FLIGHT must be between 1 and/);
     assert.equal(loadConfig({ QUARRY_SESSION_TTL_HOURS: '48' }).sessionTtlHours, 48);
     rejects({ QUARRY_SESSION_TTL_HOURS: '0' }, /QUARRY_SESSION_TTL_HOURS must be between 1 and 720/);
     rejects({ QUARRY_SESSION_TTL_HOURS: '1h' }, /QUARRY_SESSION_TTL_HOURS must be an integer/);
@@ -192,6 +194,7 @@ describe('loadConfig', () => {
       'QUARRY_BODY_LIMIT',
       'QUARRY_SIGNING_SECRET',
       'QUARRY_FREE_WRITES_PER_MINUTE',
+      'QUARRY_REQUESTS_IN_FLIGHT',
       'QUARRY_REQUEST_TIMEOUT_MS',
       'QUARRY_REDIS_URL',
       'QUARRY_REDIS_PREFIX',

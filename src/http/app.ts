@@ -11,7 +11,6 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
   type onRequestHookHandler,
-  type preHandlerHookHandler,
 } from 'fastify';
 import { CLIENT_CLASSES, type ClientClass } from '../policy/plans.js';
 import type { QuarryContext, RouteAuth } from './context.js';
@@ -26,7 +25,7 @@ import { registerOpenApi } from './openapi.js';
 import { toolRoutes } from '../tools/routes.js';
 import { downloadRoutes } from '../jobs/downloadRoutes.js';
 import { openExportFiles } from '../jobs/exportJobs.js';
-import { writeUnits } from '../policy/fairUse.js';
+import { fairUseDoor, freeWriteUnits } from './fairUseDoor.js';
 import { isStoreBusy } from '../store/database.js';
 import { STATUS_CODES } from 'node:http';
 import { mcpRoutes } from '../mcp/routes.js';
@@ -311,33 +310,14 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
           }, done);
         };
         const existing = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
-        route.onRequest = [authenticate, ...existing];
+        // Fair use is decided at the door, from the key and the route, before the body is read.
         const fair = route.config?.fairUse;
-        if (fair !== undefined) {
-          // After validation, so a write's size is known; before the handler does any work.
-          const limit: preHandlerHookHandler = function (req, reply, done) {
-            const accountId = req.account!.id;
-            if (fair === 'bulk') {
-              ctx.fairUse.bulk.take(accountId).then((release) => {
-                // 'close' comes when the answer is sent or the client went away, streamed or not;
-                // a client gone while the slot was taken (scale mode: a Redis round trip) gives it back now.
-                if (req.raw.socket?.destroyed === true || reply.raw.writableEnded) release();
-                reply.raw.once('close', release);
-                reply.raw.once('finish', release);
-                done();
-              }, done);
-              return;
-            }
-            let units: number;
-            try {
-              units = writeUnits(fair(req));
-            } catch (err) {
-              return done(err as Error);
-            }
-            ctx.fairUse.writes.spend(accountId, units).then(() => done(), done);
-          };
+        route.onRequest = [authenticate, fairUseDoor(ctx.fairUse, fair), ...existing];
+        const idsUnits = fair === undefined ? undefined : freeWriteUnits(ctx.fairUse, fair);
+        if (idsUnits) {
+          // After validation: the number of ids a write carries is known only then.
           const before = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
-          route.preHandler = [limit, ...before];
+          route.preHandler = [idsUnits, ...before];
         }
       });
       await v3.register(toolRoutes);

@@ -6,6 +6,7 @@ import type { Account } from '../accounts/accounts.js';
 import type { QuarryContext } from '../context.js';
 import type { ExecutionContext, PaidOperation } from '../policy/accessPolicy.js';
 import type { ClientClass } from '../policy/plans.js';
+import type { FairUseOf } from './fairUseDoor.js';
 
 export type { QuarryContext } from '../context.js';
 
@@ -30,9 +31,9 @@ declare module 'fastify' {
     /** Declares a paid operation: the access policy wraps its handler. */
     paid?: PaidOperation;
     /**
-     * Fair use of a free operation: 'bulk' takes one of the account's concurrent bulk-read
-     * slots; a function makes it a free write and says how many keyword ids it carries.
+     * Fair use of a free operation (http/fairUseDoor.ts): 'bulk' takes one of the account's
+     * concurrent bulk slots; a function makes it a free write and says how many keyword ids it carries.
      */
-    fairUse?: 'bulk' | ((req: FastifyRequest) => number);
+    fairUse?: FairUseOf;
   }
 }

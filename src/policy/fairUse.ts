@@ -15,8 +15,19 @@ import type { Clock } from '../lib/clock.js';
 export const DEFAULT_FREE_WRITES_PER_MINUTE = 120;
 /** A free write costs 1 unit plus 1 per started 1,000 keyword ids it carries. */
 export const IDS_PER_WRITE_UNIT = 1_000;
-/** Bulk reads (list detail, all lists, keyword export by ids) one account may run at once. */
+/**
+ * Bulk operations one account may run at once: the bulk reads (list detail and CSV, all lists,
+ * keyword export by ids) and the other heavy free operations (backlink export suggestions, a
+ * tracking's stats).
+ */
 export const BULK_READS_PER_ACCOUNT = 2;
+/**
+ * Requests of one account (of one client address, without a key) one API process works on at
+ * once, of any operation, by default (QUARRY_REQUESTS_IN_FLIGHT): past it a request is refused
+ * before its body is read. Sixteen covers a dashboard page's parallel calls and a client's
+ * fan-out; one account can no longer queue thousands of requests in a process.
+ */
+export const DEFAULT_REQUESTS_IN_FLIGHT = 16;
 /** Backlink export jobs one account may have queued or running at once. */
 export const LIVE_EXPORTS_PER_ACCOUNT = 3;
 /** Keyword ids one account may keep across all its lists (100 full lists). */
@@ -66,6 +77,11 @@ export function freeWriteRefusal(perMinute: number, retryAfter: number) {
 /** 429 RateLimit of a bulk read past the account's slots. */
 export function bulkRefusal(perAccount: number) {
   return errors.rateLimit(1, `At most ${perAccount} bulk reads (list details, all lists, keyword exports) per account at once`);
+}
+
+/** 429 RateLimit of a request past the account's requests in flight. */
+export function inFlightRefusal(perAccount: number) {
+  return errors.rateLimit(1, `At most ${perAccount} requests per account at once`);
 }
 
 /** 429 RateLimit of a backlink export past the account's live ones (before any charge). */
@@ -178,6 +194,32 @@ export class BulkSlots implements BulkReads {
   }
 }
 
+/**
+ * Requests in flight per account, in this process: each process guards its own event loop,
+ * so the count is never shared (no round trip on the hottest path). Past `perAccount`
+ * `enter` throws the contract's RateLimit.
+ */
+export class RequestsInFlight {
+  private readonly running = new Map<string, number>();
+
+  constructor(readonly perAccount: number) {}
+
+  /** Counts a request in, or throws; call the returned function once (more calls are ignored) when it is answered or abandoned. */
+  enter(who: string): () => void {
+    const n = this.running.get(who) ?? 0;
+    if (n >= this.perAccount) throw inFlightRefusal(this.perAccount);
+    this.running.set(who, n + 1);
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      const rest = (this.running.get(who) ?? 1) - 1;
+      if (rest <= 0) this.running.delete(who);
+      else this.running.set(who, rest);
+    };
+  }
+}
+
 /** Live-export places in this process (one server per data directory: it sees every creation). */
 export class ExportPlaces implements LiveExports {
   private readonly pending = new Map<string, Set<string>>();
@@ -208,14 +250,19 @@ export class ExportPlaces implements LiveExports {
 }
 
 export interface FairUse {
+  /** Always this process's own (see RequestsInFlight). */
+  requests: RequestsInFlight;
   writes: FreeWrites;
   bulk: BulkReads;
   exports: LiveExports;
   storage: StorageQuota;
 }
 
+/** The counters a mode keeps (the requests in flight are always the process's own). */
+export type SharedFairUse = Omit<FairUse, 'requests'>;
+
 /** The embedded mode's fair use: every counter in this process's memory. */
-export function fairUse(freeWritesPerMinute: number, clock: Clock, jobs: ExportJobsView): FairUse {
+export function fairUse(freeWritesPerMinute: number, clock: Clock, jobs: ExportJobsView): SharedFairUse {
   return {
     writes: new FreeWriteBudget(freeWritesPerMinute, clock),
     bulk: new BulkSlots(BULK_READS_PER_ACCOUNT),

@@ -12,7 +12,8 @@
  * const stats = await trackingStats(ctx.state.db, tracking, { from: '2026-11-01', to: '2026-11-30' });
  */
 import { isPostgres } from '../store/database.js';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { baseClickThroughRate } from '../engine/search/clickThroughCurve.js';
 import type { StateDatabase } from '../store/schema.js';
 
@@ -103,47 +104,52 @@ interface KeywordRef {
   first_day: string;
 }
 
+/** Keywords whose checks are read and summed in one turn of the event loop (see trackingStats). */
+export const STATS_KEYWORDS_PER_TURN = 200;
+
 /**
  * Statistics of the keywords `keywordIds` (all of the tracking's when undefined) from
  * `range.from` to `range.to`. Per-day figures are grouped in SQL by (day, position), so the
  * rows read back follow days × distinct positions, not the number of checks; each keyword's
  * first and last check are seeks in the (keyword_id, day) key.
+ *
+ * The checks are read `keywordsPerTurn` keywords at a time, each batch in its own turn of the
+ * event loop, and the batches' sums added: on SQLite every statement holds the thread that
+ * answers everyone, and a 1,000-keyword tracking's stats held it 100–400 ms in one piece
+ * (issue 28). Counts and sums add exactly, so the figures do not depend on the batching.
  */
 export async function trackingStats(
   db: Kysely<StateDatabase>,
   tracking: { id: string },
   range: { from: string; to: string },
-  options: { keywordIds?: readonly string[]; tagIds?: ReadonlyMap<string, string[]> } = {},
+  options: { keywordIds?: readonly string[]; tagIds?: ReadonlyMap<string, string[]>; keywordsPerTurn?: number } = {},
 ): Promise<TrackingStats> {
-  // The filter goes to the database as one JSON array parameter, whatever its length.
-  const only = options.keywordIds === undefined ? null : JSON.stringify([...new Set(options.keywordIds)]);
+  // A filter goes to the database as one JSON array parameter, whatever its length.
   const elements = isPostgres(db)
     ? (json: string) => sql`SELECT jsonb_array_elements_text(${json}::jsonb)`
     : (json: string) => sql`SELECT value FROM json_each(${json})`;
-  const inFilter = (column: string) => (only === null ? sql`1 = 1` : sql`${sql.ref(column)} IN (${elements(only)})`);
-
+  const only = options.keywordIds === undefined ? null : JSON.stringify([...new Set(options.keywordIds)]);
   const keywords = (
     await sql<KeywordRef>`SELECT id, kw, sv, first_day FROM rank_tracked_keywords
-      WHERE tracking_id = ${tracking.id} AND ${inFilter('id')} ORDER BY created_at, kw`.execute(db)
+      WHERE tracking_id = ${tracking.id} AND ${only === null ? sql`1 = 1` : sql`id IN (${elements(only)})`} ORDER BY created_at, kw`.execute(db)
   ).rows;
 
-  // (day, position) counts, search-volume sums of the checks without measured clicks and
-  // the measured clicks (Search Console imports): at most days × 101 rows, whatever the
-  // number of keywords, read from the covering index alone.
-  // SQLite is told the join order and the covering index (its planner picked worse ones);
-  // PostgreSQL's planner chooses by statistics and knows neither hint.
-  const checksJoin = isPostgres(db) ? sql`JOIN rank_checks c` : sql`CROSS JOIN rank_checks c INDEXED BY rank_checks_keyword_day_position_clicks`;
-  const grouped = await sql<{ day: string; position: number | null; sv: number | null; clicks: number | null; n: number }>`
-    SELECT c.day, c.position, SUM(CASE WHEN c.clicks IS NULL THEN k.sv END) AS sv, SUM(c.clicks) AS clicks, COUNT(*) AS n
-    FROM rank_tracked_keywords k ${checksJoin}
-      ON c.keyword_id = k.id AND c.day >= ${range.from} AND c.day <= ${range.to}
-    WHERE k.tracking_id = ${tracking.id} AND ${inFilter('k.id')}
-    GROUP BY c.day, c.position ORDER BY c.day`.execute(db);
+  const groups = new Map<string, DayGroup & { day: string }>();
+  const firstLast = new Map<string, { first: EndRow; last: EndRow }>();
+  const before = new Map<string, string | null>();
+  const perTurn = Math.max(1, options.keywordsPerTurn ?? STATS_KEYWORDS_PER_TURN);
+  for (let i = 0; i < keywords.length; i += perTurn) {
+    if (i > 0) await nextTurn();
+    const batch = JSON.stringify(keywords.slice(i, i + perTurn).map((k) => k.id));
+    await readChecks(db, tracking.id, range, sql`k.id IN (${elements(batch)})`, { groups, firstLast, before });
+  }
+  // Days in order, and positions in order within a day (no position first), whatever the batches.
+  const ordered = [...groups.values()].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : (a.position ?? 0) - (b.position ?? 0)));
   const byDay = new Map<string, DayGroup[]>();
-  for (const r of grouped.rows) {
-    let list = byDay.get(r.day);
-    if (!list) byDay.set(r.day, (list = []));
-    list.push({ position: r.position, sv: r.sv === null ? null : Number(r.sv), clicks: r.clicks === null ? null : Number(r.clicks), n: Number(r.n) });
+  for (const { day, ...group } of ordered) {
+    let list = byDay.get(day);
+    if (!list) byDay.set(day, (list = []));
+    list.push(group);
   }
   const firstDays = keywords.map((k) => k.first_day).sort();
   const eligibleOn = (day: string) => {
@@ -153,26 +159,6 @@ export async function trackingStats(
   };
   const timeframes: Record<string, DayFigures> = {};
   for (const [day, counts] of byDay) timeframes[day] = dayFigures(counts, eligibleOn(day));
-
-  // Each keyword's first and last check in the timeframe, and its last day before it: a few
-  // seeks in the (keyword_id, day) key per keyword, whatever the length of the timeframe.
-  type EndRow = { keyword_id: string; day: string; position: number | null; url: string | null; visual: string | null; features: string; checked_ms: number };
-  const endRows = (fn: 'MIN' | 'MAX') =>
-    sql<EndRow>`
-    SELECT c.keyword_id, c.day, c.position, c.url, c.visual, c.features, c.checked_ms
-    FROM rank_tracked_keywords k JOIN rank_checks c ON c.keyword_id = k.id AND c.day = (
-      SELECT ${sql.raw(fn)}(x.day) FROM rank_checks x WHERE x.keyword_id = k.id AND x.day >= ${range.from} AND x.day <= ${range.to})
-    WHERE k.tracking_id = ${tracking.id} AND ${inFilter('k.id')}`.execute(db);
-  const firsts = new Map((await endRows('MIN')).rows.map((r) => [r.keyword_id, r]));
-  const firstLast = new Map<string, { first: EndRow; last: EndRow }>();
-  for (const r of (await endRows('MAX')).rows) firstLast.set(r.keyword_id, { first: firsts.get(r.keyword_id) ?? r, last: r });
-  const before = new Map(
-    (
-      await sql<{ keyword_id: string; day: string | null }>`
-        SELECT k.id AS keyword_id, (SELECT MAX(x.day) FROM rank_checks x WHERE x.keyword_id = k.id AND x.day < ${range.from}) AS day
-        FROM rank_tracked_keywords k WHERE k.tracking_id = ${tracking.id} AND ${inFilter('k.id')}`.execute(db)
-    ).rows.map((r) => [r.keyword_id, r.day]),
-  );
 
   const out: KeywordStats[] = keywords.map((k) => {
     const ends = firstLast.get(k.id);
@@ -221,6 +207,64 @@ export async function trackingStats(
     .map((m) => m.keyword_id);
 
   return { history_dates: [...byDay.keys()], timeframes, top_up, top_down, keywords: out };
+}
+
+/** A keyword's first or last check in the timeframe. */
+type EndRow = { keyword_id: string; day: string; position: number | null; url: string | null; visual: string | null; features: string; checked_ms: number };
+
+/** Null stays null only when both are: SQL's SUM of nothing but nulls. */
+const addNullable = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : a + b);
+
+/**
+ * Reads the checks of one batch of keywords (`which`, a condition on `k.id`) and adds them to
+ * `into`: per (day, position) counts, search-volume sums of the checks without measured clicks
+ * and the measured clicks (Search Console imports), at most days × 101 rows read from the
+ * covering index alone; each keyword's first and last check in the timeframe, and its last
+ * day before it, a few seeks in the (keyword_id, day) key per keyword.
+ */
+async function readChecks(
+  db: Kysely<StateDatabase>,
+  trackingId: string,
+  range: { from: string; to: string },
+  which: RawBuilder<unknown>,
+  into: {
+    groups: Map<string, DayGroup & { day: string }>;
+    firstLast: Map<string, { first: EndRow; last: EndRow }>;
+    before: Map<string, string | null>;
+  },
+): Promise<void> {
+  // SQLite is told the join order and the covering index (its planner picked worse ones);
+  // PostgreSQL's planner chooses by statistics and knows neither hint.
+  const checksJoin = isPostgres(db) ? sql`JOIN rank_checks c` : sql`CROSS JOIN rank_checks c INDEXED BY rank_checks_keyword_day_position_clicks`;
+  const grouped = await sql<{ day: string; position: number | null; sv: number | null; clicks: number | null; n: number }>`
+    SELECT c.day, c.position, SUM(CASE WHEN c.clicks IS NULL THEN k.sv END) AS sv, SUM(c.clicks) AS clicks, COUNT(*) AS n
+    FROM rank_tracked_keywords k ${checksJoin}
+      ON c.keyword_id = k.id AND c.day >= ${range.from} AND c.day <= ${range.to}
+    WHERE k.tracking_id = ${trackingId} AND ${which}
+    GROUP BY c.day, c.position`.execute(db);
+  for (const r of grouped.rows) {
+    const key = `${r.day}|${r.position}`;
+    const sv = r.sv === null ? null : Number(r.sv);
+    const clicks = r.clicks === null ? null : Number(r.clicks);
+    const known = into.groups.get(key);
+    if (known) {
+      known.sv = addNullable(known.sv, sv);
+      known.clicks = addNullable(known.clicks, clicks);
+      known.n += Number(r.n);
+    } else into.groups.set(key, { day: r.day, position: r.position, sv, clicks, n: Number(r.n) });
+  }
+  const endRows = (fn: 'MIN' | 'MAX') =>
+    sql<EndRow>`
+    SELECT c.keyword_id, c.day, c.position, c.url, c.visual, c.features, c.checked_ms
+    FROM rank_tracked_keywords k JOIN rank_checks c ON c.keyword_id = k.id AND c.day = (
+      SELECT ${sql.raw(fn)}(x.day) FROM rank_checks x WHERE x.keyword_id = k.id AND x.day >= ${range.from} AND x.day <= ${range.to})
+    WHERE k.tracking_id = ${trackingId} AND ${which}`.execute(db);
+  const firsts = new Map((await endRows('MIN')).rows.map((r) => [r.keyword_id, r]));
+  for (const r of (await endRows('MAX')).rows) into.firstLast.set(r.keyword_id, { first: firsts.get(r.keyword_id) ?? r, last: r });
+  const before = await sql<{ keyword_id: string; day: string | null }>`
+    SELECT k.id AS keyword_id, (SELECT MAX(x.day) FROM rank_checks x WHERE x.keyword_id = k.id AND x.day < ${range.from}) AS day
+    FROM rank_tracked_keywords k WHERE k.tracking_id = ${trackingId} AND ${which}`.execute(db);
+  for (const r of before.rows) into.before.set(r.keyword_id, r.day);
 }
 
 /**

@@ -76,12 +76,12 @@ export class KeywordLists {
   }
 
   /**
-   * Every list of the account, oldest first, with its keyword ids, a few lists at a time:
-   * an account may hold 10,000 lists of 10,000 ids (hundreds of megabytes as JSON), which no
-   * answer should build in memory at once. Each batch is its own query, so no statement
-   * stays open on the shared connection between batches.
+   * The account's lists without their keyword ids, oldest first, `perPage` at a time. An
+   * account may hold 10,000 lists of 10,000 ids (hundreds of megabytes as JSON): an answer
+   * reads each list's ids with keywordIdPages, never all at once. Each page is its own query,
+   * so no statement stays open on the shared connection between pages.
    */
-  async *batches(accountId: string, listsPerBatch = 10): AsyncGenerator<KeywordListRecord[]> {
+  async *listPages(accountId: string, perPage = 100): AsyncGenerator<KeywordListRecord[]> {
     let after: { created_at: number; rid: number } | null = null;
     for (;;) {
       const cursor: { created_at: number; rid: number } | null = after;
@@ -97,24 +97,31 @@ export class KeywordLists {
         )
         .orderBy('created_at')
         .orderBy(sql`rowid`)
-        .limit(listsPerBatch)
+        .limit(perPage)
         .execute();
       if (lists.length === 0) return;
-      const items = await this.db
-        .selectFrom('keyword_list_items')
-        .select(['list_id', 'keyword_id'])
-        .where(
-          'list_id',
-          'in',
-          lists.map((l) => l.id),
-        )
-        .orderBy('list_id')
-        .orderBy('seq')
-        .execute();
-      const byList = keywordIdsByList(items);
-      yield lists.map((l) => record(l, byList.get(l.id) ?? []));
+      yield lists.map((l) => record(l, []));
       const last: { created_at: number; rid: number } = lists[lists.length - 1];
       after = { created_at: last.created_at, rid: last.rid };
+    }
+  }
+
+  /** A list's keyword ids in their order, at most `size` per page (each page one query). */
+  async *keywordIdPages(listId: string, size = 2_000): AsyncGenerator<string[]> {
+    let afterSeq = -1;
+    for (;;) {
+      const rows = await this.db
+        .selectFrom('keyword_list_items')
+        .select(['keyword_id', 'seq'])
+        .where('list_id', '=', listId)
+        .where('seq', '>', afterSeq)
+        .orderBy('seq')
+        .limit(size)
+        .execute();
+      if (rows.length === 0) return;
+      yield rows.map((r) => r.keyword_id);
+      if (rows.length < size) return;
+      afterSeq = rows[rows.length - 1].seq;
     }
   }
 

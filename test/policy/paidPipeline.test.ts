@@ -79,7 +79,8 @@ async function remaining(pool: string, k = key) {
 
 describe('paid operations', () => {
   before(async () => {
-    t = await testApp({ extraRoutes: fixtureRoutes });
+    // Room for the stampedes below: one account's requests in flight are capped (fair use) by default.
+    t = await testApp({ extraRoutes: fixtureRoutes, env: { QUARRY_REQUESTS_IN_FLIGHT: '1000' } });
   });
   after(async () => t.close());
   beforeEach(async () => {

@@ -13,6 +13,8 @@ import { BulkSlots, ExportPlaces, FreeWriteBudget, writeUnits } from '../../src/
 import { KeywordLists, ListLimitError } from '../../src/store/keywordLists.js';
 import { openJobQueue } from '../../src/jobs/jobQueue.js';
 import { newClient } from '../tools/keyword/helpers.js';
+import { STREAM_BATCH } from '../../src/http/streamed.js';
+import { presentKeyword } from '../../src/tools/keyword/presenters.js';
 import { rankClient, trackingBody, type Res } from '../tools/rank/helpers.js';
 
 let t: TestApp;
@@ -150,6 +152,45 @@ describe('fair use of free operations', () => {
     const answered = (lists: object[]) => lists.map((l) => ({ ...l, __v: 0 }));
     assert.deepEqual(res.json(), answered(made));
     assert.deepEqual(res.json(), answered(await lists.all(c.id)));
+  });
+
+  test('all lists: each list’s ids are read and written a page at a time, and the answer is byte for byte the whole document', async () => {
+    const c = await newClient(t);
+    const lists = new KeywordLists(t.ctx.state.db);
+    const now = unixSeconds(t.clock.now());
+    const ids = (n: number, p: string) => Array.from({ length: n }, (_, i) => `${p}-${i}`);
+    const big = await lists.create(c.id, 'big "keyword_ids":[] ünïcode', ids(4_500, 'big'), now);
+    await lists.create(c.id, 'empty', [], now);
+    await lists.create(c.id, 'exactly one page', ids(2_000, 'page'), now);
+    // Pages of 2,000 ids by default: 4,500 ids are three reads.
+    const pages: string[][] = [];
+    for await (const page of lists.keywordIdPages(big._id)) pages.push(page);
+    assert.deepEqual(
+      pages.map((p) => p.length),
+      [2_000, 2_000, 500],
+    );
+    assert.deepEqual(pages.flat(), big.keyword_ids);
+    const res = await c.get('/lists');
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.body, JSON.stringify((await lists.all(c.id)).map((l) => ({ ...l, __v: 0 }))));
+  });
+
+  test('a list’s detail and a keyword export, written a slice at a time, are byte for byte the whole document', async () => {
+    const c = await newClient(t);
+    // Issued ids (lists keep only those): the items of the catalog's first keywords.
+    const catalog = t.ctx.search.catalog;
+    const idList = [...new Set(Array.from({ length: 3 * STREAM_BATCH }, (_, i) => t.ctx.search.keywordItem(catalog.at(i).kw, 2840, 0)._id))];
+    assert.ok(idList.length > 2 * STREAM_BATCH, `${idList.length} keywords: several slices`);
+    const lists = new KeywordLists(t.ctx.state.db);
+    const list = await lists.create(c.id, 'sliced', idList, unixSeconds(t.clock.now()));
+    const keywords = t.ctx.search.keywordsById(idList).map((k) => presentKeyword(k, t.ctx.locations));
+    const { keyword_ids: _ids, ...meta } = list;
+    const detail = await c.get(`/lists/${list._id}`);
+    assert.equal(detail.statusCode, 200);
+    assert.equal(detail.body, JSON.stringify({ keywords, list: meta }));
+    const exported = await c.post('/keywords', { keyword_ids: idList });
+    assert.equal(exported.statusCode, 200);
+    assert.equal(exported.body, JSON.stringify(keywords));
   });
 
   test('an account keeps at most its storage quota of keyword ids across its lists: 422 past it, room again after a delete', async () => {

@@ -96,6 +96,8 @@ describe(
         QUARRY_TRUST_PROXY: '1',
         QUARRY_GATEWAY_RPS: '4',
         QUARRY_FREE_WRITES_PER_MINUTE: '0',
+        // 200 concurrent requests of one account: above the default cap of requests in flight.
+        QUARRY_REQUESTS_IN_FLIGHT: '1000',
       };
       // The first process migrates the database; the others start on a migrated one.
       api.push(await startApi(await freePort()));

@@ -208,6 +208,14 @@ export class SearchEngine {
     return item;
   }
 
+  /**
+   * The issued ones of `ids`, in their order: what a keyword list may store. Only the ids
+   * are looked up; building the items (their histories) would cost a hundred times more.
+   */
+  knownKeywordIds(ids: readonly string[]): string[] {
+    return ids.filter((id) => this.refs.has(id) || this.store?.keywordRef(id) !== undefined);
+  }
+
   /** Resolves issued keyword ids to keyword items (unknown ids are dropped). */
   keywordsById(ids: readonly string[]): (KeywordItem & { languageId: number })[] {
     const out: (KeywordItem & { languageId: number })[] = [];

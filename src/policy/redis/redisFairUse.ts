@@ -20,7 +20,7 @@ import {
   freeWriteRefusal,
   type BulkReads,
   type ExportJobsView,
-  type FairUse,
+  type SharedFairUse,
   type FreeWrites,
   type LiveExports,
 } from '../fairUse.js';
@@ -107,7 +107,7 @@ class RedisExportPlaces implements LiveExports {
 }
 
 /** The scale mode's fair use, on the Redis of `policy` (which must run on RedisPolicyStore). */
-export function redisFairUse(handle: RedisHandle, policy: AccessPolicy, freeWritesPerMinute: number, clock: Clock, jobs: ExportJobsView): FairUse {
+export function redisFairUse(handle: RedisHandle, policy: AccessPolicy, freeWritesPerMinute: number, clock: Clock, jobs: ExportJobsView): SharedFairUse {
   const store = policy.store;
   if (!(store instanceof RedisPolicyStore)) throw new Error('the shared fair-use counters need the Redis policy store');
   const redis = handle.client as FairRedis;

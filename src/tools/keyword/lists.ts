@@ -8,11 +8,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { wantsCsv } from '../../http/csv.js';
 import { errors } from '../../lib/errors.js';
-import { jsonArray, sendCsvStream, sendJsonStream, slices } from '../../http/streamed.js';
+import { jsonArray, sendCsvStream, sendJsonStream, slices, turns } from '../../http/streamed.js';
 import { unixSeconds } from '../../lib/clock.js';
 import { cleanText } from '../../lib/text.js';
 import { STORED_KEYWORD_IDS_PER_ACCOUNT } from '../../policy/fairUse.js';
-import { KeywordLists, ListLimitError, type StorableIds } from '../../store/keywordLists.js';
+import { KeywordLists, ListLimitError, type KeywordListRecord, type StorableIds } from '../../store/keywordLists.js';
 import { itemsSent } from '../common/fairUse.js';
 import { emptyResponse, errorResponses, Ref } from '../common/schemas.js';
 import { keywordCsvRow, parseCsvFields } from './keywordItems.js';
@@ -37,6 +37,19 @@ function listName(name: string): string {
   return clean;
 }
 
+const IDS_MEMBER = '"keyword_ids":[]';
+
+/**
+ * A list's JSON as presentList gives it, cut where its keyword ids go: the text before them
+ * (through `[`) and after them (from `]`). A name holding the member's text is escaped
+ * (`\"keyword_ids\"`), so the first match is the member itself.
+ */
+function listFrame(list: KeywordListRecord): [string, string] {
+  const json = JSON.stringify(presentList({ ...list, keyword_ids: [] }));
+  const at = json.indexOf(IDS_MEMBER) + IDS_MEMBER.length - 1;
+  return [json.slice(0, at), json.slice(at)];
+}
+
 function limitError(err: unknown): never {
   if (err instanceof ListLimitError) {
     // The storage quota is a list limit too: 422 with the type the contract gives the list count.
@@ -55,7 +68,7 @@ export async function listRoutes(fastify: FastifyInstance): Promise<void> {
    * Keeps only ids the research store knows: a list cannot hold keywords it could never show.
    * Unknown ids still count against the list's limit, as sent (see StorableIds).
    */
-  const known: StorableIds = (ids) => search.keywordsById(ids).map((k) => k._id);
+  const known: StorableIds = (ids) => search.knownKeywordIds(ids);
 
   // Registered untyped: the answer is a stream, which the typed reply would refuse (no input to type).
   fastify.get(
@@ -64,15 +77,32 @@ export async function listRoutes(fastify: FastifyInstance): Promise<void> {
       config: { fairUse: 'bulk' },
       schema: { tags, summary: 'All keyword lists of the account', response: { 200: Type.Array(Ref(KeywordToolList)), ...errorResponses(401) } },
     },
-    // Streamed a few lists at a time (the same JSON array): all lists of an account can be
-    // hundreds of megabytes, never built in memory at once nor in one turn of the event loop.
+    // Streamed (the same JSON array): all lists of an account can hold 1,000,000 ids, hundreds of
+    // megabytes, never built in memory at once nor in one turn of the event loop. Each list's ids
+    // are read and written a page at a time, each page in its own turn.
     // The stream bypasses the response schema, so presentList gives every field the schema declares.
     async (req, reply) => {
       const accountId = req.account!.id;
-      async function* presented(): AsyncGenerator<unknown[]> {
-        for await (const batch of lists.batches(accountId)) yield batch.map(presentList);
+      async function* text(): AsyncGenerator<string> {
+        yield '[';
+        let first = true;
+        for await (const page of turns(lists.listPages(accountId))) {
+          for (const list of page) {
+            const [head, tail] = listFrame(list);
+            yield first ? head : `,${head}`;
+            first = false;
+            let firstIds = true;
+            for await (const ids of turns(lists.keywordIdPages(list._id))) {
+              const inner = JSON.stringify(ids).slice(1, -1);
+              yield firstIds ? inner : `,${inner}`;
+              firstIds = false;
+            }
+            yield tail;
+          }
+        }
+        yield ']';
       }
-      return sendJsonStream(reply, jsonArray(presented()));
+      return sendJsonStream(reply, text());
     },
   );
 

@@ -104,6 +104,8 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/exports/suggest',
     {
+      // Free, but it records lookups: one of the account's bulk slots (fair use).
+      config: { fairUse: 'bulk' },
       schema: {
         tags: ['link-tool'],
         summary: 'Export targets for a URL (root domain, subdomain, exact URL, protocol variants) with backlink counts and cost',

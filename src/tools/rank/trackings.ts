@@ -199,7 +199,8 @@ export async function trackingRoutes(plain: FastifyInstance): Promise<void> {
   app.get(
     '/trackings/:tracking_id/detail',
     {
-      config: { auth: 'optional' },
+      // Its figures per day are the stats' (heavy on a large tracking): one of the account's bulk slots.
+      config: { auth: 'optional', fairUse: 'bulk' },
       schema: {
         tags: TAG,
         summary: 'A tracking with its figures per day, tags, keywords and reports',
@@ -294,7 +295,8 @@ export async function trackingRoutes(plain: FastifyInstance): Promise<void> {
   app.post(
     '/trackings/:tracking_id/stats',
     {
-      config: { auth: 'optional' },
+      // Free and heavy on a large tracking: one of the account's bulk slots (fair use).
+      config: { auth: 'optional', fairUse: 'bulk' },
       schema: {
         tags: TAG,
         summary: 'A tracking’s figures per day, its keywords’ movements and the annotations of a timeframe',

@@ -9,7 +9,7 @@ import { testApp, type TestApp } from '../../support/app.js';
 import { DAY } from '../../../src/lib/clock.js';
 import { baseClickThroughRate } from '../../../src/engine/search/clickThroughCurve.js';
 import { rankServices, startRankScheduler } from '../../../src/rank/rankService.js';
-import { bucketOf } from '../../../src/rank/rankStats.js';
+import { bucketOf, STATS_KEYWORDS_PER_TURN, trackingStats } from '../../../src/rank/rankStats.js';
 import { assertReferenceShape } from '../../support/reference.js';
 import { rankClient, type RankClient } from './helpers.js';
 
@@ -195,6 +195,24 @@ describe('daily position checks and stats', () => {
     for (const bad of [{ from: '2026-13-01' }, { days: 0 }, { days: 7, from }, { kwIds: 'x' }]) {
       assert.equal((await c.post(`/trackings/${trackingId}/stats`, bad)).statusCode, 422, JSON.stringify(bad));
     }
+  });
+
+  test('stats read the checks a batch of keywords per turn of the event loop, with the same figures whatever the batch', async () => {
+    const range = { from: day(t.clock.now() - 32 * DAY), to: day(t.clock.now()) };
+    const { store } = rankServices(t.ctx);
+    const tagIds = await store.tagIdsByKeyword(trackingId);
+    const whole = await trackingStats(t.ctx.state.db, { id: trackingId }, range, { tagIds, keywordsPerTurn: 1_000 });
+    assert.equal(whole.keywords.length, KEYWORDS.length);
+    for (const keywordsPerTurn of [1, 3]) {
+      // Other requests are answered between the batches: a callback queued now runs before the stats are done.
+      let answered = false;
+      setImmediate(() => (answered = true));
+      const batched = await trackingStats(t.ctx.state.db, { id: trackingId }, range, { tagIds, keywordsPerTurn });
+      assert.ok(answered, `the event loop turned while ${keywordsPerTurn} keyword(s) a turn were read`);
+      assert.deepEqual(batched, whole, `${keywordsPerTurn} keyword(s) a turn`);
+    }
+    // The route's own batch size: a tracking within one batch is read in one piece.
+    assert.ok(STATS_KEYWORDS_PER_TURN >= 100 && STATS_KEYWORDS_PER_TURN <= 500);
   });
 
   test('deleted trackings are not checked; the scheduler catches up on start', async () => {
