@@ -14,7 +14,7 @@ import type { LiveSession } from '../sessions/sessionStore.js';
 import { ApiError, errors } from '../http/errors.js';
 import { rankServices } from '../rank/rankService.js';
 import type { ReportMail } from '../rank/rankReports.js';
-import { checkSessionWrite, clearSessionCookie, csrfRefused, isCrossSite, secureCookies, sessionToken, setSessionCookie } from './webSession.js';
+import { checkSessionRequest, clearSessionCookie, csrfRefused, isCrossSite, secureCookies, sessionToken, setSessionCookie } from './webSession.js';
 
 /** Where `npm run build` puts the dashboard: <repo>/dist/web, from src/dashboard or dist/dashboard alike. */
 export const DEFAULT_WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'web');
@@ -128,7 +128,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
     const token = sessionToken(req);
     const session = await resolve(req);
     if (session) {
-      const refused = checkSessionWrite(req, session, config.publicUrl);
+      const refused = checkSessionRequest(req, session, config.publicUrl);
       if (refused) throw refused;
       await sessions.close(token!);
     }
@@ -142,6 +142,8 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
     const session = await resolve(req);
     reply.header('cache-control', 'no-store');
     if (!session) throw new ApiError(401, 'AuthError', 'No session: sign in with an API key');
+    const refused = checkSessionRequest(req, session, config.publicUrl);
+    if (refused) throw refused;
     const { tracking_id, report_id } = req.params as { tracking_id: string; report_id: string };
     const { store, reports } = rankServices(app.quarry);
     const tracking = await store.get(session.account.id, tracking_id, { withDeleted: true });

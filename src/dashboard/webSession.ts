@@ -1,8 +1,11 @@
 /**
- * The HTTP side of dashboard sessions: the cookie, and the checks that keep another site from
- * writing through a signed-in browser. Two independent guards on every write: the session's
- * anti-CSRF token in a header (another site cannot read it: no CORS, and the cookie is
- * SameSite=Strict anyway), and the browser's own Origin / Sec-Fetch-Site headers.
+ * The HTTP side of dashboard sessions: the cookie, and the checks that keep another site — or
+ * a page of the same site on another port, which SameSite=Strict does not tell apart — from
+ * using a signed-in browser. Every request through a session carries the session's anti-CSRF
+ * token in a header (another origin cannot read it: no CORS), or for a read the browser's own
+ * `Sec-Fetch-Site: same-origin` (the dashboard's images and downloads, which cannot set a
+ * header); a write needs the token and must not come from another site (Origin /
+ * Sec-Fetch-Site). Reads are guarded too: a paid GET spends the account's quota.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { LiveSession } from '../sessions/sessionStore.js';
@@ -42,13 +45,16 @@ export function isCrossSite(req: FastifyRequest, publicUrl: string): boolean {
   return !own.has(origin);
 }
 
-export const csrfRefused = () => new ApiError(403, 'Forbidden', 'Cross-site request refused: a write through a dashboard session needs its x-csrf-token');
+export const csrfRefused = () => new ApiError(403, 'Forbidden', 'Cross-site request refused: a request through a dashboard session needs its x-csrf-token');
 
-/** Refuses a write through a session that lacks the session's anti-CSRF token or comes from another site. */
-export function checkSessionWrite(req: FastifyRequest, session: LiveSession, publicUrl: string): ApiError | undefined {
-  if (!isWrite(req)) return undefined;
-  if (isCrossSite(req, publicUrl) || !csrfMatches(session, req.headers[CSRF_HEADER])) return csrfRefused();
-  return undefined;
+/**
+ * Refuses a request through a session without the session's anti-CSRF token: a write also
+ * when it comes from another site; a read unless the browser says it is same-origin.
+ */
+export function checkSessionRequest(req: FastifyRequest, session: LiveSession, publicUrl: string): ApiError | undefined {
+  const token = csrfMatches(session, req.headers[CSRF_HEADER]);
+  if (isWrite(req)) return isCrossSite(req, publicUrl) || !token ? csrfRefused() : undefined;
+  return token || req.headers['sec-fetch-site'] === 'same-origin' ? undefined : csrfRefused();
 }
 
 /** Whether cookies must be marked Secure: the request came over https (directly or through the trusted proxy). */

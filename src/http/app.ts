@@ -32,7 +32,7 @@ import { mcpRoutes } from '../mcp/routes.js';
 import { registerMetrics } from './metrics.js';
 import { pinResearch } from './researchPin.js';
 import { dashboardRoutes } from '../dashboard/routes.js';
-import { checkSessionWrite, sessionToken } from '../dashboard/webSession.js';
+import { checkSessionRequest, sessionToken } from '../dashboard/webSession.js';
 import { answerExpectations, PROTOCOL_SERVER_OPTIONS, requireHost } from './protocolErrors.js';
 
 export interface AppOptions {
@@ -293,7 +293,7 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
           if (token !== undefined) {
             ctx.sessions.resolve(token).then((session) => {
               if (session) {
-                const refused = checkSessionWrite(req, session, ctx.config.publicUrl);
+                const refused = checkSessionRequest(req, session, ctx.config.publicUrl);
                 if (refused) return done(refused);
                 req.account = session.account;
                 req.clientClass = 'web';

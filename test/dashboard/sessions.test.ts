@@ -117,7 +117,7 @@ describe('signing in', () => {
     const { key } = await t.account();
     const s = await signIn(key);
     assert.ok(await t.ctx.accounts.revokeKey(key, 1));
-    const res = await t.app.inject({ url: '/v3/keyword-tool/lists', headers: { cookie: s.cookie } });
+    const res = await t.app.inject({ url: '/v3/keyword-tool/lists', headers: { cookie: s.cookie, 'x-csrf-token': s.csrf } });
     assert.equal(res.statusCode, 401);
     const again = await t.app.inject({ method: 'POST', url: '/app/session', payload: { key } });
     assert.equal(again.statusCode, 401);
@@ -189,12 +189,42 @@ describe('the API through a session', () => {
     const { key } = await t.account();
     const s = await signIn(key);
     t.clock.advance(12 * HOUR - 1000);
-    assert.equal((await t.app.inject({ url: '/v3/keyword-tool/lists', headers: { cookie: s.cookie } })).statusCode, 200);
+    assert.equal((await t.app.inject({ url: '/v3/keyword-tool/lists', headers: { cookie: s.cookie, 'x-csrf-token': s.csrf } })).statusCode, 200);
     t.clock.advance(1000);
-    assert.equal((await t.app.inject({ url: '/v3/keyword-tool/lists', headers: { cookie: s.cookie } })).statusCode, 401);
+    assert.equal((await t.app.inject({ url: '/v3/keyword-tool/lists', headers: { cookie: s.cookie, 'x-csrf-token': s.csrf } })).statusCode, 401);
     assert.equal((await t.app.inject({ url: '/app/session', headers: { cookie: s.cookie } })).statusCode, 401);
     assert.ok((await t.ctx.sessions.sweep()) >= 1);
     assert.equal((await t.app.inject({ url: '/app/session', headers: { cookie: s.cookie } })).statusCode, 401);
+  });
+
+  test('reads through a session need its token or Sec-Fetch-Site: same-origin: a same-site page on another port cannot spend the quota', async () => {
+    const { key } = await t.account();
+    const s = await signIn(key);
+    const serp = (headers: Record<string, string>) =>
+      t.app.inject({ url: '/v3/serp-tool/serps?kw=tent&location_id=2840', headers: { cookie: s.cookie, ...headers } });
+    const remaining = async () => (await t.app.inject({ url: '/v3/keyword-tool/limits', headers: { 'x-access-token': key } })).json().resources.serps.remaining;
+    const before = await remaining();
+    for (const headers of [
+      {},
+      { 'sec-fetch-site': 'same-site' },
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'none' },
+      { 'x-csrf-token': 'not-the-token' },
+      { origin: 'http://quarry.test:8081', 'sec-fetch-site': 'same-site' },
+    ]) {
+      const res = await serp(headers);
+      assert.equal(res.statusCode, 403, JSON.stringify(headers));
+      assert.equal(res.json().error.type, 'Forbidden');
+    }
+    assert.equal(await remaining(), before, 'no refused read was charged');
+    const preview = await t.app.inject({
+      url: '/app/api/trackings/0123456789abcdef01234567/reports/0123456789abcdef01234567/preview',
+      headers: { cookie: s.cookie },
+    });
+    assert.equal(preview.statusCode, 403, 'the dashboard’s own reads too');
+    assert.equal((await serp({ 'sec-fetch-site': 'same-origin' })).statusCode, 200, 'the dashboard’s own page');
+    assert.equal((await serp({ 'x-csrf-token': s.csrf })).statusCode, 200);
+    assert.equal(await remaining(), before - 1, 'charged once: the second answer came from cache');
   });
 
   test('writes need the session CSRF token and must not come from another site', async () => {
@@ -216,7 +246,11 @@ describe('the API through a session', () => {
       assert.equal(res.statusCode, 403, JSON.stringify(headers));
       assert.equal(res.json().error.type, 'Forbidden');
     }
-    assert.equal((await t.app.inject({ url: '/v3/keyword-tool/lists', headers: { cookie: s.cookie } })).json().length, 0, 'no refused write took effect');
+    assert.equal(
+      (await t.app.inject({ url: '/v3/keyword-tool/lists', headers: { cookie: s.cookie, 'x-csrf-token': s.csrf } })).json().length,
+      0,
+      'no refused write took effect',
+    );
     const ok = await write({ 'x-csrf-token': s.csrf, origin: 'http://localhost:80', 'sec-fetch-site': 'same-origin' });
     assert.equal(ok.statusCode, 201, ok.body);
     // Signing in from another site is refused too (login CSRF).
@@ -232,7 +266,7 @@ describe('the API through a session', () => {
     const out = await t.app.inject({ method: 'DELETE', url: '/app/session', headers: { cookie: s.cookie, 'x-csrf-token': s.csrf } });
     assert.equal(out.statusCode, 204);
     assert.match(String(out.headers['set-cookie']), /Max-Age=0/);
-    assert.equal((await t.app.inject({ url: '/v3/keyword-tool/lists', headers: { cookie: s.cookie } })).statusCode, 401);
+    assert.equal((await t.app.inject({ url: '/v3/keyword-tool/lists', headers: { cookie: s.cookie, 'x-csrf-token': s.csrf } })).statusCode, 401);
     assert.equal((await t.app.inject({ url: '/app/keywords', headers: { cookie: s.cookie } })).statusCode, 302);
   });
 
@@ -241,12 +275,13 @@ describe('the API through a session', () => {
     const s = await signIn(key);
     const serp = (kw: string, headers: Record<string, string>) =>
       t.app.inject({ url: `/v3/serp-tool/serps?kw=${encodeURIComponent(kw)}&location_id=2840`, headers });
-    for (const kw of ['running shoes', 'trail shoes', 'hiking boots']) assert.equal((await serp(kw, { cookie: s.cookie })).statusCode, 200);
-    const refused = await serp('yoga mat', { cookie: s.cookie });
+    for (const kw of ['running shoes', 'trail shoes', 'hiking boots'])
+      assert.equal((await serp(kw, { cookie: s.cookie, 'x-csrf-token': s.csrf })).statusCode, 200);
+    const refused = await serp('yoga mat', { cookie: s.cookie, 'x-csrf-token': s.csrf });
     assert.equal(refused.statusCode, 429);
     assert.equal(refused.json().error.retry_after, 1);
     t.clock.advance(1001);
-    assert.equal((await serp('yoga mat', { cookie: s.cookie })).statusCode, 200);
+    assert.equal((await serp('yoga mat', { cookie: s.cookie, 'x-csrf-token': s.csrf })).statusCode, 200);
     // The key's own (api) window is another class, but the pool is the same one.
     const limits = (await t.app.inject({ url: '/v3/keyword-tool/limits', headers: { 'x-access-token': key } })).json();
     assert.equal(limits.resources.serps.remaining, limits.resources.serps.limit - 4);
@@ -254,7 +289,7 @@ describe('the API through a session', () => {
     const cached = await serp('running shoes', { 'x-access-token': key });
     assert.equal(cached.statusCode, 200);
     assert.equal(
-      (await t.app.inject({ url: '/v3/keyword-tool/limits', headers: { cookie: s.cookie } })).json().resources.serps.remaining,
+      (await t.app.inject({ url: '/v3/keyword-tool/limits', headers: { cookie: s.cookie, 'x-csrf-token': s.csrf } })).json().resources.serps.remaining,
       limits.resources.serps.remaining,
     );
   });
@@ -272,14 +307,14 @@ describe('the API through a session', () => {
     });
     assert.equal(created.statusCode, 201);
     const listId = created.json()._id;
-    assert.equal((await t.app.inject({ url: '/v3/keyword-tool/lists', headers: { cookie: sb.cookie } })).json().length, 0);
-    assert.equal((await t.app.inject({ url: `/v3/keyword-tool/lists/${listId}`, headers: { cookie: sb.cookie } })).statusCode, 404);
+    assert.equal((await t.app.inject({ url: '/v3/keyword-tool/lists', headers: { cookie: sb.cookie, 'x-csrf-token': sb.csrf } })).json().length, 0);
+    assert.equal((await t.app.inject({ url: `/v3/keyword-tool/lists/${listId}`, headers: { cookie: sb.cookie, 'x-csrf-token': sb.csrf } })).statusCode, 404);
     const del = await t.app.inject({ method: 'DELETE', url: `/v3/keyword-tool/lists/${listId}`, headers: { cookie: sb.cookie, 'x-csrf-token': sb.csrf } });
     assert.equal(del.statusCode, 404);
     // B's CSRF token does not open A's session for writes.
     const cross = await t.app.inject({ method: 'DELETE', url: `/v3/keyword-tool/lists/${listId}`, headers: { cookie: sa.cookie, 'x-csrf-token': sb.csrf } });
     assert.equal(cross.statusCode, 403);
-    assert.equal((await t.app.inject({ url: `/v3/keyword-tool/lists/${listId}`, headers: { cookie: sa.cookie } })).statusCode, 200);
+    assert.equal((await t.app.inject({ url: `/v3/keyword-tool/lists/${listId}`, headers: { cookie: sa.cookie, 'x-csrf-token': sa.csrf } })).statusCode, 200);
     // A key in the header wins over a cookie: B's key with A's cookie is B.
     const mixed = await t.app.inject({ url: '/v3/keyword-tool/lists', headers: { cookie: sa.cookie, 'x-access-token': b.key } });
     assert.equal(mixed.json().length, 0);
@@ -316,7 +351,7 @@ describe('the rank report preview (the dashboard’s own route)', () => {
         const res = await p.app.inject({ method: 'POST', url: '/app/session', payload: { key } });
         return res.headers['set-cookie']!.toString().split(';')[0];
       })();
-      const res = await p.app.inject({ url, headers: { cookie: s } });
+      const res = await p.app.inject({ url, headers: { cookie: s, 'sec-fetch-site': 'same-origin' } });
       assert.equal(res.statusCode, 200, res.body);
       assert.equal(res.headers['cache-control'], 'no-store');
       const preview = res.json();
@@ -328,9 +363,14 @@ describe('the rank report preview (the dashboard’s own route)', () => {
       assert.match(preview.html, /<img src="data:image\/png;base64,[A-Za-z0-9+/=]{100,}"/);
       // Another account's session: the tracking does not exist for it.
       const os2 = (await p.app.inject({ method: 'POST', url: '/app/session', payload: { key: other.key } })).headers['set-cookie']!.toString().split(';')[0];
-      assert.equal((await p.app.inject({ url, headers: { cookie: os2 } })).statusCode, 404);
+      assert.equal((await p.app.inject({ url, headers: { cookie: os2, 'sec-fetch-site': 'same-origin' } })).statusCode, 404);
       assert.equal(
-        (await p.app.inject({ url: `/app/api/trackings/${trackingId}/reports/000000000000000000000000/preview`, headers: { cookie: s } })).statusCode,
+        (
+          await p.app.inject({
+            url: `/app/api/trackings/${trackingId}/reports/000000000000000000000000/preview`,
+            headers: { cookie: s, 'sec-fetch-site': 'same-origin' },
+          })
+        ).statusCode,
         404,
       );
 

@@ -54,7 +54,8 @@ export const api = createQuarryClient({
 
 api.use({
   onRequest({ request }) {
-    if (request.method !== 'GET' && request.method !== 'HEAD') request.headers.set('x-csrf-token', csrfToken);
+    // Every request, reads too: a paid GET spends the account's quota (webSession.ts on the server).
+    request.headers.set('x-csrf-token', csrfToken);
     return request;
   },
 });
@@ -140,7 +141,7 @@ export function saveFile(blob: Blob, name: string): void {
  */
 export async function dashboardGet<T>(path: string): Promise<T> {
   for (let attempt = 0; ; attempt++) {
-    const res = await paced(() => fetch(path, { credentials: 'same-origin', headers: { accept: 'application/json' } }));
+    const res = await paced(() => fetch(path, { credentials: 'same-origin', headers: { accept: 'application/json', 'x-csrf-token': csrfToken } }));
     if (res.ok) return (await res.json()) as T;
     const html = (res.headers.get('content-type') ?? '').startsWith('text/html');
     // The gateway's refusal: wait a second and ask again, as the contract tells clients.
