@@ -204,14 +204,15 @@ describe('the API through a session', () => {
       t.app.inject({ url: '/v3/serp-tool/serps?kw=tent&location_id=2840', headers: { cookie: s.cookie, ...headers } });
     const remaining = async () => (await t.app.inject({ url: '/v3/keyword-tool/limits', headers: { 'x-access-token': key } })).json().resources.serps.remaining;
     const before = await remaining();
-    for (const headers of [
+    const forged: Record<string, string>[] = [
       {},
       { 'sec-fetch-site': 'same-site' },
       { 'sec-fetch-site': 'cross-site' },
       { 'sec-fetch-site': 'none' },
       { 'x-csrf-token': 'not-the-token' },
       { origin: 'http://quarry.test:8081', 'sec-fetch-site': 'same-site' },
-    ]) {
+    ];
+    for (const headers of forged) {
       const res = await serp(headers);
       assert.equal(res.statusCode, 403, JSON.stringify(headers));
       assert.equal(res.json().error.type, 'Forbidden');
