@@ -21,6 +21,7 @@ import { lookupKeySeparatorMigrations } from './0018_lookup_key_separator.js';
 import { searchConsoleMigrations } from './0020_search_console.js';
 import { keywordDifficultyMigrations } from './0045_keyword_difficulty.js';
 import { answerMonitoringMigrations } from './0050_answer_monitoring.js';
+import { rankCheckDaysMigrations } from './0075_rank_check_days.js';
 
 export const stateMigrations: Record<string, Migration> = {
   ...foundationMigrations,
@@ -41,4 +42,5 @@ export const stateMigrations: Record<string, Migration> = {
   ...searchConsoleMigrations,
   ...keywordDifficultyMigrations,
   ...answerMonitoringMigrations,
+  ...rankCheckDaysMigrations,
 };
