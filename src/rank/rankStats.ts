@@ -318,7 +318,9 @@ async function readDayAggregates(
       .where('day', '>=', range.from)
       .where('day', '<=', range.to)
       .where('n', '>', 0)
-      .$if(after !== null, (q) => q.where((eb) => eb.or([eb('day', '>', after!.day), eb.and([eb('day', '=', after!.day), eb('position', '>', after!.position)])])))
+      .$if(after !== null, (q) =>
+        q.where((eb) => eb.or([eb('day', '>', after!.day), eb.and([eb('day', '=', after!.day), eb('position', '>', after!.position)])])),
+      )
       .orderBy('day')
       .orderBy('position')
       .limit(pageRows)

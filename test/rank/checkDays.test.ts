@@ -97,7 +97,20 @@ describe('per-day aggregates of the rank checks', () => {
     const old = day(t.clock.now() - 20 * DAY);
     await db
       .insertInto('rank_checks')
-      .values({ keyword_id: keywords[4].id, day: old, tracking_id: trackingId, position: 12, url: null, visual: null, features: '[]', serp_snapshot_id: null, checked_ms: t.clock.now(), clicks: 1.5, impressions: 9, source: 'search-console' })
+      .values({
+        keyword_id: keywords[4].id,
+        day: old,
+        tracking_id: trackingId,
+        position: 12,
+        url: null,
+        visual: null,
+        features: '[]',
+        serp_snapshot_id: null,
+        checked_ms: t.clock.now(),
+        clicks: 1.5,
+        impressions: 9,
+        source: 'search-console',
+      })
       .execute();
     let { stored, truth } = await aggregatesAndTruth();
     assert.deepEqual(stored, truth);
@@ -107,20 +120,28 @@ describe('per-day aggregates of the rank checks', () => {
     }
     // Removing keywords removes their checks: days they alone were checked on leave the answer.
     const tracking = (await rankServices(t.ctx).store.get(c.id, trackingId))!;
-    await rankServices(t.ctx).store.removeKeywords(tracking, [keywords[4].id, keywords[5].id], { nowSec: unixSeconds(t.clock.now()), nowMs: t.clock.now(), creator: 'test' });
+    await rankServices(t.ctx).store.removeKeywords(tracking, [keywords[4].id, keywords[5].id], {
+      nowSec: unixSeconds(t.clock.now()),
+      nowMs: t.clock.now(),
+      creator: 'test',
+    });
     ({ stored, truth } = await aggregatesAndTruth());
     assert.deepEqual(stored, truth);
     const { fast, slow } = await bothWays(21);
     assert.deepEqual(fast, slow);
     assert.ok(!fast.history_dates.includes(old), 'the removed keyword’s lone day is gone');
-    assert.ok(stored.every((r) => r.n > 0), 'no empty aggregate is kept');
+    assert.ok(
+      stored.every((r) => r.n > 0),
+      'no empty aggregate is kept',
+    );
   });
 
   test('a purged tracking takes its aggregates with it', async () => {
     const other = await c.post('/trackings', { domain: 'example.org', location_id: 2840, platform_id: 1, keywords: ['tent', 'headlamp'] });
     const otherId = other.json().tracking._id;
     await rankServices(t.ctx).checks.idle();
-    const rowsOf = async (id: string) => (await sql<{ n: number }>`SELECT COUNT(*) AS n FROM rank_check_days WHERE tracking_id = ${id}`.execute(t.ctx.state.db)).rows[0].n;
+    const rowsOf = async (id: string) =>
+      (await sql<{ n: number }>`SELECT COUNT(*) AS n FROM rank_check_days WHERE tracking_id = ${id}`.execute(t.ctx.state.db)).rows[0].n;
     assert.ok(Number(await rowsOf(otherId)) > 0);
     await t.ctx.state.db.deleteFrom('rank_trackings').where('id', '=', otherId).execute();
     assert.equal(Number(await rowsOf(otherId)), 0);
