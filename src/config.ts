@@ -15,6 +15,12 @@ export interface Config {
   dataDir: string;
   /** Requests per second per client IP at the gateway; 0 turns the gateway limit off. */
   gatewayRps: number;
+  /**
+   * Requests per second per dashboard session: a request through a live session is limited by
+   * its session instead of its address (the page's own paced calls never meet the per-IP
+   * gateway); over it, a JSON RateLimit with retry_after 1. 0 turns it off.
+   */
+  sessionRps: number;
   trustProxy: boolean;
   publicUrl: string;
   plansFile: string | null;
@@ -156,6 +162,7 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     dataDir,
     gatewayRps: int(env, 'QUARRY_GATEWAY_RPS', 4, 0, 1_000_000),
+    sessionRps: int(env, 'QUARRY_SESSION_RPS', 10, 0, 1_000_000),
     trustProxy: bool(env, 'QUARRY_TRUST_PROXY', false),
     publicUrl,
     plansFile: str(env, 'QUARRY_PLANS_FILE'),
