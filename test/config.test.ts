@@ -135,6 +135,9 @@ describe('loadConfig', () => {
   test('numbers: gateway rate and world seed', () => {
     rejects({ QUARRY_GATEWAY_RPS: '-4' }, /QUARRY_GATEWAY_RPS must be between 0 and/);
     rejects({ QUARRY_GATEWAY_RPS: 'four' }, /QUARRY_GATEWAY_RPS must be an integer/);
+    rejects({ QUARRY_SESSION_RPS: '-1' }, /QUARRY_SESSION_RPS must be between 0 and/);
+    assert.equal(loadConfig({}).sessionRps, 10);
+    assert.equal(loadConfig({ QUARRY_SESSION_RPS: '0' }).sessionRps, 0);
     rejects({ QUARRY_WORLD_SEED: '-1' }, /QUARRY_WORLD_SEED must be between 0 and/);
     rejects({ QUARRY_WORLD_SEED: String(2 ** 31) }, /QUARRY_WORLD_SEED must be between/);
     assert.equal(loadConfig({ QUARRY_WORLD_SEED: '0' }).worldSeed, 0);
@@ -184,6 +187,7 @@ describe('loadConfig', () => {
       'QUARRY_HOST',
       'QUARRY_DATA_DIR',
       'QUARRY_GATEWAY_RPS',
+      'QUARRY_SESSION_RPS',
       'QUARRY_TRUST_PROXY',
       'QUARRY_PUBLIC_URL',
       'QUARRY_PLANS_FILE',
