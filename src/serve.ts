@@ -38,8 +38,8 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
   // cache invalidation, and the schedulers elect one of them on PostgreSQL (below).
   const scale = config.databaseUrl !== null;
   const locks: ServeLock[] = [];
-  if (api && !scale) locks.push(acquireServeLock(config.dataDir));
-  if (roles.has('scheduler') && !scale) locks.push(acquireSchedulerLock(config.dataDir));
+  if (api && !scale) locks.push(await acquireServeLock(config.dataDir));
+  if (roles.has('scheduler') && !scale) locks.push(await acquireSchedulerLock(config.dataDir));
   securePermissions(config.dataDir);
   // Scale mode: a research generation published by another host is fetched, not built again.
   if (config.databaseUrl) {
