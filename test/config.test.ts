@@ -125,7 +125,7 @@ describe('loadConfig', () => {
 
   test('sizes: the world size is one of tiny, small, large; the body limit an integer in range', () => {
     for (const s of ['tiny', 'small', 'large']) assert.equal(loadConfig({ QUARRY_WORLD_SIZE: s }).worldSize, s);
-    rejects({ QUARRY_WORLD_SIZE: 'huge' }, /^QUARRY_WORLD_SIZE must be one of tiny, small, large, got "huge"$/);
+    rejects({ QUARRY_WORLD_SIZE: 'huge' }, /^QUARRY_WORLD_SIZE must be one of tiny, small, large, none, got "huge"$/);
     rejects({ QUARRY_WORLD_SIZE: 'TINY' }, /QUARRY_WORLD_SIZE must be one of/);
     rejects({ QUARRY_BODY_LIMIT: '10' }, /QUARRY_BODY_LIMIT must be between 1024 and/);
     rejects({ QUARRY_BODY_LIMIT: '2mb' }, /QUARRY_BODY_LIMIT must be an integer/);
