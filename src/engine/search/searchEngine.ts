@@ -19,6 +19,7 @@ import { KeywordCatalog } from './keywordCatalog.js';
 import { keywordDifficulty } from './keywordDifficulty.js';
 import { keywordId } from './keywordIds.js';
 import { KeywordMetrics, UNKNOWN_KIND, type KeywordItem } from './keywordMetrics.js';
+import { MarketItems } from './marketItems.js';
 import { OrganicRanker, type Retrieval } from './organicRanking.js';
 import { RankCandidates } from './rankCandidates.js';
 import { hostRankStats, type HostRankStats } from './hostRankStats.js';
@@ -140,6 +141,8 @@ export class SearchEngine {
   private readonly rootByDomain = new Map<string, number>();
   private readonly domainByRoot = new Map<number, string>();
   private readonly refs = new Map<string, KeywordRef>();
+  /** Items and difficulties of catalogue keywords per market, built once (related keywords). */
+  private readonly marketItems = new MarketItems();
   /** See SearchEngineOptions.sandboxKeywords; `useKeywordProvider` turns it off. */
   private sandboxKeywords: boolean;
 
@@ -296,8 +299,7 @@ export class SearchEngine {
     if (max > 0) keywords.push(this.metrics.item(seed, locationId, languageId, now, this.difficultyOf(seed, locationId, true)));
     for (const k of ranked) {
       if (keywords.length >= max) break;
-      const kw = this.catalog.at(k);
-      keywords.push(this.metrics.item(kw, locationId, languageId, now, this.difficultyOf(kw, locationId)));
+      keywords.push(this.catalogueItem(k, locationId, languageId, now));
     }
     this.recordRefs(keywords.map((k) => ({ id: k._id, kw: k.kw, locationId, languageId })));
     return { keywords, countKeywordsBeforeLimit: ranked.length + 1, provisional: keywords.some((k) => k.seo === null) && this.difficultyPending(locationId) };
@@ -527,6 +529,11 @@ export class SearchEngine {
     if (index && idx !== undefined && index.covers(idx)) {
       return { seo: keywordDifficulty(index.top(idx).map((p) => this.corpus.pages[p])), ts: this.rankBuiltAt(index) };
     }
+    return this.cachedDifficulty(k, market, compute);
+  }
+
+  /** `difficultyOf` past the rank index: the day's computed value, computed now if `compute`. */
+  private cachedDifficulty(k: CorpusKeyword, market: number, compute: boolean): { seo: number; ts: number } | undefined {
     const today = day(this.clock.now());
     if (today !== this.difficultyDay) {
       this.difficultyCache.clear();
@@ -541,6 +548,29 @@ export class SearchEngine {
     if (this.difficultyCache.size > 100_000) this.difficultyCache.clear();
     this.difficultyCache.set(key, value);
     return value;
+  }
+
+  /**
+   * The item of catalogue keyword `index`, as `metrics.item` with `difficultyOf` gives it, from
+   * the per-market arrays (marketItems.ts): the item's figures built once per market and month,
+   * its difficulty once per rank index. A fresh object each call (the caller may settle `seo`).
+   */
+  private catalogueItem(index: number, locationId: number, languageId: number, nowMs: number): KeywordItem {
+    const k = this.catalog.at(index);
+    const base = this.marketItems.item(this.metrics, index, locationId, languageId, nowMs, () => this.metrics.item(k, locationId, languageId, nowMs));
+    let difficulty: { seo: number; ts: number } | undefined;
+    const rankIndex = k.kind === UNKNOWN_KIND ? undefined : this.rankIndexes.get(this.marketOf(locationId) || DEFAULT_SERP_LOCATION);
+    if (rankIndex) {
+      // What difficultyOf reads from the rank index (the keyword as `find` resolves it), or -1 when the index has none.
+      const seo = this.marketItems.difficulty(rankIndex, index, this.catalog.size, () => {
+        const found = this.catalog.find(k.kw, k.languageId);
+        return found !== undefined && rankIndex.covers(found) ? keywordDifficulty(rankIndex.top(found).map((p) => this.corpus.pages[p])) : -1;
+      });
+      if (seo >= 0) difficulty = { seo, ts: this.rankBuiltAt(rankIndex) };
+    }
+    // Not from the index (-1, or none loaded): the day's computed value, as difficultyOf gives it.
+    difficulty ??= k.kind === UNKNOWN_KIND ? undefined : this.cachedDifficulty(k, this.marketOf(locationId) || DEFAULT_SERP_LOCATION, false);
+    return { ...base, seo: difficulty?.seo ?? null, seo_ts: difficulty?.ts ?? null };
   }
 
   private recordRefs(refs: readonly KeywordRef[]): void {
