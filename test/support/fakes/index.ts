@@ -55,3 +55,4 @@ export function linkProviderEnv(fakes: { majestic?: FakeUpstream; moz?: FakeUpst
   }
   return env;
 }
+export { coffeeSerpApiPage, COFFEE_TOP } from './serpApiCoffee.js';
