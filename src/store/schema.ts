@@ -147,6 +147,7 @@ export interface StateDatabase {
   rank_trackings: RankTrackingsTable;
   rank_tracked_keywords: RankTrackedKeywordsTable;
   rank_checks: RankChecksTable;
+  rank_check_days: RankCheckDaysTable;
   rank_reports: RankReportsTable;
   rank_report_deliveries: RankReportDeliveriesTable;
   rank_tags: RankTagsTable;
@@ -307,6 +308,24 @@ export interface RankTrackedKeywordsTable {
   first_day: string;
   /** The last day up to which every day has a check; null before the first check. */
   checked_through: string | null;
+}
+
+/**
+ * Per tracking, day and position, the sums of its checks that the stats read (migration
+ * 0075; kept by triggers on rank_checks, never written by the service).
+ */
+export interface RankCheckDaysTable {
+  tracking_id: string;
+  day: string;
+  /** 1–100, or 0 for checks not in the top 100. */
+  position: number;
+  /** Checks. */
+  n: number;
+  /** Sum of the keywords' search volumes over the checks without measured clicks. */
+  sv: number;
+  /** Sum of the measured clicks, over `clicks_n` checks. */
+  clicks: number;
+  clicks_n: number;
 }
 
 /** One position check per tracked keyword and UTC day. */

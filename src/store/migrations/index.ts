@@ -22,6 +22,7 @@ import { searchConsoleMigrations } from './0020_search_console.js';
 import { providerAnswerMigrations } from './0040_provider_answers.js';
 import { keywordDifficultyMigrations } from './0045_keyword_difficulty.js';
 import { answerMonitoringMigrations } from './0050_answer_monitoring.js';
+import { rankCheckDaysMigrations } from './0075_rank_check_days.js';
 
 export const stateMigrations: Record<string, Migration> = {
   ...foundationMigrations,
@@ -43,4 +44,5 @@ export const stateMigrations: Record<string, Migration> = {
   ...providerAnswerMigrations,
   ...keywordDifficultyMigrations,
   ...answerMonitoringMigrations,
+  ...rankCheckDaysMigrations,
 };
