@@ -165,6 +165,22 @@ export interface StateDatabase {
   answer_texts: AnswerTextsTable;
   answer_report_deliveries: AnswerReportDeliveriesTable;
   keyword_difficulty: KeywordDifficultyTable;
+  provider_answers: ProviderAnswersTable;
+}
+
+/** A link-index or authority provider's answer and when it was bought (engine/sources/providerAnswers.ts). */
+export interface ProviderAnswersTable {
+  provider: string;
+  /** What the answer is (item info, authority, a backlinks page…): each kind has its freshness. */
+  kind: string;
+  key: string;
+  /** JSON; null while only claimed. */
+  body: string | null;
+  /** When it was bought (the service's clock, ms); 0 while never. */
+  fetched_ms: number;
+  /** Lease of the process buying it now (wall-clock ms); 0 when none. */
+  claimed_ms: number;
+  claim: string | null;
 }
 
 /** The first difficulty computed for a keyword in a market on a UTC day (engine/sources/difficultyBook.ts). */

@@ -152,6 +152,14 @@ export const postgresStateMigrations: Record<string, Migration> = {
         seq bigint not null, data bytea not null, constraint snapshot_chunks_pk primary key (generation, seq))`.execute(db);
     },
   },
+  // SQLite's 0040: the link-index and authority providers' answers, with the buying process's lease (engine/sources/providerAnswers.ts).
+  '0040_provider_answers': {
+    async up(db: Kysely<any>) {
+      await sql`CREATE TABLE provider_answers (provider text not null, kind text not null, key text not null, body text, fetched_ms bigint not null,
+        claimed_ms bigint not null, claim text, constraint provider_answers_pk primary key (provider, kind, key))`.execute(db);
+      await sql`CREATE INDEX provider_answers_fetched ON provider_answers (fetched_ms)`.execute(db);
+    },
+  },
   // SQLite's 0045: the one difficulty of a keyword per market and day (engine/sources/difficultyBook.ts).
   '0045_keyword_difficulty': {
     async up(db: Kysely<any>) {
