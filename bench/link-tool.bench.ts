@@ -6,8 +6,8 @@
  *    policy, engine, JSON); first pages and pages spread over the list; target p50 ≤ 50 ms.
  * 2. Export throughput: an unfiltered export of that domain, created through the API
  *    (suggest, POST /exports) and run by a separate worker process (`startEmbeddedWorker`
- *    with the real handlers of src/workers.ts over the same state store, as `quarry worker`
- *    runs), in rows/s (target ≥ 200,000), with the worker's peak RSS sampled every 50 ms
+ *    with the real handlers of src/workers.ts over the same state store and the context
+ *    `quarry worker` opens, `createWorkerContext`: the engine without its search half), in rows/s (target ≥ 200,000), with the worker's peak RSS sampled every 50 ms
  *    from /proc and its VmHWM at the end. In the same worker process, after the export: the
  *    baseline, a plain better-sqlite3 scan of the same links selecting only the link
  *    columns in list order (no pages, no CSV), and the export's rows per CPU-second
@@ -26,7 +26,7 @@ import BetterSqlite from 'better-sqlite3';
 import { loadConfig } from '../src/config.js';
 import { buildApp } from '../src/http/app.js';
 import { FakeClock, unixSeconds } from '../src/lib/clock.js';
-import { closeContext, createContext } from '../src/service.js';
+import { closeContext, createContext, createWorkerContext } from '../src/service.js';
 import { startEmbeddedWorker } from '../src/jobs/workerCommand.js';
 import { jobHandlers } from '../src/workers.js';
 import { EXPORT_JOB_KIND } from '../src/jobs/exportJobs.js';
@@ -99,7 +99,8 @@ function plainLinksScan(researchFile: string, domain: string): { rows: number; c
 }
 
 async function workerMain(dataDir: string, researchFile: string, jobId: string, nowMs: number, domain: string): Promise<void> {
-  const ctx = await createContext(config(dataDir), { clock: new FakeClock(nowMs), researchFile });
+  // As `quarry worker` opens it: the research engine without its search half.
+  const ctx = await createWorkerContext(config(dataDir), { clock: new FakeClock(nowMs), researchFile });
   const handlers = jobHandlers(ctx);
   const real = handlers[EXPORT_JOB_KIND] as JobHandler;
   let runMs = 0;

@@ -18,8 +18,9 @@ import { openRedis, type RedisHandle } from './lib/redis.js';
 import { openConfiguredStateStore, sqliteOf, type StateStore } from './store/database.js';
 import { durableStateOf } from './policy/durableState.js';
 import { researchStoreFile } from './engine/index.js';
-import { LiveResearch } from './engine/live/liveResearch.js';
-import { openResearchSet, type ResearchSet } from './engine/live/researchSet.js';
+import { LiveResearch, type LoadedSet } from './engine/live/liveResearch.js';
+import { openEngineSet, type EngineSet } from './engine/live/engineSet.js';
+import { openResearchSet } from './engine/live/researchSet.js';
 import { fetchMissingGeneration, ResearchReloads } from './engine/live/researchReloads.js';
 import { liveResearchFile } from './engine/live/generation.js';
 import { sharedGenerations } from './engine/live/snapshots.js';
@@ -78,12 +79,7 @@ export async function createContext(config: Config, options: ServiceOptions = {}
   const locations = loadLocations();
   const open = (file: string, onProgress?: ProgressListener) =>
     openResearchSet(file, { clock: base.clock, sources: config.sources, state: base.state.db, locations, onProgress });
-  // Scale mode: research generations published to PostgreSQL, announced on Redis (engine/live/snapshots.ts).
-  const shared = base.state.dialect === 'postgres' && base.redis ? sharedGenerations(base.state.pool, base.redis) : null;
-  const baseFile = options.researchFile ?? researchStoreFile(config.dataDir);
-  if (shared) await fetchMissingGeneration(baseFile, shared);
-  const live = new LiveResearch<ResearchSet>(await open(liveResearchFile(baseFile), options.onProgress));
-  const research = new ResearchReloads(live, { baseFile, open, shared });
+  const { live, research } = await openLiveResearch(config, base, options, open);
   // The engine, search and sources every route and job reads: views of the live set (liveResearch.ts).
   const engine = live.view((set) => set.engine);
   const search = live.view((set) => set.search);
@@ -91,9 +87,47 @@ export async function createContext(config: Config, options: ServiceOptions = {}
   const jobs = openJobQueue(base.state, base.clock);
   const signer = new UrlSigner(loadSigningSecret(config), config.publicUrl);
   const sessions = new WebSessions(new SqlSessionStore(base.state.db), base.accounts, base.clock, config.sessionTtlHours * 3600);
+  const metrics = watchedMetrics(base, live, research);
+  return { ...base, locations, engine, search, sources, research, jobs, signer, fairUse: fairUseOf(config, base, jobs), sessions, metrics };
+}
+
+/**
+ * What a `quarry worker` process runs jobs with: the state context, the queue, its metrics and
+ * the research engine alone (engine/live/engineSet.ts). A backlink export reads links and
+ * pages; the search half the API loads (page texts, keyword catalogue, rank indexes) would be
+ * most of the worker's memory before its first row and is never opened here.
+ */
+export type WorkerContext = StateContext & Pick<QuarryContext, 'engine' | 'jobs' | 'metrics'> & { research: ResearchReloads<EngineSet> };
+
+export async function createWorkerContext(config: Config, options: ServiceOptions = {}): Promise<WorkerContext> {
+  const base = await openStateContext(config, options);
+  const { live, research } = await openLiveResearch(config, base, options, (file) => openEngineSet(file, { clock: base.clock }));
+  const engine = live.view((set) => set.engine);
+  const jobs = openJobQueue(base.state, base.clock);
+  return { ...base, engine, research, jobs, metrics: watchedMetrics(base, live, research) };
+}
+
+/**
+ * The live research data of a process and what reloads it, over sets `open` makes of a store
+ * file. Scale mode: generations published to PostgreSQL, announced on Redis (engine/live/snapshots.ts).
+ */
+async function openLiveResearch<S extends LoadedSet>(
+  config: Config,
+  base: StateContext,
+  options: ServiceOptions,
+  open: (file: string, onProgress?: ProgressListener) => Promise<S>,
+): Promise<{ live: LiveResearch<S>; research: ResearchReloads<S> }> {
+  const shared = base.state.dialect === 'postgres' && base.redis ? sharedGenerations(base.state.pool, base.redis) : null;
+  const baseFile = options.researchFile ?? researchStoreFile(config.dataDir);
+  if (shared) await fetchMissingGeneration(baseFile, shared);
+  const live = new LiveResearch<S>(await open(liveResearchFile(baseFile), options.onProgress));
+  return { live, research: new ResearchReloads(live, { baseFile, open, shared }) };
+}
+
+function watchedMetrics<S extends LoadedSet>(base: StateContext, live: LiveResearch<S>, research: ResearchReloads<S>): ProcessMetrics {
   const metrics = new ProcessMetrics(base.state);
   metrics.watchResearch({ generation: () => live.current.generation, reloads: () => research.reloads, draining: () => live.draining });
-  return { ...base, locations, engine, search, sources, research, jobs, signer, fairUse: fairUseOf(config, base, jobs), sessions, metrics };
+  return metrics;
 }
 
 /** Per-account fair use: in this process, or on the scale mode's Redis, shared by every process. */
@@ -105,8 +139,8 @@ function fairUseOf(config: Config, base: StateContext, jobs: JobQueue): FairUse 
   return { ...shared, requests: new RequestsInFlight(config.requestsInFlight) };
 }
 
-/** Closes what createContext opened. */
-export async function closeContext(ctx: QuarryContext): Promise<void> {
+/** Closes what createContext (or createWorkerContext) opened. */
+export async function closeContext(ctx: StateContext & { research: { stop(): Promise<void>; live: { close(): Promise<void> } } }): Promise<void> {
   await ctx.research.stop();
   await ctx.research.live.close();
   await closeStateContext(ctx);

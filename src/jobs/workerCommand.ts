@@ -9,7 +9,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../config.js';
 import type { QuarryContext } from '../context.js';
 import { HOUR } from '../lib/clock.js';
-import { closeStateContext, createContext } from '../service.js';
+import { closeStateContext, createWorkerContext, type WorkerContext } from '../service.js';
 import { BACKGROUND_BUSY_TIMEOUT_MS } from '../store/database.js';
 import { openExportFiles, sweepExports } from './exportJobs.js';
 import { openJobQueue, type JobQueue } from './jobQueue.js';
@@ -18,7 +18,11 @@ import { type JobHandler, Worker, type WorkerLogger, type WorkerOptions } from '
 
 /** The handler of every job kind, built from a running context (the lead wires the tools' handlers). */
 export type JobHandlers = Record<string, JobHandler>;
-export type JobHandlersFactory = (ctx: QuarryContext, queue: JobQueue) => JobHandlers | Promise<JobHandlers>;
+/**
+ * The handlers of `quarry worker`, made from its context: the research engine without the
+ * search half (service.ts `createWorkerContext`), which no job reads.
+ */
+export type JobHandlersFactory = (ctx: WorkerContext, queue: JobQueue) => JobHandlers | Promise<JobHandlers>;
 
 export interface WorkerRuntimeOptions extends WorkerOptions {
   handlers: JobHandlers;
@@ -88,7 +92,7 @@ export function workerCommand(handlers: JobHandlersFactory): Command {
     .action(async (opts: { concurrency: number; pollInterval: number; grace: number }) => {
       const config = loadConfig();
       const logger = pino({ level: config.logLevel, name: 'quarry-worker' });
-      const ctx = await createContext(config, { busyTimeoutMs: BACKGROUND_BUSY_TIMEOUT_MS });
+      const ctx = await createWorkerContext(config, { busyTimeoutMs: BACKGROUND_BUSY_TIMEOUT_MS });
       // This process's own metrics (its job durations), for Prometheus to scrape beside the others'.
       const metricsServer = config.metricsPort === null ? null : await startMetricsServer(ctx.metrics, config.metricsPort, config.host, config.metricsToken);
       if (metricsServer) logger.info({ port: metricsServer.port }, 'metrics on /metrics');

@@ -59,6 +59,8 @@ export interface ToolDefinition {
 /** Where each argument of a tool goes in the REST request. */
 interface ArgumentPlan {
   path: string[];
+  /** Each path parameter's schema, which its argument must meet before it is put in the URL. */
+  pathSchemas: Record<string, JsonSchema>;
   query: string[];
   /** Body properties given as top-level arguments. */
   bodyFields: string[];
@@ -96,12 +98,13 @@ export function toolsOf(doc: OpenApiDocument): Tool[] {
 function toolOf(doc: OpenApiDocument, method: string, path: string, op: OpenApiOperation): Tool {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
-  const plan: ArgumentPlan = { path: [], query: [], bodyFields: [], bodyArgument: null, limit: 'limit', fields: 'fields' };
+  const plan: ArgumentPlan = { path: [], pathSchemas: {}, query: [], bodyFields: [], bodyArgument: null, limit: 'limit', fields: 'fields' };
   for (const p of op.parameters ?? []) {
     if (p.in !== 'path' && p.in !== 'query') continue;
     properties[p.name] = withDescription(toJsonSchema(doc, p.schema ?? {}), p.description);
     if (p.required || p.in === 'path') required.push(p.name);
     plan[p.in].push(p.name);
+    if (p.in === 'path') plan.pathSchemas[p.name] = toJsonSchema(doc, p.schema ?? {});
   }
   const body = op.requestBody?.content?.['application/json']?.schema;
   if (body) {
@@ -217,7 +220,7 @@ export function requestOf(tool: Tool, args: Record<string, unknown>): RestReques
   for (const name of plan.path) {
     const value = args[name];
     if (value === undefined || value === null || value === '') throw new ToolInputError(`Parameter ${name} is required`);
-    path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
+    path = path.replace(`{${name}}`, encodeURIComponent(pathArgument(name, value, plan.pathSchemas[name] ?? {})));
   }
   const query = new URLSearchParams();
   for (const name of plan.query) {
@@ -235,6 +238,32 @@ export function requestOf(tool: Tool, args: Record<string, unknown>): RestReques
     request.body = body;
   }
   return request;
+}
+
+/**
+ * A path argument as the one URL segment it stands for, or ToolInputError. It must meet its
+ * parameter's schema (type, length, pattern), and whatever the schema allows it must not be
+ * a dot-segment or carry a slash, backslash or control character: `..` as an id was resolved
+ * by the URL into the parent path and so ran another operation than the tool's (issue 28).
+ */
+function pathArgument(name: string, value: unknown, schema: JsonSchema): string {
+  const invalid = () => new ToolInputError(`Parameter ${name} is invalid`);
+  const types = ([] as unknown[]).concat(schema.type ?? []);
+  let text: string;
+  if (types.includes('integer')) {
+    text = typeof value === 'number' || typeof value === 'string' ? String(value).trim() : '';
+    if (!/^-?\d{1,10}$/.test(text)) throw invalid();
+  } else if (typeof value === 'string' || typeof value === 'number') {
+    text = String(value);
+  } else {
+    throw invalid();
+  }
+  if (text === '.' || text === '..' || /[/\\\p{Cc}\p{Cf}]/u.test(text)) throw invalid();
+  if (typeof schema.minLength === 'number' && [...text].length < schema.minLength) throw invalid();
+  if (typeof schema.maxLength === 'number' && [...text].length > schema.maxLength) throw invalid();
+  if (typeof schema.pattern === 'string' && !new RegExp(schema.pattern, 'u').test(text)) throw invalid();
+  if (Array.isArray(schema.enum) && !schema.enum.map(String).includes(text)) throw invalid();
+  return text;
 }
 
 /** The REST answer as the tool's result. */

@@ -2,7 +2,9 @@
  * The data directory of the embedded (SQLite) mode: who may read it, and which one
  * `quarry serve` owns.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 
@@ -24,11 +26,12 @@ export interface ServeLock {
  * and were charged twice; `quarry worker` and the CLI share the directory safely and do
  * not take this lock.
  *
- * The lock is SQLite's own exclusive file lock (locking_mode EXCLUSIVE after one write),
- * held for as long as the connection is open: the operating system drops it when the
- * process ends in any way, kill -9 included, so there is never a stale lock to clean up.
+ * Two locks, both the kernel's, held by the process and dropped when it ends in any way
+ * (kill -9 included), so there is never a stale lock to clean up: on Linux an abstract
+ * Unix socket named after the directory itself (holdKernelLock: no file, nothing that
+ * deleting serve.lock could undo), and everywhere SQLite's exclusive lock on serve.lock.
  */
-export function acquireServeLock(dataDir: string): ServeLock {
+export async function acquireServeLock(dataDir: string): Promise<ServeLock> {
   return acquireLock(
     dataDir,
     SERVE_LOCK_FILE,
@@ -43,7 +46,7 @@ export function acquireServeLock(dataDir: string): ServeLock {
  * with the scheduler role), or throws DataDirInUseError: two schedulers would both run the
  * day's rank checks and send every e-mail report twice.
  */
-export function acquireSchedulerLock(dataDir: string): ServeLock {
+export async function acquireSchedulerLock(dataDir: string): Promise<ServeLock> {
   return acquireLock(
     dataDir,
     SCHEDULER_LOCK_FILE,
@@ -53,8 +56,50 @@ export function acquireSchedulerLock(dataDir: string): ServeLock {
   );
 }
 
-function acquireLock(dataDir: string, name: string, busyMessage: string): ServeLock {
+async function acquireLock(dataDir: string, name: string, busyMessage: string): Promise<ServeLock> {
   ensurePrivateDir(dataDir);
+  const kernel = await holdKernelLock(dataDir, name);
+  if (kernel === 'busy') throw new DataDirInUseError(busyMessage);
+  let file: ServeLock;
+  try {
+    file = acquireFileLock(dataDir, name, busyMessage);
+  } catch (err) {
+    kernel?.close();
+    throw err;
+  }
+  return {
+    release: () => {
+      file.release();
+      kernel?.close();
+    },
+  };
+}
+
+/**
+ * Linux: listens on an abstract Unix socket whose name is derived from the data directory's
+ * device and inode (the same directory whatever path or symlink names it) and the lock's
+ * name. An abstract socket has no file: the name belongs to the listening process until it
+ * ends, and nobody can delete it from under it, unlike serve.lock, whose deletion let a
+ * second server lock a new file and start (issue 28). Returns 'busy' when another process
+ * holds it, null where the platform has no abstract sockets (the file lock alone then).
+ */
+async function holdKernelLock(dataDir: string, name: string): Promise<net.Server | 'busy' | null> {
+  if (process.platform !== 'linux') return null;
+  const dir = fs.statSync(dataDir);
+  const id = crypto.createHash('sha256').update(`${dir.dev}:${dir.ino}:${name}`).digest('hex').slice(0, 40);
+  const server = net.createServer((socket) => socket.destroy());
+  return new Promise((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => (err.code === 'EADDRINUSE' ? resolve('busy') : reject(err)));
+    // A leading NUL puts the name in the abstract namespace.
+    server.listen(`\0quarry-data-dir-${id}`, () => {
+      // Holding the name must not keep the process alive on its own.
+      server.unref();
+      resolve(server);
+    });
+  });
+}
+
+function acquireFileLock(dataDir: string, name: string, busyMessage: string): ServeLock {
   const file = path.join(dataDir, name);
   let db: SqliteDatabase.Database | undefined;
   try {

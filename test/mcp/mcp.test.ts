@@ -202,6 +202,38 @@ describe('MCP server', { timeout: 240_000 }, () => {
     await b.close();
   });
 
+  test("a path argument is checked against its parameter's pattern: `.`, `..` or a slash in an id reaches no other operation", async () => {
+    const a = await httpClient({ 'x-access-token': keyA });
+    const cases: [string, Record<string, unknown>, string][] = [
+      // Before: `.` made GET /keyword-tool/lists/ — the listing of every list, another operation.
+      ['get-keyword-tool-lists-by-list-id', { list_id: '.' }, 'list_id'],
+      ['get-keyword-tool-lists-by-list-id', { list_id: '..' }, 'list_id'],
+      ['delete-keyword-tool-lists-by-list-id', { list_id: '..' }, 'list_id'],
+      ['get-rank-tool-trackings-by-tracking-id-detail', { tracking_id: '.' }, 'tracking_id'],
+      ['get-rank-tool-trackings-by-tracking-id-detail', { tracking_id: 'x/../..' }, 'tracking_id'],
+      ['get-rank-tool-trackings-by-tracking-id-detail', { tracking_id: 'a\\b' }, 'tracking_id'],
+      ['get-rank-tool-trackings-by-tracking-id-detail', { tracking_id: 'abc\u0000' }, 'tracking_id'],
+      ['get-rank-tool-trackings-by-tracking-id-detail', { tracking_id: { id: 1 } }, 'tracking_id'],
+      ['get-shared-locations-by-location', { location: '..' }, 'location'],
+      ['post-rank-tool-trackings-by-tracking-id-stats', { tracking_id: '0123456789abcdef01234567/..' }, 'tracking_id'],
+    ];
+    for (const [name, args, param] of cases) {
+      const result = await call(a, name, args);
+      assert.equal(result.isError, true, `${name} ${JSON.stringify(args)}: ${JSON.stringify(result)}`);
+      assert.deepEqual(result.structuredContent?.error, { type: 'InvalidInput', message: `Parameter ${param} is invalid` }, `${name} ${JSON.stringify(args)}`);
+    }
+    // The pattern is the served one: the tool's input schema carries it.
+    const listed = await a.listTools();
+    const schema = listed.tools.find((tool) => tool.name === 'get-rank-tool-trackings-by-tracking-id-detail')!.inputSchema.properties!.tracking_id as {
+      pattern?: string;
+    };
+    assert.equal(schema.pattern, '^[A-Za-z0-9_-]+$');
+    // A well-formed id still reaches its operation.
+    const lists = await call(a, 'get-keyword-tool-lists-by-list-id', { list_id: '0123456789abcdef01234567' });
+    assert.equal(lists.structuredContent.status, 404);
+    await a.close();
+  });
+
   test('no tool is reachable without a valid key', async () => {
     for (const headers of [{}, { authorization: 'Bearer not-a-key' }, { 'x-access-token': 'not-a-key' }, { authorization: `Basic ${keyA}` }] as Record<
       string,

@@ -68,6 +68,27 @@ describe('several processes on one data directory', { timeout: 10 * 60_000, skip
     }
   });
 
+  test('deleting serve.lock and scheduler.lock does not let a second server or scheduler start: the lock is held by the process', async () => {
+    // Before the kernel lock, a second serve locked a new serve.lock and started (issue 28).
+    fs.rmSync(path.join(dataDir, 'serve.lock'));
+    fs.rmSync(path.join(dataDir, 'scheduler.lock'));
+    const second = spawnQuarry(['serve'], dataDir);
+    assert.equal((await second.exit).code, 2, second.output());
+    assert.match(second.output(), /another `quarry serve` is already running on the data directory/);
+    // The same directory by another path (a symlink) is the same lock.
+    const alias = `${dataDir}-alias`;
+    fs.symlinkSync(dataDir, alias);
+    try {
+      const scheduler = spawnQuarry(['serve', '--roles', 'scheduler'], alias);
+      assert.equal((await scheduler.exit).code, 2, scheduler.output());
+      assert.match(scheduler.output(), /another process already runs the rank scheduler/);
+    } finally {
+      fs.rmSync(alias);
+    }
+    const res = await fetch(`${base}/keyword-tool/limits`, { headers: { 'x-access-token': key } });
+    assert.equal(res.status, 200);
+  });
+
   test('serve + quarry worker + a CLI writer: 10,000 writes at once, 0 errors', async () => {
     const headers = { 'x-access-token': key, 'content-type': 'application/json' };
     const accountId = (

@@ -10,14 +10,14 @@ import type { Clock } from '../../lib/clock.js';
 import type { ProgressListener } from '../../lib/progress.js';
 import type { LocationRegistry } from '../../locations/registry.js';
 import type { StateDatabase } from '../../store/schema.js';
-import { openEngine, type Engine } from '../index.js';
+import { openEngine } from '../index.js';
 import { reloadSearchKeywords, type SearchEngine } from '../search/index.js';
 import { createSources, type EngineSources, type SourcesConfig } from '../sources/index.js';
 import { generationOf } from './generation.js';
-import type { LoadedSet } from './liveResearch.js';
+import type { EngineSet } from './engineSet.js';
 
-export interface ResearchSet extends LoadedSet {
-  engine: Engine;
+/** The engine plus what the API answers from besides (engineSet.ts has the engine alone). */
+export interface ResearchSet extends EngineSet {
   search: SearchEngine;
   sources: EngineSources;
 }

@@ -95,6 +95,8 @@ export function createSources(config: SourcesConfig, deps: SourceDependencies): 
   let keywords: KeywordSource = sandboxKeywords;
   let fill: KeywordFill | null = null;
   if (config.keywords === 'dataforseo') {
+    // Real keywords: what the provider does not know has no figures, never derived ones.
+    deps.search.useKeywordProvider();
     const provider = new DataForSeoKeywordSource(
       { ...config.dataforseo!, http, estimate: config.keywordCost },
       // Keyword calls have a budget of their own, apart from SERP calls to the same account.

@@ -5,7 +5,7 @@
  * the answers are designed here from the reference's prose and documented field by field.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { component, IntegerEnum, Nullable, Ref, StringEnum, type ComponentList } from '../common/schemas.js';
+import { component, IntegerEnum, Nullable, PathId, Ref, StringEnum, type ComponentList } from '../common/schemas.js';
 
 export const MAX_PROMPT_LENGTH = 1_000;
 export const MAX_PROMPTS_PER_REQUEST = 2_000;
@@ -46,8 +46,8 @@ const ShareToken = Type.Optional(Type.String({ maxLength: 128, description: 'The
 
 // ---- params, queries, bodies -------------------------------------------------------------
 
-export const MonitorParams = Type.Object({ id: Id });
-export const PromptParams = Type.Object({ id: Id });
+export const MonitorParams = Type.Object({ id: PathId });
+export const PromptParams = Type.Object({ id: PathId });
 
 export const RangeQuery = Type.Object({
   models: Type.Optional(Type.String({ maxLength: 500, description: 'Comma-separated model ids (default: all the monitor’s)' })),

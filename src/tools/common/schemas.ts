@@ -100,6 +100,13 @@ export function emptyResponse(description: string): TSchema {
   return Type.Null({ description });
 }
 
+/**
+ * An object id in a URL path (trackings, their keywords, tags, reports, annotations, answer
+ * monitors and prompts): ours are 24 hex digits; the pattern lets through nothing that a URL
+ * would read as more than one segment (`/`, `..`), which the MCP tools check too (src/mcp).
+ */
+export const PathId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
+
 /** A keyword as typed by a user: at least one visible character, at most 255 (keyword and SERP tools). */
 export const KeywordText = Type.String({ minLength: 1, maxLength: 255, pattern: '\\S' });
 

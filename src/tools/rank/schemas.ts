@@ -4,7 +4,7 @@
  * stay accepted where noted ("alias").
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { component, IntegerEnum, LocationId, LocationShort, Nullable, Ref, type ComponentList } from '../common/schemas.js';
+import { component, IntegerEnum, LocationId, LocationShort, Nullable, PathId, Ref, type ComponentList } from '../common/schemas.js';
 
 export const MAX_KEYWORDS_PER_REQUEST = 10_000;
 export const MAX_KEYWORD_LENGTH = 200;
@@ -29,11 +29,11 @@ export const Domain = Type.String({ minLength: 1, maxLength: 253 });
 
 // ---- params and queries ----------------------------------------------------------------
 
-export const TrackingParams = Type.Object({ tracking_id: Id });
-export const TrackedKeywordParams = Type.Object({ tracking_id: Id, tracked_keyword_id: Id });
-export const ReportParams = Type.Object({ tracking_id: Id, report_id: Id });
-export const TagParams = Type.Object({ tracking_id: Id, tag_id: Id });
-export const AnnotationParams = Type.Object({ tracking_id: Id, annotation_id: Id });
+export const TrackingParams = Type.Object({ tracking_id: PathId });
+export const TrackedKeywordParams = Type.Object({ tracking_id: PathId, tracked_keyword_id: PathId });
+export const ReportParams = Type.Object({ tracking_id: PathId, report_id: PathId });
+export const TagParams = Type.Object({ tracking_id: PathId, tag_id: PathId });
+export const AnnotationParams = Type.Object({ tracking_id: PathId, annotation_id: PathId });
 
 const ShareToken = Type.Optional(Type.String({ maxLength: 128, description: 'The tracking’s share token: a read-only view without an API key' }));
 const IsWithDeleted = Type.Optional(Type.String({ maxLength: 10, description: '`true` to include deleted trackings' }));

@@ -147,7 +147,7 @@ test('related keywords of a head term share its niche, seed first, count varying
 test('keyword items: volume per country is a share of the global volume, history from 2015-01', () => {
   const global = t.search.keywordItem('hiking boots', 0, 1000);
   const us = t.search.keywordItem('hiking boots', 2840, 1000);
-  assert.ok(us.sv < global.sv && us.sv > 0);
+  assert.ok(us.sv! < global.sv! && us.sv! > 0);
   assert.deepEqual(global.msv[0].slice(0, 2), [2015, 1]);
   assert.deepEqual(global.msv.at(-1)!.slice(0, 2), [2026, 10]);
   assert.equal(us._id, keywordId('hiking boots', 2840, 1000));
@@ -158,7 +158,7 @@ test('keyword items: volume per country is a share of the global volume, history
   // A text the world does not know gets stable, plausible metrics from its niche.
   const unknown = t.search.keywordItem('waterproof hiking boots for toddlers', 2840, 1000);
   assert.deepEqual(t.search.keywordItem('waterproof hiking boots for toddlers', 2840, 1000), unknown);
-  assert.ok(unknown.sv > 0 && unknown.sv < us.sv);
+  assert.ok(unknown.sv! > 0 && unknown.sv! < us.sv!);
   const k = t.search.keyword('waterproof hiking boots for toddlers', 1000);
   assert.equal(k.nicheId, t.search.keyword('hiking boots', 1000).nicheId);
 });

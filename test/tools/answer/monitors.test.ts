@@ -159,15 +159,28 @@ describe('a monitor on the sandbox models', () => {
     assertReferenceShape('GET', '/answer-tool/monitor/{id}/settings', 200, s.json());
     assert.deepEqual(s.json().brandVariations, ['Open Pedia']);
     assert.equal(s.json().hasPendingChanges, false);
-    const put = await a.put(`/monitor/${id}/settings`, { brandVariations: ['Open Pedia', 'OP'], reports_active: [1, 2], score_label_display: false });
-    assert.equal(put.statusCode, 200, put.body);
-    assert.deepEqual(put.json(), { _id: id });
-    const pending = (await a.get(`/monitor/${id}/settings`)).json();
+    // The check a change asks for runs in the background and can finish before the next GET:
+    // it is held here, so that the pending state is seen whatever the machine's speed.
+    const checks = answerServices(t.ctx).checks;
+    const held: [string, number][] = [];
+    const checkSoon = checks.checkSoon.bind(checks);
+    checks.checkSoon = (monitorId, nowMs) => void held.push([monitorId, nowMs]);
+    let pending;
+    try {
+      const put = await a.put(`/monitor/${id}/settings`, { brandVariations: ['Open Pedia', 'OP'], reports_active: [1, 2], score_label_display: false });
+      assert.equal(put.statusCode, 200, put.body);
+      assert.deepEqual(put.json(), { _id: id });
+      pending = (await a.get(`/monitor/${id}/settings`)).json();
+    } finally {
+      checks.checkSoon = checkSoon;
+    }
     assert.equal(pending.hasPendingChanges, true);
     assert.deepEqual(pending.reports_active, [1, 2]);
     assert.equal(pending.score_label_display, false);
     assert.equal(pending.brand_perception_display, true);
-    await answerServices(t.ctx).checks.idle();
+    assert.deepEqual(held, [[id, t.clock.now()]]);
+    for (const [monitorId, nowMs] of held) checkSoon(monitorId, nowMs);
+    await checks.idle();
     assert.equal((await a.get(`/monitor/${id}/settings`)).json().hasPendingChanges, false);
     assert.equal((await a.put(`/monitor/${id}/settings`, { models: [1, 99] })).statusCode, 422);
     assert.equal((await a.put(`/monitor/${id}/settings`, { brand: '  ' })).statusCode, 422);
