@@ -36,8 +36,7 @@ export class Accounts {
     redis: RedisHandle | null = null,
   ) {
     this.db = state.db;
-    this.lookup =
-      state.dialect === 'sqlite' ? new SqliteKeyLookup(state.raw) : redis ? new SharedKeyLookup(state.db, redis) : new PostgresKeyLookup(state.db);
+    this.lookup = state.dialect === 'sqlite' ? new SqliteKeyLookup(state.raw) : redis ? new SharedKeyLookup(state.db, redis) : new PostgresKeyLookup(state.db);
   }
 
   /** The key lookup, for tests (how often it read the store, when a change arrived). */
