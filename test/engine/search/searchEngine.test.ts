@@ -23,7 +23,7 @@ test('SERP positions 1–10 have more authority than positions 21–30', () => {
     const serp = t.search.serp({ kw: k.kw, locationId: 2840 });
     const organic = serp.items.filter((i) => i.type === 'ORGANIC');
     if (organic.length < 30) continue;
-    const strength = (i: (typeof organic)[number]) => (i.m!.authority.v.upa + i.m!.authority.v.pda) / 2;
+    const strength = (i: (typeof organic)[number]) => (i.m!.authority!.v.upa! + i.m!.authority!.v.pda!) / 2;
     top += organic.slice(0, 10).reduce((s, i) => s + strength(i), 0) / 10;
     mid += organic.slice(20, 30).reduce((s, i) => s + strength(i), 0) / 10;
     n++;
@@ -39,7 +39,7 @@ test('difficulty correlates with the authority of the top 10 (Spearman ≥ 0.8)'
     const serp = t.search.serp({ kw: k.kw, locationId: 2840 });
     const top = serp.items.filter((i) => i.type === 'ORGANIC').slice(0, 10);
     difficulty.push(serp.rank);
-    authority.push(top.reduce((s, i) => s + (i.m!.authority.v.upa + i.m!.authority.v.pda) / 2, 0) / 10);
+    authority.push(top.reduce((s, i) => s + (i.m!.authority!.v.upa! + i.m!.authority!.v.pda!) / 2, 0) / 10);
     assert.ok(serp.rank >= 0 && serp.rank <= 100);
   }
   const rho = spearman(difficulty, authority);

@@ -62,6 +62,7 @@ export function linkProviderEnv(fakes: { majestic?: FakeUpstream; moz?: FakeUpst
   }
   return env;
 }
+export { coffeeSerpApiPage, COFFEE_TOP } from './serpApiCoffee.js';
 
 /** Environment variables that make keyword figures come from a running DataForSEO fake (startFakeDataForSeo). */
 export function keywordProviderEnv(dataforseo: FakeUpstream): Record<string, string> {
