@@ -21,12 +21,12 @@ let scaleEnv: Record<string, string> = {};
 let database: Awaited<ReturnType<typeof createTestDatabase>> | null = null;
 
 function quarry(args: string[], env: Record<string, string> = {}) {
-  return runQuarry(args, { QUARRY_DATA_DIR: dataDir, ...scaleEnv, ...env }, 60_000);
+  return runQuarry(args, { QUARRY_DATA_DIR: dataDir, ...scaleEnv, ...env });
 }
 
 async function quarryAsync(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const p = startQuarry(args, { env: { QUARRY_DATA_DIR: dataDir, QUARRY_LOG_LEVEL: 'silent', ...scaleEnv, ...env } });
-  const { code } = await p.finished(60_000);
+  const { code } = await p.finished();
   return { code, stdout: p.stdout(), stderr: p.stderr() };
 }
 

@@ -14,7 +14,8 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runQuarry(args: readonly string[], env: Record<string, string> = {}, timeoutMs = 120_000): CliResult {
+/** `timeoutMs` only catches a hung command: on a loaded 2-core machine a tsx child takes a minute to start. */
+export function runQuarry(args: readonly string[], env: Record<string, string> = {}, timeoutMs = 300_000): CliResult {
   const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
     cwd: ROOT,
     env: { ...process.env, QUARRY_LOG_LEVEL: 'silent', ...env },

@@ -22,6 +22,8 @@ import type { ResultMetrics } from './fetchedSerp.js';
 import { budgetedSpend, KeywordFill, providerOf } from './keywordFill.js';
 import type { ProviderHttpOptions } from './providerHttp.js';
 import { ProviderLedger } from './providerLedger.js';
+import { createLinkData, type LinkData } from './links/linkData.js';
+import { providerResultMetrics } from './links/serpLinkMetrics.js';
 import { ProviderSerpSource } from './providerSerp.js';
 import { SandboxKeywordSource, SandboxLinkSource, SandboxSerpSource } from './sandbox.js';
 import { serpApiFetcher } from './serpApi.js';
@@ -32,9 +34,16 @@ export type { SerpSource, KeywordSource, LinkSource, Sources, KeywordData, Sourc
 export { SourceError } from './types.js';
 export type { SourcesConfig } from './sourceConfig.js';
 export { DifficultyBook } from './difficultyBook.js';
+export type { LinkData } from './links/linkData.js';
 
 /** The configured sources, and the keyword fill that puts a keyword provider's data into the catalogue. */
 export interface EngineSources extends Sources {
+  /**
+   * The real web's link index and authority (Majestic or DataForSEO, Moz or DataForSEO),
+   * each answer bought once for everyone; null while both are the sandbox, whose figures
+   * come from the local link index.
+   */
+  linkData: LinkData | null;
   /**
    * Asks the keyword provider for the given keywords the sandbox lacks and stores what it
    * knows, so keyword lookups serve real volumes; nothing to do with the sandbox alone.
@@ -74,6 +83,7 @@ export function createSources(config: SourcesConfig, deps: SourceDependencies): 
   const ledger = new ProviderLedger(deps.state);
   const difficulty = new DifficultyBook(deps.state, deps.clock, (id) => deps.search.marketOf(id));
   const sandboxKeywords = new SandboxKeywordSource(deps.search);
+  const linkData = createLinkData(config, { state: deps.state, clock: deps.clock, ledger, sleep: deps.sleep });
   const serpFetcher =
     config.serp === 'serpapi'
       ? serpApiFetcher({ apiKey: config.serpapi!.apiKey, baseUrl: config.serpapi!.baseUrl, http, costPerSearch: config.serpCost })
@@ -87,7 +97,8 @@ export function createSources(config: SourcesConfig, deps: SourceDependencies): 
         dailyBudget: config.serpDailyBudget,
         search: deps.search,
         locations: deps.locations,
-        metrics: resultMetrics(deps.links, deps.authority, deps.metricsTs),
+        // Real SERPs carry the real web's figures when link providers are configured, never the sandbox's.
+        metrics: linkData ? providerResultMetrics(linkData, deps.authority, deps.clock) : resultMetrics(deps.links, deps.authority, deps.metricsTs),
         difficulty,
         clock: deps.clock,
       })
@@ -95,6 +106,8 @@ export function createSources(config: SourcesConfig, deps: SourceDependencies): 
   let keywords: KeywordSource = sandboxKeywords;
   let fill: KeywordFill | null = null;
   if (config.keywords === 'dataforseo') {
+    // Real keywords: what the provider does not know has no figures, never derived ones.
+    deps.search.useKeywordProvider();
     const provider = new DataForSeoKeywordSource(
       { ...config.dataforseo!, http, estimate: config.keywordCost },
       // Keyword calls have a budget of their own, apart from SERP calls to the same account.
@@ -106,6 +119,7 @@ export function createSources(config: SourcesConfig, deps: SourceDependencies): 
   }
   return {
     serp,
+    linkData,
     keywords,
     links: new SandboxLinkSource(deps.links),
     fillKeywords: (texts, locationId, languageId) => (fill ? fill.fill(texts, locationId, languageId) : Promise.resolve(0)),

@@ -14,6 +14,7 @@ import { intentHints } from '../import/keywordsImport.js';
 import type { ResearchStore } from '../researchStore.js';
 import type { SearchEngine } from '../search/searchEngine.js';
 import { normaliseKeyword } from '../search/text.js';
+import { PROVIDER_ORIGIN } from '../search/keywordMetrics.js';
 import { hash32 } from '../world/random.js';
 import type { ProviderLedger } from './providerLedger.js';
 import type { SandboxKeywordSource } from './sandbox.js';
@@ -97,8 +98,7 @@ export class KeywordFill {
   }
 }
 
-/** Origin of keywords a provider filled in (`provider:dataforseo`): answers name their source from it. */
-export const PROVIDER_ORIGIN = 'provider:';
+export { PROVIDER_ORIGIN };
 
 /** The source of a keyword's data when a provider filled it in, else null (sandbox or planner import). */
 export function providerOf(origin: string): string | null {
@@ -133,7 +133,8 @@ export function storeKeywordData(store: ResearchStore, rows: readonly KeywordDat
       if (existing) {
         id = existing.id;
         update.run(k.cpc, k.competition, id);
-        if (market !== 0) share.run(id, market, Math.min(1, k.volume / Math.max(1, existing.volume)));
+        // The ratio to the stored volume, uncapped: the market's volume is `volume × share` as given (keywordMetrics.ts).
+        if (market !== 0) share.run(id, market, k.volume / Math.max(1, existing.volume));
       } else {
         id = nextId.get() as number;
         insert.run(id, k.kw, languageId, k.kw, intentHints(k.kw), k.volume, hash32(`${languageId}:${k.kw}`), k.cpc ?? 0, k.competition ?? 0, origin);
