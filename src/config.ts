@@ -7,6 +7,12 @@ import { loadAnswerConfig, type AnswerConfig } from './answers/answerConfig.js';
 /** Sizes of the sandbox web (see engine/world). */
 export const WORLD_SIZES = ['tiny', 'small', 'large'] as const;
 export type WorldSize = (typeof WORLD_SIZES)[number];
+/**
+ * QUARRY_WORLD_SIZE: a sandbox size, or `none` — no sandbox web at all (the production
+ * setting): the research store starts empty and holds only what providers and imports put in.
+ */
+export const WORLD_SETTINGS = [...WORLD_SIZES, 'none'] as const;
+export type WorldSetting = (typeof WORLD_SETTINGS)[number];
 
 /** One typed configuration object, read from the environment and validated at start. */
 export interface Config {
@@ -15,10 +21,16 @@ export interface Config {
   dataDir: string;
   /** Requests per second per client IP at the gateway; 0 turns the gateway limit off. */
   gatewayRps: number;
+  /**
+   * Requests per second per dashboard session: a request through a live session is limited by
+   * its session instead of its address (the page's own paced calls never meet the per-IP
+   * gateway); over it, a JSON RateLimit with retry_after 1. 0 turns it off.
+   */
+  sessionRps: number;
   trustProxy: boolean;
   publicUrl: string;
   plansFile: string | null;
-  worldSize: WorldSize;
+  worldSize: WorldSetting;
   worldSeed: number;
   logLevel: string;
   smtpUrl: string | null;
@@ -111,9 +123,9 @@ export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'QUARRY_PORT', 8080, 0, 65535);
   const host = str(env, 'QUARRY_HOST') ?? '127.0.0.1';
   const dataDir = path.resolve(str(env, 'QUARRY_DATA_DIR') ?? './data');
-  const worldSize = (str(env, 'QUARRY_WORLD_SIZE') ?? 'small') as WorldSize;
-  if (!WORLD_SIZES.includes(worldSize)) {
-    throw new ConfigError(`QUARRY_WORLD_SIZE must be one of ${WORLD_SIZES.join(', ')}, got "${worldSize}"`);
+  const worldSize = (str(env, 'QUARRY_WORLD_SIZE') ?? 'small') as WorldSetting;
+  if (!WORLD_SETTINGS.includes(worldSize)) {
+    throw new ConfigError(`QUARRY_WORLD_SIZE must be one of ${WORLD_SETTINGS.join(', ')}, got "${worldSize}"`);
   }
   const publicUrl = (str(env, 'QUARRY_PUBLIC_URL') ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');
   let parsedUrl: URL | null = null;
@@ -156,6 +168,7 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     dataDir,
     gatewayRps: int(env, 'QUARRY_GATEWAY_RPS', 4, 0, 1_000_000),
+    sessionRps: int(env, 'QUARRY_SESSION_RPS', 10, 0, 1_000_000),
     trustProxy: bool(env, 'QUARRY_TRUST_PROXY', false),
     publicUrl,
     plansFile: str(env, 'QUARRY_PLANS_FILE'),

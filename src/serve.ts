@@ -7,7 +7,7 @@ import type { Config } from './config.js';
 import { buildApp } from './http/app.js';
 import { closeContext, createContext, DEMO_KEY_FILE, ensureDemoAccount } from './service.js';
 import { API_BUSY_TIMEOUT_MS, BACKGROUND_BUSY_TIMEOUT_MS } from './store/database.js';
-import { ensureWorld, isWorldReady, researchStoreFile } from './engine/index.js';
+import { ensureWorld, isWorldReady, researchStoreFile, worldOrigin } from './engine/index.js';
 import { liveResearchFile } from './engine/live/generation.js';
 import { fetchPublishedResearch, publishFirstGeneration } from './engine/live/startup.js';
 import { systemClock } from './lib/clock.js';
@@ -55,7 +55,11 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
       );
     // The research engine needs a world: on the first start, build the sandbox web before
     // the service reports ready.
-    process.stderr.write(`Building the sandbox web (size ${config.worldSize}, seed ${config.worldSeed}) — first start only…\n`);
+    process.stderr.write(
+      config.worldSize === 'none'
+        ? 'Creating an empty research store (QUARRY_WORLD_SIZE=none: no sandbox web; providers and imports fill it)…\n'
+        : `Building the sandbox web (size ${config.worldSize}, seed ${config.worldSeed}) — first start only…\n`,
+    );
     const started = Date.now();
     const progress = progressBars();
     try {
@@ -63,8 +67,8 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
     } finally {
       progress.stop();
     }
-    process.stderr.write(`Sandbox web ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-  }
+    process.stderr.write(`${config.worldSize === 'none' ? 'Research store' : 'Sandbox web'} ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  } else if (config.worldSize === 'none') refuseSandboxUnderNone(config.dataDir);
   // Opening the world reads its pages, text index and the default market's rank index:
   // seconds on `small`, said as it happens rather than in silence.
   const loading = Date.now();
@@ -194,4 +198,18 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
     '',
   ];
   process.stdout.write(lines.join('\n') + '\n');
+}
+
+/**
+ * QUARRY_WORLD_SIZE=none promises answers from providers and imports only: a data directory
+ * that already holds the sandbox web (built by an earlier start) would mix its invented
+ * keywords and links into them, so the service refuses to start on it and says what to do.
+ */
+function refuseSandboxUnderNone(dataDir: string): void {
+  const origin = worldOrigin(liveResearchFile(researchStoreFile(dataDir)));
+  if (origin === 'sandbox') {
+    throw new ConfigError(
+      `QUARRY_WORLD_SIZE=none, but the research store in ${dataDir} holds the sandbox web: use a new data directory (or delete research.db there) to start without it`,
+    );
+  }
 }

@@ -125,7 +125,7 @@ describe('loadConfig', () => {
 
   test('sizes: the world size is one of tiny, small, large; the body limit an integer in range', () => {
     for (const s of ['tiny', 'small', 'large']) assert.equal(loadConfig({ QUARRY_WORLD_SIZE: s }).worldSize, s);
-    rejects({ QUARRY_WORLD_SIZE: 'huge' }, /^QUARRY_WORLD_SIZE must be one of tiny, small, large, got "huge"$/);
+    rejects({ QUARRY_WORLD_SIZE: 'huge' }, /^QUARRY_WORLD_SIZE must be one of tiny, small, large, none, got "huge"$/);
     rejects({ QUARRY_WORLD_SIZE: 'TINY' }, /QUARRY_WORLD_SIZE must be one of/);
     rejects({ QUARRY_BODY_LIMIT: '10' }, /QUARRY_BODY_LIMIT must be between 1024 and/);
     rejects({ QUARRY_BODY_LIMIT: '2mb' }, /QUARRY_BODY_LIMIT must be an integer/);
@@ -135,6 +135,9 @@ describe('loadConfig', () => {
   test('numbers: gateway rate and world seed', () => {
     rejects({ QUARRY_GATEWAY_RPS: '-4' }, /QUARRY_GATEWAY_RPS must be between 0 and/);
     rejects({ QUARRY_GATEWAY_RPS: 'four' }, /QUARRY_GATEWAY_RPS must be an integer/);
+    rejects({ QUARRY_SESSION_RPS: '-1' }, /QUARRY_SESSION_RPS must be between 0 and/);
+    assert.equal(loadConfig({}).sessionRps, 10);
+    assert.equal(loadConfig({ QUARRY_SESSION_RPS: '0' }).sessionRps, 0);
     rejects({ QUARRY_WORLD_SEED: '-1' }, /QUARRY_WORLD_SEED must be between 0 and/);
     rejects({ QUARRY_WORLD_SEED: String(2 ** 31) }, /QUARRY_WORLD_SEED must be between/);
     assert.equal(loadConfig({ QUARRY_WORLD_SEED: '0' }).worldSeed, 0);
@@ -184,6 +187,7 @@ describe('loadConfig', () => {
       'QUARRY_HOST',
       'QUARRY_DATA_DIR',
       'QUARRY_GATEWAY_RPS',
+      'QUARRY_SESSION_RPS',
       'QUARRY_TRUST_PROXY',
       'QUARRY_PUBLIC_URL',
       'QUARRY_PLANS_FILE',

@@ -14,13 +14,14 @@
 import fs from 'node:fs';
 import SqliteReadonly from 'better-sqlite3';
 import type { Clock } from '../lib/clock.js';
-import type { WorldSize } from '../config.js';
+import type { WorldSetting } from '../config.js';
 import { openResearchStore, researchStoreFile, type ResearchStore } from './researchStore.js';
 import { LinksService } from './links/linksService.js';
 import { AuthorityService } from './authority/authorityService.js';
 import { SitesService } from './sites/sitesService.js';
 import { buildWorld, type ProgressListener, type BuiltWorld } from './world/buildWorld.js';
 import { contentHashOf } from './world/contentHash.js';
+import { buildEmptyWorld } from './world/emptyWorld.js';
 import { openSearch, type SearchEngine } from './search/index.js';
 import { DEFAULT_SERP_LOCATION } from './search/searchEngine.js';
 
@@ -58,9 +59,9 @@ export type {
 
 /** Facts about the loaded world. */
 export interface WorldMetadata {
-  /** 'sandbox' for a generated world. */
+  /** 'sandbox' for a generated world, 'none' for a store created without one, 'import' for one an import created. */
   origin: string | null;
-  size: WorldSize | null;
+  size: WorldSetting | null;
   seed: number | null;
   /** Build date `YYYY-MM-DD`. */
   builtOn: string | null;
@@ -144,7 +145,7 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine> {
       const num = (key: string): number | null => (meta.has(key) ? Number(meta.get(key)) : null);
       return {
         origin: meta.get('origin') ?? null,
-        size: (meta.get('size') as WorldSize | undefined) ?? null,
+        size: (meta.get('size') as WorldSetting | undefined) ?? null,
         seed: num('seed'),
         builtOn: meta.get('built_on') ?? null,
         asOfMs: num('as_of_ms'),
@@ -173,7 +174,8 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine> {
 
 export interface EnsureWorldOptions {
   dataDir: string;
-  size: WorldSize;
+  /** A sandbox size, or 'none': an empty store that providers and imports fill (world/emptyWorld.ts). */
+  size: WorldSetting;
   seed: number;
   clock: Clock;
   onProgress?: ProgressListener;
@@ -183,6 +185,22 @@ export interface EnsureWorldOptions {
 export function isWorldReady(file: string): boolean {
   if (!fs.existsSync(file)) return false;
   return readyState(file);
+}
+
+/** The `origin` of a ready store file ('sandbox', 'none', 'import'), read without migrating; null when none is there. */
+export function worldOrigin(file: string): string | null {
+  if (!fs.existsSync(file)) return null;
+  try {
+    const db = new SqliteReadonly(file, { readonly: true });
+    try {
+      const row = db.prepare("SELECT value FROM world_meta WHERE key = 'origin'").get() as { value: string } | undefined;
+      return row?.value ?? null;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return null;
+  }
 }
 
 /** Read-only peek without migrating: a half-built or foreign file answers false. */
@@ -211,7 +229,10 @@ export async function ensureWorld(options: EnsureWorldOptions): Promise<BuiltWor
   fs.mkdirSync(options.dataDir, { recursive: true });
   const temporary = `${file}.building-${process.pid}`;
   try {
-    const built = await buildWorld({ size: options.size, seed: options.seed, file: temporary, asOf: options.clock.now(), onProgress: options.onProgress });
+    const built =
+      options.size === 'none'
+        ? await buildEmptyWorld({ file: temporary, asOf: options.clock.now() })
+        : await buildWorld({ size: options.size, seed: options.seed, file: temporary, asOf: options.clock.now(), onProgress: options.onProgress });
     for (const suffix of ['-wal', '-shm']) fs.rmSync(`${file}${suffix}`, { force: true });
     fs.renameSync(temporary, file);
     for (const suffix of ['-wal', '-shm']) fs.rmSync(`${temporary}${suffix}`, { force: true });

@@ -33,6 +33,7 @@ import { registerMetrics } from './metrics.js';
 import { pinResearch } from './researchPin.js';
 import { dashboardRoutes } from '../dashboard/routes.js';
 import { checkSessionRequest, sessionToken } from '../dashboard/webSession.js';
+import type { LiveSession } from '../sessions/sessionStore.js';
 import { answerExpectations, PROTOCOL_SERVER_OPTIONS, requireHost } from './protocolErrors.js';
 
 export interface AppOptions {
@@ -198,6 +199,16 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
     return (CLIENT_CLASSES as readonly string[]).includes(cls) ? (cls as ClientClass) : undefined;
   };
   app.decorate('internalClientHeaders', (clientClass: ClientClass) => ({ [INTERNAL_CLIENT_HEADER]: `${clientClass}:${internalSecret}` }));
+  /** The live session a request's cookie names, looked up once per request (gateway, then auth). */
+  const sessions = new WeakMap<FastifyRequest, Promise<LiveSession | undefined>>();
+  const sessionOf = (req: FastifyRequest): Promise<LiveSession | undefined> => {
+    let found = sessions.get(req);
+    if (found === undefined) {
+      found = ctx.sessions.resolve(sessionToken(req));
+      sessions.set(req, found);
+    }
+    return found;
+  };
   app.decorateRequest('account', null);
   app.decorateRequest('clientClass', 'api');
   app.decorateRequest('paid', null);
@@ -208,7 +219,12 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
   addSharedSchemas(apiComponents);
 
   // Scale mode: one limit for all API processes, on Redis; otherwise this process's own.
-  const gateway = ctx.redis ? new SharedGatewayLimiter(ctx.config.gatewayRps, ctx.clock, ctx.redis) : new GatewayLimiter(ctx.config.gatewayRps, ctx.clock);
+  const limiter = (rps: number) => (ctx.redis ? new SharedGatewayLimiter(rps, ctx.clock, ctx.redis) : new GatewayLimiter(rps, ctx.clock));
+  const gateway = limiter(ctx.config.gatewayRps);
+  // A dashboard session is its own limit: its traffic (the page's paced API calls, page loads
+  // on navigation) is counted per session, not per address, so that a signed-in browser never
+  // meets the per-IP gateway (nor takes its share from other clients behind the same address).
+  const sessionGate = limiter(ctx.config.sessionRps);
   // Installed only when on: a hook that admits everything still costs every request a turn.
   if (gateway.enabled) {
     app.addHook('onRequest', async (req, reply) => {
@@ -217,6 +233,14 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
       // The same holds for the dashboard's script and style files.
       if (req.url.startsWith('/docs/static/') || req.url.startsWith('/app/assets/')) return;
       if (internalClass(req) !== undefined) return;
+      // Only a live session counts (a forged cookie meets the per-IP gateway like no cookie);
+      // a key in the header wins over a cookie in auth, so it does here too.
+      const session = req.headers[KEY_HEADER] === undefined ? await sessionOf(req) : undefined;
+      if (session) {
+        if (await sessionGate.admit(`session:${session.tokenHash}`)) return;
+        const refused = errors.rateLimit(1, 'Too many requests through this dashboard session, retry in a second');
+        return reply.code(429).headers(refused.headers).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(refused.body()));
+      }
       if (!(await gateway.admit(req.ip))) {
         return reply.code(429).header('content-type', 'text/html; charset=utf-8').send(GATEWAY_429_HTML);
       }
@@ -291,7 +315,7 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
           // Without a key, a dashboard session cookie is the other way in (client class web).
           const token = key === '' ? sessionToken(req) : undefined;
           if (token !== undefined) {
-            ctx.sessions.resolve(token).then((session) => {
+            sessionOf(req).then((session) => {
               if (session) {
                 const refused = checkSessionRequest(req, session, ctx.config.publicUrl);
                 if (refused) return done(refused);

@@ -109,9 +109,12 @@ export const STATS_KEYWORDS_PER_TURN = 200;
 
 /**
  * Statistics of the keywords `keywordIds` (all of the tracking's when undefined) from
- * `range.from` to `range.to`. Per-day figures are grouped in SQL by (day, position), so the
- * rows read back follow days × distinct positions, not the number of checks; each keyword's
- * first and last check are seeks in the (keyword_id, day) key.
+ * `range.from` to `range.to`. The per-day figures of the whole tracking come from its per-day
+ * aggregates (`rank_check_days`, kept by triggers on the checks, migration 0075): days ×
+ * distinct positions rows, however many keywords (issue 26: a 1,500-keyword tracking's 90 days
+ * were 135,000 checks grouped per request). For some of its keywords (`kwIds`) they are
+ * grouped in SQL from the checks by (day, position). Each keyword's first and last check are
+ * seeks in the (keyword_id, day) key.
  *
  * The checks are read `keywordsPerTurn` keywords at a time, each batch in its own turn of the
  * event loop, and the batches' sums added: on SQLite every statement holds the thread that
@@ -122,7 +125,13 @@ export async function trackingStats(
   db: Kysely<StateDatabase>,
   tracking: { id: string },
   range: { from: string; to: string },
-  options: { keywordIds?: readonly string[]; tagIds?: ReadonlyMap<string, string[]>; keywordsPerTurn?: number } = {},
+  options: {
+    keywordIds?: readonly string[];
+    tagIds?: ReadonlyMap<string, string[]>;
+    keywordsPerTurn?: number;
+    /** Per-day figures grouped from the checks themselves even for the whole tracking (tests compare the two ways). */
+    fromChecks?: boolean;
+  } = {},
 ): Promise<TrackingStats> {
   // A filter goes to the database as one JSON array parameter, whatever its length.
   const elements = isPostgres(db)
@@ -138,10 +147,13 @@ export async function trackingStats(
   const firstLast = new Map<string, { first: EndRow; last: EndRow }>();
   const before = new Map<string, string | null>();
   const perTurn = Math.max(1, options.keywordsPerTurn ?? STATS_KEYWORDS_PER_TURN);
+  // All the tracking's keywords: the per-day figures are its per-day aggregates (migration 0075).
+  const fromAggregates = only === null && !options.fromChecks;
+  if (fromAggregates) await readDayAggregates(db, tracking.id, range, groups, perTurn * AGGREGATE_ROWS_PER_KEYWORD);
   for (let i = 0; i < keywords.length; i += perTurn) {
-    if (i > 0) await nextTurn();
+    if (i > 0 || fromAggregates) await nextTurn();
     const batch = JSON.stringify(keywords.slice(i, i + perTurn).map((k) => k.id));
-    await readChecks(db, tracking.id, range, sql`k.id IN (${elements(batch)})`, { groups, firstLast, before });
+    await readChecks(db, tracking.id, range, sql`k.id IN (${elements(batch)})`, { groups: fromAggregates ? null : groups, firstLast, before });
   }
   // Days in order, and positions in order within a day (no position first), whatever the batches.
   const ordered = [...groups.values()].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : (a.position ?? 0) - (b.position ?? 0)));
@@ -217,7 +229,7 @@ const addNullable = (a: number | null, b: number | null) => (a === null ? b : b 
 
 /**
  * Reads the checks of one batch of keywords (`which`, a condition on `k.id`) and adds them to
- * `into`: per (day, position) counts, search-volume sums of the checks without measured clicks
+ * `into`: unless the aggregates give them, per (day, position) counts, search-volume sums of the checks without measured clicks
  * and the measured clicks (Search Console imports), at most days × 101 rows read from the
  * covering index alone; each keyword's first and last check in the timeframe, and its last
  * day before it, a few seeks in the (keyword_id, day) key per keyword.
@@ -228,10 +240,34 @@ async function readChecks(
   range: { from: string; to: string },
   which: RawBuilder<unknown>,
   into: {
-    groups: Map<string, DayGroup & { day: string }>;
+    /** Null: the per-day figures come from elsewhere (the aggregates). */
+    groups: Map<string, DayGroup & { day: string }> | null;
     firstLast: Map<string, { first: EndRow; last: EndRow }>;
     before: Map<string, string | null>;
   },
+): Promise<void> {
+  if (into.groups) await groupChecks(db, trackingId, range, which, into.groups);
+  const endRows = (fn: 'MIN' | 'MAX') =>
+    sql<EndRow>`
+    SELECT c.keyword_id, c.day, c.position, c.url, c.visual, c.features, c.checked_ms
+    FROM rank_tracked_keywords k JOIN rank_checks c ON c.keyword_id = k.id AND c.day = (
+      SELECT ${sql.raw(fn)}(x.day) FROM rank_checks x WHERE x.keyword_id = k.id AND x.day >= ${range.from} AND x.day <= ${range.to})
+    WHERE k.tracking_id = ${trackingId} AND ${which}`.execute(db);
+  const firsts = new Map((await endRows('MIN')).rows.map((r) => [r.keyword_id, r]));
+  for (const r of (await endRows('MAX')).rows) into.firstLast.set(r.keyword_id, { first: firsts.get(r.keyword_id) ?? r, last: r });
+  const before = await sql<{ keyword_id: string; day: string | null }>`
+    SELECT k.id AS keyword_id, (SELECT MAX(x.day) FROM rank_checks x WHERE x.keyword_id = k.id AND x.day < ${range.from}) AS day
+    FROM rank_tracked_keywords k WHERE k.tracking_id = ${trackingId} AND ${which}`.execute(db);
+  for (const r of before.rows) into.before.set(r.keyword_id, r.day);
+}
+
+/** Per (day, position) counts and sums of one batch of keywords' checks, added to `groups`. */
+async function groupChecks(
+  db: Kysely<StateDatabase>,
+  trackingId: string,
+  range: { from: string; to: string },
+  which: RawBuilder<unknown>,
+  groups: Map<string, DayGroup & { day: string }>,
 ): Promise<void> {
   // SQLite is told the join order and the covering index (its planner picked worse ones);
   // PostgreSQL's planner chooses by statistics and knows neither hint.
@@ -246,25 +282,58 @@ async function readChecks(
     const key = `${r.day}|${r.position}`;
     const sv = r.sv === null ? null : Number(r.sv);
     const clicks = r.clicks === null ? null : Number(r.clicks);
-    const known = into.groups.get(key);
+    const known = groups.get(key);
     if (known) {
       known.sv = addNullable(known.sv, sv);
       known.clicks = addNullable(known.clicks, clicks);
       known.n += Number(r.n);
-    } else into.groups.set(key, { day: r.day, position: r.position, sv, clicks, n: Number(r.n) });
+    } else groups.set(key, { day: r.day, position: r.position, sv, clicks, n: Number(r.n) });
   }
-  const endRows = (fn: 'MIN' | 'MAX') =>
-    sql<EndRow>`
-    SELECT c.keyword_id, c.day, c.position, c.url, c.visual, c.features, c.checked_ms
-    FROM rank_tracked_keywords k JOIN rank_checks c ON c.keyword_id = k.id AND c.day = (
-      SELECT ${sql.raw(fn)}(x.day) FROM rank_checks x WHERE x.keyword_id = k.id AND x.day >= ${range.from} AND x.day <= ${range.to})
-    WHERE k.tracking_id = ${trackingId} AND ${which}`.execute(db);
-  const firsts = new Map((await endRows('MIN')).rows.map((r) => [r.keyword_id, r]));
-  for (const r of (await endRows('MAX')).rows) into.firstLast.set(r.keyword_id, { first: firsts.get(r.keyword_id) ?? r, last: r });
-  const before = await sql<{ keyword_id: string; day: string | null }>`
-    SELECT k.id AS keyword_id, (SELECT MAX(x.day) FROM rank_checks x WHERE x.keyword_id = k.id AND x.day < ${range.from}) AS day
-    FROM rank_tracked_keywords k WHERE k.tracking_id = ${trackingId} AND ${which}`.execute(db);
-  for (const r of before.rows) into.before.set(r.keyword_id, r.day);
+}
+
+/** Rows of the per-day aggregates read in one turn of the event loop, per keyword of a batch (a keyword has at most a row a day). */
+const AGGREGATE_ROWS_PER_KEYWORD = 10;
+
+/**
+ * The per-day figures of all a tracking's keywords from `rank_check_days` (migration 0075):
+ * at most days × 101 rows, where the checks were keywords × days. Read `pageRows` rows a
+ * turn of the event loop, in key order (a page starts after the last row of the one before).
+ * The sums are the ones `groupChecks` makes: counts and integer search volumes exactly;
+ * measured clicks are floating-point sums, as SQL's SUM over the checks was.
+ */
+async function readDayAggregates(
+  db: Kysely<StateDatabase>,
+  trackingId: string,
+  range: { from: string; to: string },
+  groups: Map<string, DayGroup & { day: string }>,
+  pageRows: number,
+): Promise<void> {
+  let after: { day: string; position: number } | null = null;
+  for (;;) {
+    if (after) await nextTurn();
+    const page: { day: string; position: number; n: number; sv: number; clicks: number; clicks_n: number }[] = await db
+      .selectFrom('rank_check_days')
+      .select(['day', 'position', 'n', 'sv', 'clicks', 'clicks_n'])
+      .where('tracking_id', '=', trackingId)
+      .where('day', '>=', range.from)
+      .where('day', '<=', range.to)
+      .where('n', '>', 0)
+      .$if(after !== null, (q) =>
+        q.where((eb) => eb.or([eb('day', '>', after!.day), eb.and([eb('day', '=', after!.day), eb('position', '>', after!.position)])])),
+      )
+      .orderBy('day')
+      .orderBy('position')
+      .limit(pageRows)
+      .execute();
+    for (const r of page) {
+      const position = Number(r.position) === 0 ? null : Number(r.position);
+      const clicksN = Number(r.clicks_n);
+      groups.set(`${r.day}|${position}`, { day: r.day, position, sv: Number(r.sv), clicks: clicksN > 0 ? Number(r.clicks) : null, n: Number(r.n) });
+    }
+    if (page.length < pageRows) return;
+    const last = page[page.length - 1];
+    after = { day: last.day, position: Number(last.position) };
+  }
 }
 
 /**

@@ -147,6 +147,7 @@ export interface StateDatabase {
   rank_trackings: RankTrackingsTable;
   rank_tracked_keywords: RankTrackedKeywordsTable;
   rank_checks: RankChecksTable;
+  rank_check_days: RankCheckDaysTable;
   rank_reports: RankReportsTable;
   rank_report_deliveries: RankReportDeliveriesTable;
   rank_tags: RankTagsTable;
@@ -164,6 +165,22 @@ export interface StateDatabase {
   answer_texts: AnswerTextsTable;
   answer_report_deliveries: AnswerReportDeliveriesTable;
   keyword_difficulty: KeywordDifficultyTable;
+  provider_answers: ProviderAnswersTable;
+}
+
+/** A link-index or authority provider's answer and when it was bought (engine/sources/providerAnswers.ts). */
+export interface ProviderAnswersTable {
+  provider: string;
+  /** What the answer is (item info, authority, a backlinks page…): each kind has its freshness. */
+  kind: string;
+  key: string;
+  /** JSON; null while only claimed. */
+  body: string | null;
+  /** When it was bought (the service's clock, ms); 0 while never. */
+  fetched_ms: number;
+  /** Lease of the process buying it now (wall-clock ms); 0 when none. */
+  claimed_ms: number;
+  claim: string | null;
 }
 
 /** The first difficulty computed for a keyword in a market on a UTC day (engine/sources/difficultyBook.ts). */
@@ -291,6 +308,24 @@ export interface RankTrackedKeywordsTable {
   first_day: string;
   /** The last day up to which every day has a check; null before the first check. */
   checked_through: string | null;
+}
+
+/**
+ * Per tracking, day and position, the sums of its checks that the stats read (migration
+ * 0075; kept by triggers on rank_checks, never written by the service).
+ */
+export interface RankCheckDaysTable {
+  tracking_id: string;
+  day: string;
+  /** 1–100, or 0 for checks not in the top 100. */
+  position: number;
+  /** Checks. */
+  n: number;
+  /** Sum of the keywords' search volumes over the checks without measured clicks. */
+  sv: number;
+  /** Sum of the measured clicks, over `clicks_n` checks. */
+  clicks: number;
+  clicks_n: number;
 }
 
 /** One position check per tracked keyword and UTC day. */

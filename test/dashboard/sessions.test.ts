@@ -395,3 +395,44 @@ describe('the rank report preview (the dashboard’s own route)', () => {
     }
   });
 });
+
+describe('the gateway and sessions (issue 27)', () => {
+  test('a session is its own limit: its traffic never meets the per-IP gateway; over the session rate a JSON RateLimit, not HTML', async () => {
+    const g = await testApp({ webDir, env: { QUARRY_GATEWAY_RPS: '4', QUARRY_SESSION_RPS: '10' } });
+    try {
+      const { key } = await g.account();
+      const sign = await g.app.inject({ method: 'POST', url: '/app/session', payload: { key }, remoteAddress: '10.1.0.1' });
+      const cookie = String(sign.headers['set-cookie']).split(';')[0];
+      const csrf = sign.json().csrf_token as string;
+      g.clock.advance(1001);
+      const viaSession = (url: string) => g.app.inject({ url, remoteAddress: '10.1.0.1', headers: { cookie, 'x-csrf-token': csrf } });
+      // Ten in the same instant from one address (free reads and page loads): all admitted.
+      for (let i = 0; i < 10; i++) {
+        const res = await viaSession(i % 2 === 0 ? '/v3/keyword-tool/lists' : '/app/keywords');
+        assert.equal(res.statusCode, 200, `request ${i + 1}: ${res.body.slice(0, 80)}`);
+      }
+      // The eleventh meets the session's limit: the contract's JSON RateLimit, retry after 1 s.
+      const refused = await viaSession('/v3/keyword-tool/lists');
+      assert.equal(refused.statusCode, 429);
+      assert.match(String(refused.headers['content-type']), /^application\/json/);
+      assert.equal(refused.headers['retry-after'], '1');
+      assert.deepEqual(refused.json().error.type, 'RateLimit');
+      assert.equal(refused.json().error.retry_after, 1);
+      // The address itself still has its whole gateway share for other clients (a key).
+      for (let i = 0; i < 4; i++)
+        assert.equal((await g.app.inject({ url: '/v3/keyword-tool/limits', remoteAddress: '10.1.0.1', headers: { 'x-access-token': key } })).statusCode, 200);
+      const gate = await g.app.inject({ url: '/v3/keyword-tool/limits', remoteAddress: '10.1.0.1', headers: { 'x-access-token': key } });
+      assert.equal(gate.statusCode, 429);
+      assert.match(String(gate.headers['content-type']), /^text\/html/);
+      // A forged cookie is no session: it meets the per-IP gateway like no cookie at all.
+      const forged = await g.app.inject({ url: '/v3/keyword-tool/lists', remoteAddress: '10.1.0.1', headers: { cookie: `quarry_session=${'A'.repeat(43)}` } });
+      assert.equal(forged.statusCode, 429);
+      assert.match(String(forged.headers['content-type']), /^text\/html/);
+      // One second later the session is admitted again.
+      g.clock.advance(1001);
+      assert.equal((await viaSession('/v3/keyword-tool/lists')).statusCode, 200);
+    } finally {
+      await g.close();
+    }
+  });
+});

@@ -11,7 +11,7 @@ import type { ClientClass } from '../../src/policy/plans.js';
 import { closeContext, createContext } from '../../src/service.js';
 import fs from 'node:fs';
 import path from 'node:path';
-import { copyTinyWorld } from './world.js';
+import { copyTinyWorld, emptyWorldFile } from './world.js';
 import { TEST_REDIS_URL, testRedisPrefix } from './redis.js';
 import { createTestDatabase } from './postgres.js';
 import { DEFAULT_SERP_LOCATION } from '../../src/engine/search/searchEngine.js';
@@ -37,6 +37,11 @@ export interface TestAppOptions {
    * one: two apps given one directory stand for two processes on one data directory.
    */
   dataDir?: string;
+  /**
+   * 'none': the research store of QUARRY_WORLD_SIZE=none (empty: no sandbox web), created for
+   * this app; default the tiny sandbox world.
+   */
+  world?: 'tiny' | 'none';
 }
 
 let counter = 0;
@@ -70,11 +75,12 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
     QUARRY_FREE_WRITES_PER_MINUTE: '0',
     QUARRY_METRICS_TOKEN: TEST_METRICS_TOKEN,
     ...(options.dataDir ? { QUARRY_DATA_DIR: options.dataDir } : {}),
+    ...(options.world === 'none' ? { QUARRY_WORLD_SIZE: 'none' } : {}),
     ...options.env,
   });
   // Each app works on its own copy of the shared tiny world: the engine records issued
   // keyword ids and difficulty in it.
-  const researchFile = await copyTinyWorld();
+  const researchFile = options.world === 'none' ? await emptyWorldFile() : await copyTinyWorld();
   const ctx = await createContext(config, { clock, inMemory: options.dataDir === undefined, researchFile });
   // The default market's rank index warms up in the background; related keywords answer
   // without SERP overlap until it is ready, so tests wait for it to see one answer each time.

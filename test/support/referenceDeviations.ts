@@ -9,7 +9,14 @@ export interface Deviation {
   reason: string;
 }
 
-const common: Deviation[] = [];
+const common: Deviation[] = [
+  {
+    // Issue 24: with a link or authority provider, a figure the provider does not give (DataForSEO has no CitationFlow,
+    // TrustFlow, ACRank…) is null rather than an invented number; docs/decisions.md, "Real link data".
+    match: /\b(linkindex|authority)(\.v)?\.\w+: nullable, reference is not$/,
+    reason: 'Real data is sacred: an item-info or authority figure the configured provider does not give is null, never a stand-in',
+  },
+];
 const keyword: Deviation[] = [];
 const serp: Deviation[] = [];
 const link: Deviation[] = [

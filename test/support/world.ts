@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { buildWorld, GENERATOR_VERSION } from '../../src/engine/world/buildWorld.js';
+import { buildEmptyWorld } from '../../src/engine/world/emptyWorld.js';
 import type { WorldSize } from '../../src/config.js';
 
 /** The fixed build date of test worlds (the FakeClock default: 2026-11-22 12:00 UTC). */
@@ -59,5 +60,13 @@ export async function copyWorld(size: WorldSize, seed = 1, directory?: string): 
   const dir = directory ?? fs.mkdtempSync(path.join(TEST_DATA_DIR, 'copy-'));
   const target = path.join(dir, 'research.db');
   fs.copyFileSync(source, target);
+  return target;
+}
+
+/** A new research store of QUARRY_WORLD_SIZE=none (no sandbox web) in a directory of its own. */
+export async function emptyWorldFile(): Promise<string> {
+  fs.mkdirSync(TEST_DATA_DIR, { recursive: true });
+  const target = path.join(fs.mkdtempSync(path.join(TEST_DATA_DIR, 'empty-')), 'research.db');
+  await buildEmptyWorld({ file: target, asOf: TINY_WORLD_AS_OF });
   return target;
 }

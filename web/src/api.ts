@@ -26,9 +26,10 @@ export function onWait(listener: (e: WaitEvent | null) => void): () => void {
 }
 
 /**
- * The gateway admits 4 requests per second per address, page loads included. The dashboard
- * keeps its own API calls to 3 in any second, so that a screen that asks for several things at
- * once is paced here instead of being refused there (and retried).
+ * A session's traffic is limited per session (QUARRY_SESSION_RPS, 10 a second by default),
+ * not by the per-IP gateway, and the web class admits 3 calls per pool in a second. The
+ * dashboard keeps its own API calls to 3 in any second, so that a screen that asks for several
+ * things at once is paced here instead of being refused there (and retried).
  */
 const GATEWAY_SHARE = 3;
 const sent: number[] = [];

@@ -13,16 +13,25 @@ import './styles.css';
 
 type PageModule = { default: ComponentType<{ session: SessionInfo }> };
 
-const PAGES: { path: string; label: string; load: () => Promise<PageModule> }[] = [
-  { path: '/app/keywords', label: 'Keywords', load: () => import('./pages/Keywords') },
-  { path: '/app/serp', label: 'SERP', load: () => import('./pages/Serp') },
-  { path: '/app/lists', label: 'Lists', load: () => import('./pages/Lists') },
-  { path: '/app/backlinks', label: 'Backlinks', load: () => import('./pages/Backlinks') },
-  { path: '/app/site', label: 'Site profile', load: () => import('./pages/Site') },
-  { path: '/app/tracking', label: 'Rank tracking', load: () => import('./pages/Tracking') },
-  { path: '/app/answers', label: 'AI answers', load: () => import('./pages/Answers') },
-  { path: '/app/account', label: 'Account', load: () => import('./pages/Account') },
+const PAGES: { path: string; label: string; title: string; load: () => Promise<PageModule> }[] = [
+  { path: '/app/keywords', label: 'Keywords', title: 'Keyword research', load: () => import('./pages/Keywords') },
+  { path: '/app/serp', label: 'SERP', title: 'SERP analysis', load: () => import('./pages/Serp') },
+  { path: '/app/lists', label: 'Lists', title: 'Keyword lists', load: () => import('./pages/Lists') },
+  { path: '/app/backlinks', label: 'Backlinks', title: 'Backlinks', load: () => import('./pages/Backlinks') },
+  { path: '/app/site', label: 'Site profile', title: 'Site profile', load: () => import('./pages/Site') },
+  { path: '/app/tracking', label: 'Rank tracking', title: 'Rank tracking', load: () => import('./pages/Tracking') },
+  { path: '/app/answers', label: 'AI answers', title: 'AI answers', load: () => import('./pages/Answers') },
+  { path: '/app/account', label: 'Account', title: 'Account', load: () => import('./pages/Account') },
 ];
+
+/**
+ * The tab's title: what is looked at (a keyword, a site), the page, the product. Each page and
+ * each subject gets its own, so that tabs, history and bookmarks tell them apart.
+ */
+function pageTitle(page: string | null, query: URLSearchParams): string {
+  const subject = (query.get('kw') ?? query.get('url') ?? query.get('domain') ?? '').trim();
+  return [subject ? `“${subject.slice(0, 60)}”` : null, page, 'Quarry'].filter(Boolean).join(' · ');
+}
 
 function pageFor(path: string) {
   return PAGES.find((p) => path === p.path || path.startsWith(`${p.path}/`));
@@ -61,7 +70,14 @@ function App() {
     else currentSession().then(setSession, () => setSession(null));
   }, []);
 
-  if (loc.path === '/app/sign-in' || session === null) {
+  const signingIn = loc.path === '/app/sign-in' || session === null;
+  const current = signingIn ? null : pageFor(loc.path);
+  const title = signingIn ? pageTitle('Sign in', new URLSearchParams()) : pageTitle(current?.title ?? null, loc.query);
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
+
+  if (signingIn) {
     const next = loc.query.get('next');
     return (
       <SignIn
@@ -73,7 +89,7 @@ function App() {
     );
   }
   if (session === undefined) return <Loading what="session" />;
-  const page = pageFor(loc.path);
+  const page = current;
   if (!page) {
     navigate('/app/keywords', true);
     return null;

@@ -96,6 +96,16 @@ export class AuthorityService {
     };
   }
 
+  /**
+   * The web-wide position (TopRank) of a URL's root domain in the imported rank lists (Common
+   * Crawl, Tranco) alone, null when none holds it: the TopRank of the real web, which real
+   * mode shows instead of the sandbox index's own ranking.
+   */
+  importedRank(input: string): number | null {
+    const target = this.resolver.resolve(input);
+    return target ? (this.priorOf(target.parsed.rootDomain)?.rank ?? null) : null;
+  }
+
   /** The prior of a domain from the imported rank lists: its pda and its web-wide position (TopRank). */
   private priorOf(domain: string): { pda: number; rank: number } | null {
     const row = this.prior.get(domain) as { cc_harmonic_rank: number | null; tranco_rank: number | null } | undefined;

@@ -49,7 +49,17 @@ export async function openSearch(options: OpenSearchOptions): Promise<SearchEngi
   const progress = options.onProgress ?? (() => {});
   const { corpus, index, textFingerprint } = loadSearchCorpus(options.store.raw, store, progress);
   progress('keyword catalogue', 0, 1);
-  const search = new SearchEngine({ corpus, index, textFingerprint, clock: options.clock, locations: options.locations ?? loadLocations(), store });
+  const origin = options.store.raw.prepare("SELECT value FROM world_meta WHERE key = 'origin'").pluck().get() as string | undefined;
+  const search = new SearchEngine({
+    corpus,
+    index,
+    textFingerprint,
+    clock: options.clock,
+    locations: options.locations ?? loadLocations(),
+    store,
+    // Unknown text gets derived figures only over the sandbox's own keywords (a built sandbox web).
+    sandboxKeywords: origin === 'sandbox',
+  });
   for (const location of options.rankIndexes ?? []) {
     const stage = `${store.hasRankIndex(search.marketOf(location) || location) ? 'load' : 'rank'} market ${location}`;
     progress(stage, 0, 1);

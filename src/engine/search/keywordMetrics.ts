@@ -4,11 +4,17 @@
  *
  * Per-country volume = global volume × the keyword's market share in that country
  * (location 0 = global; a city, region or state counts as its country, as the keyword
- * planner reports country-level markets for the sandbox). A text the world does not know
- * gets plausible, deterministic metrics: its niche comes from its tokens, its volume
- * from the closest known keyword damped by each extra word (long-tail keywords draw a
- * fraction of their head's searches — Anderson, "The Long Tail", 2006; keyword volume
- * distributions are heavy-tailed), with a stable wobble hashed from the text.
+ * planner reports country-level markets for the sandbox). In the sandbox, a text the world
+ * does not know but that shares a word with its keywords gets plausible, deterministic metrics: its
+ * niche comes from its tokens, its volume from the closest known keyword damped by each
+ * extra word (long-tail keywords draw a fraction of their head's searches — Anderson, "The
+ * Long Tail", 2006; keyword volume distributions are heavy-tailed), with a stable wobble
+ * hashed from the text. Any other text has no data: null figures and no months (issue 24),
+ * as has every unknown text when the keywords are real (no sandbox, or a keyword provider),
+ * where a number derived from a neighbour would be an invented one mixed with real ones.
+ *
+ * A provider's or an import's keyword answers the volume it was given (`volume`, Google Ads'
+ * `search_volume`), not the mean of its months: real volumes are bucketed, so they differ.
  */
 import { keywordHistory, lastCompleteMonth, type HistoryParams, type MonthlySearches } from '../world/keywordHistory.js';
 import { MARKETS } from '../world/vocabulary.js';
@@ -23,15 +29,15 @@ export interface KeywordItem {
   _id: string;
   kw: string;
   lid: number;
-  /** Average monthly searches of the last 12 months. */
-  sv: number;
-  /** Searches of the last complete month ("now"). */
-  svn: number;
+  /** Average monthly searches of the last 12 months; null when nobody has data on the keyword. */
+  sv: number | null;
+  /** Searches of the last complete month ("now"); null without data. */
+  svn: number | null;
   /** Year-over-year change of the last 12 months' searches, percent (trend). */
   svs: number;
   msv: MonthlySearches[];
-  cpc: number;
-  ppc: number;
+  cpc: number | null;
+  ppc: number | null;
   seo: number | null;
   seo_ts: number | null;
   /** Unix seconds: the start of the month the metrics are as of. */
@@ -50,6 +56,8 @@ export class KeywordMetrics {
     private readonly catalog: KeywordCatalog,
     /** Maps a location to the country whose market it belongs to (0 stays 0). */
     private readonly marketOf: (locationId: number) => number,
+    /** Whether unknown text in the sandbox's vocabulary gets derived metrics (a sandbox world with no keyword provider). */
+    private readonly deriveUnknown: () => boolean,
   ) {}
 
   /**
@@ -62,6 +70,7 @@ export class KeywordMetrics {
     if (known !== undefined) return this.catalog.at(known);
     const lang = languageId === 0 ? 1000 : languageId;
     const seed = hashString32(`${kw}|${lang}`);
+    if (!this.deriveUnknown() || !this.inVocabulary(kw)) return unknownKeyword(kw, lang, seed);
     const closest = this.catalog.closest(kw, lang);
     const ref = closest === undefined ? undefined : this.catalog.at(closest);
     const extraWords = Math.max(0, contentTokens(kw).length - (ref ? contentTokens(ref.kw).length : 0));
@@ -84,6 +93,15 @@ export class KeywordMetrics {
       ppc: ref ? Math.min(100, Math.round(ref.ppc * (0.7 + 0.6 * unitNoise(seed, 6)))) : Math.round(unitNoise(seed, 7) * 60),
       origin: 'derived',
     };
+  }
+
+  /**
+   * Whether a text is in the sandbox's vocabulary: some word of it is a word of the
+   * catalogue's keywords, so a known keyword stands close enough to derive figures from
+   * ("waterproof hiking boots for toddlers" from "hiking boots"; "asdfqwer" from nothing).
+   */
+  private inVocabulary(kw: string): boolean {
+    return contentTokens(kw).some((t) => this.catalog.withToken(t).length > 0);
   }
 
   /** Share (0–1) of the keyword's global volume in a location's market; 1 for global. */
@@ -152,6 +170,8 @@ export class KeywordMetrics {
    */
   volume(keyword: CorpusKeyword, locationId: number, nowMs: number): { sv: number; cpc: number } {
     const market = this.marketOf(locationId);
+    const given = this.givenVolume(keyword, market);
+    if (given !== null) return { sv: given, cpc: Math.max(0, keyword.cpc) };
     const stored = keyword.id >= 0 ? this.corpus.storedHistory(keyword.id, market) : [];
     let last: number[];
     if (stored.length > 0) last = stored.slice(-12).map(([, , n]) => n);
@@ -162,32 +182,90 @@ export class KeywordMetrics {
       last = global.map(([, , n]) => (market === 0 ? n : Math.round(n * share)));
     }
     const sum = last.reduce((a, n) => a + n, 0);
-    return { sv: last.length ? Math.round(sum / last.length) : 0, cpc: keyword.cpc };
+    return { sv: last.length ? Math.round(sum / last.length) : 0, cpc: Math.max(0, keyword.cpc) };
+  }
+
+  /**
+   * The volume a provider or an import gave for a keyword in a market: its volume where it
+   * was looked up (share 1), scaled by the stored share in another market it was looked up
+   * in (`storeKeywordData` keeps the ratio); null for the sandbox's keywords, whose volume is
+   * the mean of their generated months, and where nothing was given for the market.
+   */
+  private givenVolume(keyword: CorpusKeyword, market: number): number | null {
+    if (keyword.id < 0 || keyword.origin === 'sandbox') return null;
+    if (market === 0) return this.corpus.hasMarkets(keyword.id) ? null : keyword.volume;
+    const share = this.corpus.marketShare(keyword.id, market);
+    return share === undefined ? null : Math.round(keyword.volume * share);
+  }
+
+  /**
+   * Whether there are figures for a keyword in a location: always in the sandbox and for
+   * imports (the planner import's semantics); a provider's keyword only in the markets the
+   * provider was asked about (elsewhere it is asked again, or has no data).
+   */
+  hasDataIn(keyword: CorpusKeyword, locationId: number): boolean {
+    if (keyword.kind === UNKNOWN_KIND) return false;
+    if (keyword.id < 0 || !keyword.origin.startsWith(PROVIDER_ORIGIN)) return true;
+    const market = this.marketOf(locationId);
+    return market === 0 ? !this.corpus.hasMarkets(keyword.id) : this.corpus.marketShare(keyword.id, market) !== undefined;
   }
 
   /** The keyword item of a keyword in a location, with the id for (text, location, language). */
   item(keyword: CorpusKeyword, locationId: number, languageId: number, nowMs: number, difficulty?: { seo: number; ts: number }): KeywordItem {
-    const msv = this.history(keyword, locationId, nowMs);
-    const last = msv.slice(-12);
-    const before = msv.slice(-24, -12);
-    const sum = (xs: MonthlySearches[]) => xs.reduce((s, [, , n]) => s + n, 0);
-    const sv = last.length ? Math.round(sum(last) / last.length) : 0;
-    const prev = sum(before);
     const end = lastCompleteMonth(nowMs);
-    return {
+    const base = {
       _id: keywordId(keyword.kw, locationId, languageId),
       kw: keyword.kw,
       lid: locationId,
-      sv,
-      svn: msv.length ? msv[msv.length - 1][2] : 0,
-      svs: prev > 0 ? Math.round((100 * (sum(last) - prev)) / prev) : 0,
-      msv,
-      cpc: keyword.cpc,
-      ppc: keyword.ppc,
       seo: difficulty?.seo ?? null,
       seo_ts: difficulty?.ts ?? null,
       // The month after the last complete one is the month the data is as of.
       ts: Date.UTC(end.year, end.month, 1) / 1000,
     };
+    if (!this.hasDataIn(keyword, locationId)) return { ...base, sv: null, svn: null, svs: 0, msv: [], cpc: null, ppc: null };
+    const msv = this.history(keyword, locationId, nowMs);
+    const last = msv.slice(-12);
+    const before = msv.slice(-24, -12);
+    const sum = (xs: MonthlySearches[]) => xs.reduce((s, [, , n]) => s + n, 0);
+    const prev = sum(before);
+    return {
+      ...base,
+      sv: this.givenVolume(keyword, this.marketOf(locationId)) ?? (last.length ? Math.round(sum(last) / last.length) : 0),
+      svn: msv.length ? msv[msv.length - 1][2] : 0,
+      svs: prev > 0 ? Math.round((100 * (sum(last) - prev)) / prev) : 0,
+      msv,
+      cpc: keyword.cpc === UNKNOWN_FIGURE ? null : keyword.cpc,
+      ppc: keyword.ppc === UNKNOWN_FIGURE ? null : keyword.ppc,
+    };
   }
+}
+
+/** Origin of keywords a provider filled in (`provider:dataforseo`): answers name their source from it. */
+export const PROVIDER_ORIGIN = 'provider:';
+
+/**
+ * A CPC or competition a provider sent as null (Google Ads has no bids for the keyword),
+ * stored as such: the research store's columns are NOT NULL, and no real figure is negative.
+ */
+export const UNKNOWN_FIGURE = -1;
+
+/** `kind` of a text nobody has data on: its item's figures are null. */
+export const UNKNOWN_KIND = 'unknown';
+
+function unknownKeyword(kw: string, languageId: number, noiseSeed: number): CorpusKeyword {
+  return {
+    id: -1,
+    kw,
+    languageId,
+    nicheId: null,
+    head: kw,
+    kind: UNKNOWN_KIND,
+    intentHints: [],
+    volume: 0,
+    trend: 1,
+    noiseSeed,
+    cpc: 0,
+    ppc: 0,
+    origin: 'derived',
+  };
 }

@@ -18,7 +18,7 @@ import { contentTypes, keywordOpportunities, type KeywordOpportunities } from '.
 import { KeywordCatalog } from './keywordCatalog.js';
 import { keywordDifficulty } from './keywordDifficulty.js';
 import { keywordId } from './keywordIds.js';
-import { KeywordMetrics, type KeywordItem } from './keywordMetrics.js';
+import { KeywordMetrics, UNKNOWN_KIND, type KeywordItem } from './keywordMetrics.js';
 import { OrganicRanker, type Retrieval } from './organicRanking.js';
 import { RankCandidates } from './rankCandidates.js';
 import { hostRankStats, type HostRankStats } from './hostRankStats.js';
@@ -47,6 +47,12 @@ export interface SearchEngineOptions {
   index?: Bm25Index;
   /** The loader's fingerprint of the indexed page texts: with a store, rank candidates are stored under it. */
   textFingerprint?: string;
+  /**
+   * Whether the keywords are the sandbox's, so that unknown text in its vocabulary gets
+   * derived metrics (keywordMetrics.ts); false for a store without a sandbox (QUARRY_WORLD_SIZE=none).
+   * Default true.
+   */
+  sandboxKeywords?: boolean;
 }
 
 /** Whether a lookup waits for a rank-index build; a background build (warm-up) gives way to those that are. */
@@ -134,6 +140,8 @@ export class SearchEngine {
   private readonly rootByDomain = new Map<string, number>();
   private readonly domainByRoot = new Map<number, string>();
   private readonly refs = new Map<string, KeywordRef>();
+  /** See SearchEngineOptions.sandboxKeywords; `useKeywordProvider` turns it off. */
+  private sandboxKeywords: boolean;
 
   constructor(options: SearchEngineOptions) {
     this.corpus = options.corpus;
@@ -152,7 +160,13 @@ export class SearchEngine {
     this.candidatesFingerprint =
       options.textFingerprint === undefined ? undefined : `${options.textFingerprint}|${RANK_DEPTH}|${SearchEngine.SHORT_RANKING_CANDIDATES}`;
     this.catalog = new KeywordCatalog(this.corpus);
-    this.metrics = new KeywordMetrics(this.corpus, this.catalog, (id) => this.marketOf(id));
+    this.sandboxKeywords = options.sandboxKeywords ?? true;
+    this.metrics = new KeywordMetrics(
+      this.corpus,
+      this.catalog,
+      (id) => this.marketOf(id),
+      () => this.sandboxKeywords,
+    );
     pages.forEach((p, i) => {
       this.pageByUrl.set(urlKey(p.url), i);
       if (!this.rootByDomain.has(p.domain)) this.rootByDomain.set(p.domain, p.rootId);
@@ -168,7 +182,12 @@ export class SearchEngine {
   reloadKeywords(data: Pick<SearchCorpus, 'keywords' | 'marketShare' | 'hasMarkets' | 'storedHistory'>): void {
     this.corpus = { ...this.corpus, ...data };
     this.catalog = new KeywordCatalog(this.corpus);
-    this.metrics = new KeywordMetrics(this.corpus, this.catalog, (id) => this.marketOf(id));
+    this.metrics = new KeywordMetrics(
+      this.corpus,
+      this.catalog,
+      (id) => this.marketOf(id),
+      () => this.sandboxKeywords,
+    );
     this.rankIndexes.clear();
     this.difficultyCache.clear();
   }
@@ -197,6 +216,23 @@ export class SearchEngine {
   /** The keyword record for a text in a language (known, or derived for unknown text). */
   keyword(text: string, languageId: number): CorpusKeyword {
     return this.metrics.keywordFor(text, languageId);
+  }
+
+  /**
+   * A keyword provider serves the keywords the catalogue lacks (sources/index.ts): from then
+   * on unknown text has no figures (null), rather than figures derived from sandbox keywords.
+   */
+  useKeywordProvider(): void {
+    this.sandboxKeywords = false;
+  }
+
+  /**
+   * Whether the catalogue has figures of a keyword for a location (a provider's keyword only
+   * in the markets it was asked about: keywordMetrics.ts hasDataIn).
+   */
+  holdsKeyword(text: string, locationId: number, languageId: number): boolean {
+    const idx = this.catalog.find(text, this.languageFor(locationId, languageId)._id);
+    return idx !== undefined && this.metrics.hasDataIn(this.catalog.at(idx), locationId);
   }
 
   /** The keyword item of a text for (location, language); records its id for later lookups. */
@@ -483,6 +519,8 @@ export class SearchEngine {
    * computes (sources/difficultyBook.ts).
    */
   private difficultyOf(k: CorpusKeyword, locationId: number, compute = false): { seo: number; ts: number } | undefined {
+    // Text nobody has data on has no difficulty either (issue 24: "asdfqwer" had KD 0).
+    if (k.kind === UNKNOWN_KIND) return undefined;
     const market = this.marketOf(locationId) || DEFAULT_SERP_LOCATION;
     const index = this.rankIndexes.get(market);
     const idx = this.catalog.find(k.kw, k.languageId);
@@ -757,8 +795,10 @@ export class SearchEngine {
   /** Keywords to track for a URL: the ones it ranks for, best position first, then by volume. */
   async suggestedKeywords(url: string, locationId: number, limit: number): Promise<SuggestedKeyword[]> {
     const ranking = (await this.competitorKeywords(url, locationId, MAX_COMPETITOR_KEYWORDS)).keywords;
-    ranking.sort((a, b) => a.position - b.position || b.sv - a.sv);
-    return ranking.slice(0, limit).map((k) => ({ _id: k._id, position: k.position, kw: k.kw, sv: k.sv, lid: k.lid }));
+    // The reference's `sv` is an integer: a keyword nobody has a volume for is not suggested.
+    const known = ranking.filter((k): k is RankingKeyword & { sv: number } => k.sv !== null);
+    known.sort((a, b) => a.position - b.position || b.sv - a.sv);
+    return known.slice(0, limit).map((k) => ({ _id: k._id, position: k.position, kw: k.kw, sv: k.sv, lid: k.lid }));
   }
 
   /**

@@ -7,10 +7,15 @@ export interface ShortLocation {
   code: string;
 }
 
+/**
+ * The metric groups of a result; a group is left out when nobody has its data (a provider
+ * answering nothing for the URL; social counts with link providers, which give none). A
+ * figure the provider does not give is null (DataForSEO has no CitationFlow or TrustFlow).
+ */
 export interface SerpItemMetrics {
-  linkindex: { v: { CitationFlow: number; TrustFlow: number; RefDomains: number; ExtBackLinks: number }; ts: number };
-  authority: { v: { pda: number; upa: number }; ts: number };
-  social: { v: { l: number }; ts: number };
+  linkindex?: { v: { CitationFlow: number | null; TrustFlow: number | null; RefDomains: number | null; ExtBackLinks: number | null }; ts: number };
+  authority?: { v: { pda: number | null; upa: number | null; spam?: number }; ts: number };
+  social?: { v: { l: number }; ts: number };
 }
 
 /** A member of a pack (an ad, a place, a story, a question, ...). */

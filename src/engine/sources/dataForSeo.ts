@@ -13,7 +13,7 @@
  * (retried with backoff, like an HTTP 429 and a 5xx / 5xxxx), 40203 the account's own cost
  * limit, 40102 "No Search Results" (an empty page, not a failure); any other 4xxxx is final.
  */
-import type { KeywordData, KeywordSource } from './types.js';
+import type { KeywordData, KeywordSource, RankedKeyword } from './types.js';
 import { exchange, type ProviderHttpOptions, type Verdict } from './providerHttp.js';
 import { httpUrl, list, record, text, type FetchedBlock, type FetchedMember, type FetchedSerp } from './fetchedSerp.js';
 import type { ProviderSerpQuery, SerpFetcher } from './providerSerp.js';
@@ -29,6 +29,8 @@ export interface DataForSeoOptions {
 }
 
 const RATE_LIMITED = new Set([40202, 40209]);
+const KEYWORDS_PATH = '/v3/keywords_data/google_ads/';
+const LABS_PATH = '/v3/dataforseo_labs/google/';
 const NO_RESULTS = 40102;
 
 export function auth(options: Pick<DataForSeoOptions, 'login' | 'password'>): Record<string, string> {
@@ -219,12 +221,40 @@ export class DataForSeoKeywordSource implements KeywordSource {
       .slice(0, limit);
   }
 
-  private task(endpoint: string, fields: Record<string, unknown>, locationId: number, languageId: number): Promise<unknown[]> {
+  /**
+   * The keywords a target ranks for, from DataForSEO Labs' ranking database
+   * (`dataforseo_labs/google/ranked_keywords/live`, organic results, best positions first):
+   * position ← `rank_group`, url ← the result's `url`, metrics ← `keyword_info` (its
+   * `competition` is 0–1: ×100 is Google Ads' competition index). Labs' own
+   * `keyword_difficulty` is not used: a keyword has one difficulty, Quarry's (difficultyBook.ts).
+   */
+  async rankedKeywords(target: string, locationId: number, languageId: number, limit: number): Promise<{ total: number; keywords: RankedKeyword[] }> {
+    const fields = { target, item_types: ['organic'], limit: Math.max(1, Math.min(limit, 1_000)), order_by: ['ranked_serp_element.serp_item.rank_group,asc'] };
+    const result = record((await this.task('ranked_keywords', fields, locationId || 2840, languageId, LABS_PATH))[0]);
+    const keywords = list(result.items)
+      .map(record)
+      .map((item): RankedKeyword | null => {
+        const data = record(item.keyword_data);
+        const serp = record(record(item.ranked_serp_element).serp_item);
+        const kw = text(data.keyword)?.toLowerCase().replace(/\s+/g, ' ') ?? null;
+        const url = httpUrl(serp.url);
+        const position = typeof serp.rank_group === 'number' && serp.rank_group >= 1 ? Math.round(serp.rank_group) : null;
+        if (kw === null || url === null || position === null) return null;
+        const info = record(data.keyword_info);
+        const competition = typeof info.competition === 'number' && Number.isFinite(info.competition) ? Math.round(info.competition * 100) : null;
+        return { kw, position, url, data: keywordDataOf({ ...info, keyword: kw, competition_index: competition }) };
+      })
+      .filter((k): k is RankedKeyword => k !== null);
+    const total = typeof result.total_count === 'number' && result.total_count >= keywords.length ? result.total_count : keywords.length;
+    return { total, keywords };
+  }
+
+  private task(endpoint: string, fields: Record<string, unknown>, locationId: number, languageId: number, base = KEYWORDS_PATH): Promise<unknown[]> {
     const task: Record<string, unknown> = { ...fields };
     if (locationId !== 0) task.location_code = locationId;
     const lang = this.languageCode(locationId, languageId);
     if (lang) task.language_code = lang;
-    const url = `${this.options.baseUrl.replace(/\/+$/, '')}/v3/keywords_data/google_ads/${endpoint}/live`;
+    const url = `${this.options.baseUrl.replace(/\/+$/, '')}${base}${endpoint}/live`;
     return this.spend(this.options.estimate, async () => {
       const answer = await exchange(
         'dataforseo',

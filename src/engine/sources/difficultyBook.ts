@@ -107,7 +107,10 @@ export class DifficultyBook {
 
   /** A SERP with its keyword's difficulty of the SERP's day (`rank`, `rank_updated_at`). */
   async settleSerp(serp: Serp, day: string, options: Omit<SettleOptions, 'day'>): Promise<Serp> {
-    const [settled] = await this.settle(serp.location_id, [{ kw: serp.kw, computed: { seo: serp.rank, ts: serp.rank_updated_at } }], { ...options, day });
+    // A page without organic results has no difficulty to record (its 0 would become the keyword's).
+    const organic = serp.items.some((i) => i.type === 'ORGANIC');
+    const computed = organic ? { seo: serp.rank, ts: serp.rank_updated_at } : null;
+    const [settled] = await this.settle(serp.location_id, [{ kw: serp.kw, computed }], { ...options, day });
     return settled ? { ...serp, rank: settled.seo, rank_updated_at: settled.ts } : serp;
   }
 

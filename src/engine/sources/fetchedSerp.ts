@@ -52,6 +52,17 @@ export interface ResultMetrics {
   topRankOf(url: string): number | null;
   /** Page and domain authority for difficulty (an unknown domain gets the engine's low prior). */
   authorityOf(url: string): { upa: number; pda: number };
+  /**
+   * Fetches what the view needs of a page's URLs before it is assembled, when its figures
+   * come from providers (links/serpLinkMetrics.ts: a few batched calls for the whole page);
+   * absent for the local link index, which answers synchronously.
+   */
+  prepare?(urls: readonly string[]): Promise<ResultMetrics>;
+}
+
+/** The URLs of a fetched page's results and feature leads, in page order. */
+export function fetchedUrls(fetched: FetchedSerp): string[] {
+  return [...new Set(fetched.blocks.flatMap((b) => (b.url === null ? [] : [b.url])))];
 }
 
 /** The page's frame as for a sandbox SERP, less what the fetched page itself gives. */

@@ -19,10 +19,13 @@ import type { SerpItemMetrics } from '../search/serpTypes.js';
 import { DataForSeoKeywordSource, dataForSeoSerpFetcher } from './dataForSeo.js';
 import { DifficultyBook } from './difficultyBook.js';
 import type { ResultMetrics } from './fetchedSerp.js';
-import { budgetedSpend, KeywordFill, providerOf } from './keywordFill.js';
+import { budgetedSpend, KeywordFill } from './keywordFill.js';
 import type { ProviderHttpOptions } from './providerHttp.js';
 import { ProviderLedger } from './providerLedger.js';
+import { createLinkData, type LinkData } from './links/linkData.js';
+import { providerResultMetrics } from './links/serpLinkMetrics.js';
 import { ProviderSerpSource } from './providerSerp.js';
+import { ProviderKeywords } from './providerKeywords.js';
 import { SandboxKeywordSource, SandboxLinkSource, SandboxSerpSource } from './sandbox.js';
 import { serpApiFetcher } from './serpApi.js';
 import type { SourcesConfig } from './sourceConfig.js';
@@ -32,18 +35,26 @@ export type { SerpSource, KeywordSource, LinkSource, Sources, KeywordData, Sourc
 export { SourceError } from './types.js';
 export type { SourcesConfig } from './sourceConfig.js';
 export { DifficultyBook } from './difficultyBook.js';
+export type { LinkData } from './links/linkData.js';
 
 /** The configured sources, and the keyword fill that puts a keyword provider's data into the catalogue. */
 export interface EngineSources extends Sources {
+  /**
+   * The real web's link index and authority (Majestic or DataForSEO, Moz or DataForSEO),
+   * each answer bought once for everyone; null while both are the sandbox, whose figures
+   * come from the local link index.
+   */
+  linkData: LinkData | null;
   /**
    * Asks the keyword provider for the given keywords the sandbox lacks and stores what it
    * knows, so keyword lookups serve real volumes; nothing to do with the sandbox alone.
    */
   fillKeywords(texts: readonly string[], locationId: number, languageId: number): Promise<number>;
-  /** Stores a keyword provider's ideas for a seed the sandbox lacks (once per seed); nothing with the sandbox alone. */
-  fillKeywordIdeas(seed: string, locationId: number, languageId: number): Promise<number>;
-  /** The provider a keyword's metrics came from (`dataforseo`), or null for sandbox and imported keywords. */
-  keywordSourceOf(kw: string, locationId: number, languageId: number): string | null;
+  /**
+   * Real mode (a keyword provider): related keywords and competitor keywords from the
+   * provider alone (providerKeywords.ts); null with the sandbox as the keyword source.
+   */
+  providerKeywords: ProviderKeywords | null;
   /**
    * Gives keyword items the day's one difficulty of their keyword (`seo`, `seo_ts`): every
    * tool answering keyword items passes them through it (difficultyBook.ts). With the sandbox
@@ -74,6 +85,7 @@ export function createSources(config: SourcesConfig, deps: SourceDependencies): 
   const ledger = new ProviderLedger(deps.state);
   const difficulty = new DifficultyBook(deps.state, deps.clock, (id) => deps.search.marketOf(id));
   const sandboxKeywords = new SandboxKeywordSource(deps.search);
+  const linkData = createLinkData(config, { state: deps.state, clock: deps.clock, ledger, sleep: deps.sleep });
   const serpFetcher =
     config.serp === 'serpapi'
       ? serpApiFetcher({ apiKey: config.serpapi!.apiKey, baseUrl: config.serpapi!.baseUrl, http, costPerSearch: config.serpCost })
@@ -87,14 +99,18 @@ export function createSources(config: SourcesConfig, deps: SourceDependencies): 
         dailyBudget: config.serpDailyBudget,
         search: deps.search,
         locations: deps.locations,
-        metrics: resultMetrics(deps.links, deps.authority, deps.metricsTs),
+        // Real SERPs carry the real web's figures when link providers are configured, never the sandbox's.
+        metrics: linkData ? providerResultMetrics(linkData, deps.authority, deps.clock) : resultMetrics(deps.links, deps.authority, deps.metricsTs),
         difficulty,
         clock: deps.clock,
       })
     : new SandboxSerpSource(deps.search, difficulty, deps.clock);
   let keywords: KeywordSource = sandboxKeywords;
   let fill: KeywordFill | null = null;
+  let providerKeywords: ProviderKeywords | null = null;
   if (config.keywords === 'dataforseo') {
+    // Real keywords: what the provider does not know has no figures, never derived ones.
+    deps.search.useKeywordProvider();
     const provider = new DataForSeoKeywordSource(
       { ...config.dataforseo!, http, estimate: config.keywordCost },
       // Keyword calls have a budget of their own, apart from SERP calls to the same account.
@@ -103,14 +119,15 @@ export function createSources(config: SourcesConfig, deps: SourceDependencies): 
     );
     keywords = provider;
     fill = new KeywordFill({ sandbox: sandboxKeywords, provider, store: deps.research, search: deps.search, reload: deps.reloadKeywords, clock: deps.clock });
+    providerKeywords = new ProviderKeywords({ provider, fill, search: deps.search, clock: deps.clock });
   }
   return {
     serp,
+    linkData,
     keywords,
     links: new SandboxLinkSource(deps.links),
     fillKeywords: (texts, locationId, languageId) => (fill ? fill.fill(texts, locationId, languageId) : Promise.resolve(0)),
-    fillKeywordIdeas: (seed, locationId, languageId) => (fill ? fill.fillIdeas(seed, locationId, languageId) : Promise.resolve(0)),
-    keywordSourceOf: (kw, locationId, languageId) => providerOf(deps.search.keyword(kw, deps.search.languageFor(locationId, languageId)._id).origin),
+    providerKeywords,
     // The sandbox's ranking is the truth of the sandbox web only: with a SERP provider, the
     // difficulty of a keyword comes from its fetched SERP.
     settleDifficulty: (items) => difficulty.settleItems(items, { accept: serp.name === 'sandbox' }),

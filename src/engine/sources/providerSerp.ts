@@ -19,7 +19,7 @@ import type { Platform } from '../search/serpFeatures.js';
 import { serpSourceUrl } from '../search/serpIdentity.js';
 import type { Serp } from '../search/serpTypes.js';
 import { contentTokens, normaliseKeyword, tokenize } from '../search/text.js';
-import { assembleSerp, type FetchedSerp, type ResultMetrics } from './fetchedSerp.js';
+import { assembleSerp, fetchedUrls, type FetchedSerp, type ResultMetrics } from './fetchedSerp.js';
 import type { DifficultyBook } from './difficultyBook.js';
 import type { ProviderLedger } from './providerLedger.js';
 import { SourceError, type SerpSource, type SerpSourceName } from './types.js';
@@ -130,6 +130,8 @@ export class ProviderSerpSource implements SerpSource {
       fetched = await this.buyOnce(key, today, providerQuery);
     }
     const mId = keywordId(keyword, locationId, languageId);
+    // With link and authority providers, the page's metrics in a few batched calls (each datum bought once).
+    const metrics = this.options.metrics.prepare ? await this.options.metrics.prepare(fetchedUrls(fetched)) : this.options.metrics;
     const assembled = assembleSerp(
       fetched,
       {
@@ -144,7 +146,7 @@ export class ProviderSerpSource implements SerpSource {
         queryId: (t) => keywordId(normaliseKeyword(t), locationId, languageId),
         firstPosition: page * RESULTS_PER_PAGE,
       },
-      this.options.metrics,
+      metrics,
     );
     // Its difficulty from the fetched results, unless the day has one already (one truth per keyword and day).
     const serp = await this.options.difficulty.settleSerp(assembled, date, { accept: true });

@@ -50,7 +50,8 @@ export class SandboxKeywordSource implements KeywordSource {
       const kw = normaliseKeyword(text);
       if (kw === '' || seen.has(kw) || !this.holds(kw, locationId, languageId)) continue;
       seen.add(kw);
-      out.push(dataOf(this.search.keywordItem(kw, locationId, languageId)));
+      const data = dataOf(this.search.keywordItem(kw, locationId, languageId));
+      if (data) out.push(data);
     }
     return Promise.resolve(out);
   }
@@ -61,17 +62,19 @@ export class SandboxKeywordSource implements KeywordSource {
     return keywords
       .filter((k) => k.kw !== kw)
       .slice(0, limit)
-      .map(dataOf);
+      .map(dataOf)
+      .filter((k): k is KeywordData => k !== null);
   }
 
-  /** Whether the catalogue holds a keyword in the lookup's language. */
+  /** Whether the catalogue holds a keyword in the lookup's language, with figures for its location. */
   holds(kw: string, locationId: number, languageId: number): boolean {
-    const lang = this.search.languageFor(locationId, languageId);
-    return this.search.catalog.find(kw, lang._id) !== undefined;
+    return this.search.holdsKeyword(kw, locationId, languageId);
   }
 }
 
-function dataOf(item: KeywordItem): KeywordData {
+/** A keyword item as KeywordData; null for one without figures. */
+function dataOf(item: KeywordItem): KeywordData | null {
+  if (item.sv === null) return null;
   return {
     kw: item.kw,
     volume: item.sv,

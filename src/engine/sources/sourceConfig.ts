@@ -3,7 +3,7 @@
  * environment (the README's configuration table). The sandbox stays the default of every
  * capability; choosing a provider without its credentials is a configuration error at start.
  */
-import type { KeywordSourceName, LinkSourceName, SerpSourceName } from './types.js';
+import type { AuthoritySourceName, KeywordSourceName, LinkSourceName, SerpSourceName } from './types.js';
 
 export interface ProviderLimits {
   /** Deadline of one provider call (ms). */
@@ -18,6 +18,10 @@ export interface SourcesConfig {
   serp: SerpSourceName;
   keywords: KeywordSourceName;
   links: LinkSourceName;
+  authority: AuthoritySourceName;
+  majestic: { apiKey: string; baseUrl: string } | null;
+  /** base64 of `access_id:secret`, as Moz issues it. */
+  moz: { token: string; baseUrl: string } | null;
   serpapi: { apiKey: string; baseUrl: string } | null;
   dataforseo: { login: string; password: string; baseUrl: string } | null;
   limits: ProviderLimits;
@@ -29,6 +33,16 @@ export interface SourcesConfig {
   serpCost: number;
   /** Price of one keyword-data task reserved before it (settled at the answer's `cost`). */
   keywordCost: number;
+  /** Daily budget of link-index calls (Majestic or DataForSEO Backlinks), US dollars. */
+  linkDailyBudget: number;
+  /** Daily budget of authority calls (Moz or DataForSEO Backlinks), US dollars. */
+  authorityDailyBudget: number;
+  /** What one Majestic command is counted at (Majestic bills subscription units, not dollars: an estimate). */
+  majesticCost: number;
+  /** Price of one Moz url_metrics row (one target). */
+  mozRowCost: number;
+  /** Price of one DataForSEO Backlinks call reserved before it (settled at the answer's `cost`). */
+  backlinksCost: number;
 }
 
 export class SourceConfigError extends Error {}
@@ -37,7 +51,8 @@ export type Env = Record<string, string | undefined>;
 
 const SERP_SOURCES: readonly SerpSourceName[] = ['sandbox', 'serpapi', 'dataforseo'];
 const KEYWORD_SOURCES: readonly KeywordSourceName[] = ['sandbox', 'dataforseo'];
-const LINK_SOURCES: readonly LinkSourceName[] = ['sandbox'];
+const LINK_SOURCES: readonly LinkSourceName[] = ['sandbox', 'majestic', 'dataforseo'];
+const AUTHORITY_SOURCES: readonly AuthoritySourceName[] = ['sandbox', 'moz', 'dataforseo'];
 
 /** Documented list prices, used as the reservation when no price is configured. */
 const DEFAULT_SERP_COST: Record<SerpSourceName, number> = { sandbox: 0, serpapi: 0.015, dataforseo: 0.002 };
@@ -80,13 +95,24 @@ export function loadSourcesConfig(env: Env): SourcesConfig {
   const serp = choice(env, 'QUARRY_SERP_SOURCE', SERP_SOURCES);
   const keywords = choice(env, 'QUARRY_KEYWORD_SOURCE', KEYWORD_SOURCES);
   const links = choice(env, 'QUARRY_LINK_SOURCE', LINK_SOURCES);
+  const authority = choice(env, 'QUARRY_AUTHORITY_SOURCE', AUTHORITY_SOURCES);
+  const majesticKey = str(env, 'QUARRY_MAJESTIC_KEY');
+  const majesticUrl = baseUrl(env, 'QUARRY_MAJESTIC_URL', 'https://api.majestic.com');
+  const mozToken = str(env, 'QUARRY_MOZ_TOKEN');
+  const mozUrl = baseUrl(env, 'QUARRY_MOZ_URL', 'https://lsapi.seomoz.com');
+  if (links === 'majestic' && majesticKey === null) throw new SourceConfigError('QUARRY_LINK_SOURCE=majestic needs QUARRY_MAJESTIC_KEY');
+  if ((links === 'sandbox') !== (authority === 'sandbox')) {
+    // Real authority over the sandbox's links (or the reverse) would mix two webs in one answer.
+    throw new SourceConfigError('QUARRY_LINK_SOURCE and QUARRY_AUTHORITY_SOURCE must both name providers, or both be the sandbox');
+  }
+  if (authority === 'moz' && mozToken === null) throw new SourceConfigError('QUARRY_AUTHORITY_SOURCE=moz needs QUARRY_MOZ_TOKEN');
   const serpapiKey = str(env, 'QUARRY_SERPAPI_KEY');
   const serpapiUrl = baseUrl(env, 'QUARRY_SERPAPI_URL', 'https://serpapi.com');
   const dataforseoUrl = baseUrl(env, 'QUARRY_DATAFORSEO_URL', 'https://api.dataforseo.com');
   if (serp === 'serpapi' && serpapiKey === null) throw new SourceConfigError('QUARRY_SERP_SOURCE=serpapi needs QUARRY_SERPAPI_KEY');
   const login = str(env, 'QUARRY_DATAFORSEO_LOGIN');
   const password = str(env, 'QUARRY_DATAFORSEO_PASSWORD');
-  const needsDataForSeo = serp === 'dataforseo' || keywords === 'dataforseo';
+  const needsDataForSeo = serp === 'dataforseo' || keywords === 'dataforseo' || links === 'dataforseo' || authority === 'dataforseo';
   if (needsDataForSeo && (login === null || password === null)) {
     throw new SourceConfigError('the dataforseo source needs QUARRY_DATAFORSEO_LOGIN and QUARRY_DATAFORSEO_PASSWORD');
   }
@@ -94,6 +120,9 @@ export function loadSourcesConfig(env: Env): SourcesConfig {
     serp,
     keywords,
     links,
+    authority,
+    majestic: majesticKey === null ? null : { apiKey: majesticKey, baseUrl: majesticUrl },
+    moz: mozToken === null ? null : { token: mozToken, baseUrl: mozUrl },
     serpapi: serpapiKey === null ? null : { apiKey: serpapiKey, baseUrl: serpapiUrl },
     dataforseo: login === null || password === null ? null : { login, password, baseUrl: dataforseoUrl },
     limits: {
@@ -105,5 +134,10 @@ export function loadSourcesConfig(env: Env): SourcesConfig {
     keywordDailyBudget: number(env, 'QUARRY_KEYWORD_DAILY_BUDGET_USD', 5, 0, 1_000_000),
     serpCost: number(env, 'QUARRY_SERP_COST_USD', DEFAULT_SERP_COST[serp], 0, 100),
     keywordCost: number(env, 'QUARRY_KEYWORD_COST_USD', DEFAULT_KEYWORD_COST, 0, 100),
+    linkDailyBudget: number(env, 'QUARRY_LINK_DAILY_BUDGET_USD', 5, 0, 1_000_000),
+    authorityDailyBudget: number(env, 'QUARRY_AUTHORITY_DAILY_BUDGET_USD', 5, 0, 1_000_000),
+    majesticCost: number(env, 'QUARRY_MAJESTIC_COST_USD', 0.01, 0, 100),
+    mozRowCost: number(env, 'QUARRY_MOZ_ROW_COST_USD', 0.002, 0, 100),
+    backlinksCost: number(env, 'QUARRY_BACKLINKS_COST_USD', 0.02, 0, 100),
   };
 }

@@ -55,6 +55,17 @@ export interface KeywordData {
   history: MonthSearches[];
 }
 
+/** A keyword a site ranks for, as a provider's ranking database holds it. */
+export interface RankedKeyword {
+  kw: string;
+  /** Organic position (1 best). */
+  position: number;
+  /** The ranking page. */
+  url: string;
+  /** The keyword's metrics, null when the provider has none. */
+  data: KeywordData | null;
+}
+
 /** Keyword metrics, monthly history and ideas per location and language. */
 export interface KeywordSource {
   readonly name: KeywordSourceName;
@@ -62,6 +73,11 @@ export interface KeywordSource {
   keywordData(keywords: readonly string[], locationId: number, languageId: number): Promise<KeywordData[]>;
   /** Keyword ideas for a seed with their metrics, best first, at most `limit` (the seed itself left out). */
   ideas(seed: string, locationId: number, languageId: number, limit: number): Promise<KeywordData[]>;
+  /**
+   * The keywords a domain, subdomain or URL ranks for, best positions first, at most `limit`,
+   * with how many it ranks for in all; absent where the source has no ranking database.
+   */
+  rankedKeywords?(target: string, locationId: number, languageId: number, limit: number): Promise<{ total: number; keywords: RankedKeyword[] }>;
 }
 
 /** A link with its crawl dates. */

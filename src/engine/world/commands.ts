@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
-import { ConfigError, loadConfig, WORLD_SIZES, type WorldSize } from '../../config.js';
+import { ConfigError, loadConfig, WORLD_SETTINGS, type WorldSetting } from '../../config.js';
 import { systemClock } from '../../lib/clock.js';
 import { ensureWorld, openEngine, researchStoreFile } from '../index.js';
 import { importKeywordsCsv } from '../import/keywordsImport.js';
@@ -19,9 +19,9 @@ function integer(value: string): number {
   return Number(value);
 }
 
-function size(value: string): WorldSize {
-  if (!(WORLD_SIZES as readonly string[]).includes(value)) throw new InvalidArgumentError(`must be one of ${WORLD_SIZES.join(', ')}`);
-  return value as WorldSize;
+function size(value: string): WorldSetting {
+  if (!(WORLD_SETTINGS as readonly string[]).includes(value)) throw new InvalidArgumentError(`must be one of ${WORLD_SETTINGS.join(', ')}`);
+  return value as WorldSetting;
 }
 
 export function worldCommand(): Command {
@@ -29,11 +29,11 @@ export function worldCommand(): Command {
   world
     .command('build')
     .description('build the sandbox web into <data-dir>/research.db')
-    .option('--size <size>', `world size (${WORLD_SIZES.join(', ')})`, size)
+    .option('--size <size>', `world size (${WORLD_SETTINGS.join(', ')}; none: an empty store, no sandbox)`, size)
     .option('--seed <seed>', 'generator seed', integer)
     .option('--data-dir <dir>', 'data directory (default QUARRY_DATA_DIR or ./data)')
     .option('--force', 'rebuild even when a world is already there')
-    .action(async (options: { size?: WorldSize; seed?: number; dataDir?: string; force?: boolean }) => {
+    .action(async (options: { size?: WorldSetting; seed?: number; dataDir?: string; force?: boolean }) => {
       const config = loadConfig(options.dataDir ? { ...process.env, QUARRY_DATA_DIR: options.dataDir } : process.env);
       const file = researchStoreFile(config.dataDir);
       if (options.force) {

@@ -19,8 +19,10 @@ import { rankStorageQuotaMigrations } from './0016_rank_storage_quota.js';
 import { exportChunkMigrations } from './0017_export_chunks.js';
 import { lookupKeySeparatorMigrations } from './0018_lookup_key_separator.js';
 import { searchConsoleMigrations } from './0020_search_console.js';
+import { providerAnswerMigrations } from './0040_provider_answers.js';
 import { keywordDifficultyMigrations } from './0045_keyword_difficulty.js';
 import { answerMonitoringMigrations } from './0050_answer_monitoring.js';
+import { rankCheckDaysMigrations } from './0075_rank_check_days.js';
 
 export const stateMigrations: Record<string, Migration> = {
   ...foundationMigrations,
@@ -39,6 +41,8 @@ export const stateMigrations: Record<string, Migration> = {
   ...exportChunkMigrations,
   ...lookupKeySeparatorMigrations,
   ...searchConsoleMigrations,
+  ...providerAnswerMigrations,
   ...keywordDifficultyMigrations,
   ...answerMonitoringMigrations,
+  ...rankCheckDaysMigrations,
 };

@@ -150,7 +150,8 @@ export async function promptRoutes(plain: FastifyInstance): Promise<void> {
       if (body.language_id !== undefined) requireLanguage(body.language_id);
       const max = policy.planOf(req.account!).maxGeneratePrompts;
       const ranking = await search.competitorKeywords(domain, body.location_id, SUGGESTION_KEYWORDS);
-      const keywords = [...ranking.keywords].sort((a, b) => b.sv - a.sv || a.position - b.position);
+      // Keywords nobody has a volume for say nothing about what the brand is searched for.
+      const keywords = ranking.keywords.filter((k): k is typeof k & { sv: number } => k.sv !== null).sort((a, b) => b.sv - a.sv || a.position - b.position);
       const kind = (engine.store.raw.prepare('SELECT kind FROM root_domains WHERE domain = ?').get(domain) as { kind: string } | undefined)?.kind ?? null;
       const { prompts, perception } = suggestPrompts(
         { brand, domain, keywords, kind: kind ?? (keywords.length > 0 ? 'site' : null), locationLabel: location.label },

@@ -9,47 +9,56 @@
 import { Type, type TOptional } from '@sinclair/typebox';
 import { component, Dictionary, Nullable, Ref, type ComponentList } from './schemas.js';
 
-/** A link count the link index reports as a string or a number (we send decimal strings). */
+/** A link count the link index reports as a string or a number (the reference's; we send decimal strings, nullableCount below). */
 export const LinkIndexLinkCount = component('LinkIndexLinkCount', Type.Union([Type.String(), Type.Integer()], { description: 'A link count' }));
 
-const count = (description?: string) => Ref(LinkIndexLinkCount, description ? { description } : {});
+/**
+ * A link count as item info carries it: decimal text, null when the configured provider does
+ * not give it. (The reference's LinkIndexLinkCount, string or integer, cannot be null in
+ * OpenAPI 3.0: a nullable needs a type beside it.)
+ */
+const nullableCount = () => Nullable(Type.String({ description: 'A link count (decimal text); null when the link provider does not give it' }));
 
-/** Everything the link index knows of a URL, host or root domain. Counts of −1 upstream are reported as 0. */
+/**
+ * Everything the link index knows of a URL, host or root domain. Counts of −1 upstream are
+ * reported as 0. A figure the configured provider does not give is null (DataForSEO has no
+ * CitationFlow, TrustFlow, ACRank…; docs/decisions.md), never a stand-in number.
+ */
 export const LinkIndexIndexItemInfo = component(
   'LinkIndexIndexItemInfo',
   Type.Object({
     Status: Type.String({ description: '`Found`, or anything else when the index has no data for the item' }),
-    ExtBackLinks: Type.Integer({ description: 'External backlinks' }),
-    RefDomains: Type.Integer({ description: 'Referring domains' }),
-    ACRank: Type.Integer(),
-    RefIPs: Type.Integer({ description: 'Referring IP addresses' }),
+    ExtBackLinks: Nullable(Type.Integer({ description: 'External backlinks' })),
+    RefDomains: Nullable(Type.Integer({ description: 'Referring domains' })),
+    ACRank: Nullable(Type.Integer()),
+    RefIPs: Nullable(Type.Integer({ description: 'Referring IP addresses' })),
     ItemType: Type.Integer({ description: '1 root domain, 2 subdomain, 3 URL' }),
-    RefSubNets: Type.Integer({ description: 'Referring /24 subnets' }),
-    CitationFlow: Type.Integer({ description: '0–100' }),
-    TrustFlow: Type.Integer({ description: '0–100' }),
-    TrustMetric: Type.Integer({ description: 'The same trust score as TrustFlow, under its older name' }),
-    IndexedURLs: Type.Integer(),
-    RefDomainsEDU: Type.Integer(),
-    ExtBackLinksEDU: Type.Integer(),
-    RefDomainsGOV: Type.Integer(),
-    ExtBackLinksGOV: Type.Integer(),
-    RefDomainsEDU_Exact: Type.Integer(),
-    ExtBackLinksEDU_Exact: Type.Integer(),
-    RefDomainsGOV_Exact: Type.Integer(),
-    ExtBackLinksGOV_Exact: Type.Integer(),
-    NonUniqueLinkTypeHomepages: count(),
-    NonUniqueLinkTypeIndirect: count(),
-    NonUniqueLinkTypeDeleted: count(),
-    NonUniqueLinkTypeNoFollow: count(),
-    NonUniqueLinkTypeProtocolHTTPS: count(),
-    NonUniqueLinkTypeFrame: count(),
-    NonUniqueLinkTypeImageLink: count(),
-    NonUniqueLinkTypeRedirect: count(),
-    NonUniqueLinkTypeTextLink: count(),
-    TotalNonUniqueLinks: count(),
-    OutLinksInternal: count(),
-    OutLinksExternal: count(),
-    OutDomainsExternal: count(),
+    RefSubNets: Nullable(Type.Integer({ description: 'Referring /24 subnets' })),
+    CitationFlow: Nullable(Type.Integer({ description: '0–100' })),
+    TrustFlow: Nullable(Type.Integer({ description: '0–100' })),
+    TrustMetric: Nullable(Type.Integer({ description: 'The same trust score as TrustFlow, under its older name' })),
+    IndexedURLs: Nullable(Type.Integer()),
+    RefDomainsEDU: Nullable(Type.Integer()),
+    ExtBackLinksEDU: Nullable(Type.Integer()),
+    RefDomainsGOV: Nullable(Type.Integer()),
+    ExtBackLinksGOV: Nullable(Type.Integer()),
+    RefDomainsEDU_Exact: Nullable(Type.Integer()),
+    ExtBackLinksEDU_Exact: Nullable(Type.Integer()),
+    RefDomainsGOV_Exact: Nullable(Type.Integer()),
+    ExtBackLinksGOV_Exact: Nullable(Type.Integer()),
+    NonUniqueLinkTypeHomepages: nullableCount(),
+    NonUniqueLinkTypeIndirect: nullableCount(),
+    NonUniqueLinkTypeDeleted: nullableCount(),
+    NonUniqueLinkTypeNoFollow: nullableCount(),
+    NonUniqueLinkTypeProtocolHTTPS: nullableCount(),
+    NonUniqueLinkTypeFrame: nullableCount(),
+    NonUniqueLinkTypeImageLink: nullableCount(),
+    NonUniqueLinkTypeRedirect: nullableCount(),
+    NonUniqueLinkTypeTextLink: nullableCount(),
+    TotalNonUniqueLinks: nullableCount(),
+    OutLinksInternal: nullableCount(),
+    OutLinksExternal: nullableCount(),
+    OutDomainsExternal: nullableCount(),
   }),
 );
 
@@ -97,8 +106,14 @@ export const AuthorityMetric = component(
   'AuthorityMetric',
   Type.Object({
     v: Type.Object(
-      { pda: Type.Number({ description: 'Domain authority 0–100' }), upa: Type.Number({ description: 'Page authority 0–100' }) },
-      { additionalProperties: Type.Union([Type.Number(), Type.String()]), description: 'pda and upa; other authority figures may follow' },
+      {
+        pda: Nullable(Type.Number({ description: 'Domain authority 0–100; null when the authority provider does not give it' })),
+        upa: Nullable(Type.Number({ description: 'Page authority 0–100; null when the authority provider does not give it' })),
+      },
+      {
+        additionalProperties: Type.Union([Type.Number(), Type.String()]),
+        description: 'pda and upa; other authority figures may follow (`spam`: Moz spam score)',
+      },
     ),
     ts: Type.Integer({ description: 'Unix seconds' }),
   }),
@@ -141,7 +156,6 @@ export const RankDist = component(
 );
 
 export const metricsComponents: ComponentList = [
-  LinkIndexLinkCount,
   LinkIndexIndexItemInfo,
   LinkIndexMetric,
   SocialMetricValue,

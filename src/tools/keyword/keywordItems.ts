@@ -21,16 +21,14 @@ export function parseCsvFields(fields: string | undefined): KeywordCsvField[] | 
   return out.length > 0 ? out : null;
 }
 
-/** One CSV row of a keyword: numbers as numbers, `seo` empty when unknown, `msv` as JSON. */
+/** One CSV row of a keyword: numbers as numbers, an unknown figure (`sv`, `cpc`, `ppc`, `seo`) empty, `msv` as JSON. */
 export function keywordCsvRow(item: KeywordItem, fields: readonly KeywordCsvField[]): (string | number)[] {
   return fields.map((f) => {
     switch (f) {
       case 'msv':
         return JSON.stringify(item.msv);
-      case 'seo':
-        return item.seo ?? '';
       default:
-        return item[f];
+        return item[f] ?? '';
     }
   });
 }

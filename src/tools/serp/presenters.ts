@@ -11,12 +11,12 @@ import type { SerpBody, SerpItemBody } from './schemas.js';
 
 type Metrics = NonNullable<SerpItemBody['m']>;
 
-/** The metric groups of a result: the engine's three, social without Open Graph tags (never fetched). */
+/** The metric groups of a result that exist; social without Open Graph tags (never fetched). */
 function presentMetrics(m: SerpItemMetrics): Metrics {
   return {
-    linkindex: m.linkindex,
-    authority: m.authority,
-    social: { v: { l: m.social.v.l, og: null }, ts: m.social.ts },
+    ...(m.linkindex ? { linkindex: m.linkindex } : {}),
+    ...(m.authority ? { authority: m.authority } : {}),
+    ...(m.social ? { social: { v: { l: m.social.v.l, og: null }, ts: m.social.ts } } : {}),
   };
 }
 

@@ -214,7 +214,7 @@ export function realismSuite(size: WorldSize, seed = 1): void {
     const missing: string[] = [];
     for (const { kw } of heads) {
       const related = (await t.search.relatedKeywords(kw.kw, 2840, 1000, 10_000)).keywords.slice(1);
-      const biggest = [...related].sort((a, b) => b.sv - a.sv).slice(0, 5);
+      const biggest = [...related].sort((a, b) => b.sv! - a.sv!).slice(0, 5);
       const first = new Set(related.slice(0, 20).map((k) => k.kw));
       for (const k of biggest) if (!first.has(k.kw)) missing.push(`${kw.kw}: ${k.kw} (${k.sv}) at ${related.indexOf(k) + 1}`);
     }

@@ -23,7 +23,7 @@ test('SERP positions 1–10 have more authority than positions 21–30', () => {
     const serp = t.search.serp({ kw: k.kw, locationId: 2840 });
     const organic = serp.items.filter((i) => i.type === 'ORGANIC');
     if (organic.length < 30) continue;
-    const strength = (i: (typeof organic)[number]) => (i.m!.authority.v.upa + i.m!.authority.v.pda) / 2;
+    const strength = (i: (typeof organic)[number]) => (i.m!.authority!.v.upa! + i.m!.authority!.v.pda!) / 2;
     top += organic.slice(0, 10).reduce((s, i) => s + strength(i), 0) / 10;
     mid += organic.slice(20, 30).reduce((s, i) => s + strength(i), 0) / 10;
     n++;
@@ -39,7 +39,7 @@ test('difficulty correlates with the authority of the top 10 (Spearman ≥ 0.8)'
     const serp = t.search.serp({ kw: k.kw, locationId: 2840 });
     const top = serp.items.filter((i) => i.type === 'ORGANIC').slice(0, 10);
     difficulty.push(serp.rank);
-    authority.push(top.reduce((s, i) => s + (i.m!.authority.v.upa + i.m!.authority.v.pda) / 2, 0) / 10);
+    authority.push(top.reduce((s, i) => s + (i.m!.authority!.v.upa! + i.m!.authority!.v.pda!) / 2, 0) / 10);
     assert.ok(serp.rank >= 0 && serp.rank <= 100);
   }
   const rho = spearman(difficulty, authority);
@@ -147,7 +147,7 @@ test('related keywords of a head term share its niche, seed first, count varying
 test('keyword items: volume per country is a share of the global volume, history from 2015-01', () => {
   const global = t.search.keywordItem('hiking boots', 0, 1000);
   const us = t.search.keywordItem('hiking boots', 2840, 1000);
-  assert.ok(us.sv < global.sv && us.sv > 0);
+  assert.ok(us.sv! < global.sv! && us.sv! > 0);
   assert.deepEqual(global.msv[0].slice(0, 2), [2015, 1]);
   assert.deepEqual(global.msv.at(-1)!.slice(0, 2), [2026, 10]);
   assert.equal(us._id, keywordId('hiking boots', 2840, 1000));
@@ -158,7 +158,7 @@ test('keyword items: volume per country is a share of the global volume, history
   // A text the world does not know gets stable, plausible metrics from its niche.
   const unknown = t.search.keywordItem('waterproof hiking boots for toddlers', 2840, 1000);
   assert.deepEqual(t.search.keywordItem('waterproof hiking boots for toddlers', 2840, 1000), unknown);
-  assert.ok(unknown.sv > 0 && unknown.sv < us.sv);
+  assert.ok(unknown.sv! > 0 && unknown.sv! < us.sv!);
   const k = t.search.keyword('waterproof hiking boots for toddlers', 1000);
   assert.equal(k.nicheId, t.search.keyword('hiking boots', 1000).nicheId);
 });

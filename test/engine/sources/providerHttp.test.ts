@@ -128,7 +128,12 @@ describe('sources configuration', () => {
     refused({ QUARRY_SERP_SOURCE: 'dataforseo', QUARRY_DATAFORSEO_LOGIN: 'x' }, /QUARRY_DATAFORSEO_PASSWORD/);
     refused({ QUARRY_KEYWORD_SOURCE: 'dataforseo' }, /QUARRY_DATAFORSEO_LOGIN/);
     refused({ QUARRY_SERP_SOURCE: 'bing' }, /must be one of sandbox, serpapi, dataforseo/);
-    refused({ QUARRY_LINK_SOURCE: 'majestic' }, /must be one of sandbox/);
+    refused({ QUARRY_LINK_SOURCE: 'ahrefs' }, /must be one of sandbox, majestic, dataforseo/);
+    refused({ QUARRY_LINK_SOURCE: 'majestic', QUARRY_AUTHORITY_SOURCE: 'moz', QUARRY_MOZ_TOKEN: 't' }, /QUARRY_MAJESTIC_KEY/);
+    refused({ QUARRY_LINK_SOURCE: 'majestic', QUARRY_AUTHORITY_SOURCE: 'moz', QUARRY_MAJESTIC_KEY: 'k' }, /QUARRY_MOZ_TOKEN/);
+    // Real links over the sandbox's authority (or the reverse) would mix two webs in one answer.
+    refused({ QUARRY_LINK_SOURCE: 'majestic', QUARRY_MAJESTIC_KEY: 'k' }, /both name providers/);
+    refused({ QUARRY_LINK_SOURCE: 'dataforseo', QUARRY_AUTHORITY_SOURCE: 'dataforseo' }, /QUARRY_DATAFORSEO_LOGIN/);
     refused({ QUARRY_SERP_DAILY_BUDGET_USD: '-1' }, /must be a number/);
     refused({ QUARRY_SOURCE_RETRIES: '99' }, /between 0 and 10/);
     refused({ QUARRY_SERPAPI_URL: 'file:///etc/passwd' }, /http\(s\) URL/);

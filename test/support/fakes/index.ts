@@ -14,7 +14,12 @@
  *   provider's documented format (see each file for its sources) and rejects wrong
  *   credentials as the provider does. Each is a FakeUpstream: `script()` an error body, a
  *   429 or a hang before the default answers; `requests` counts the calls.
- * - `linkProviderEnv(...)`: the environment that points Quarry at running fakes.
+ * - `coffeeKeywords()` (keywordWeb.ts): Google Ads figures of the coffee web's keywords (bucketed
+ *   volumes: "cold brew coffee maker" 1,900 with months averaging 1,983), each seed's ideas and
+ *   each domain's ranking keywords; `startFakeDataForSeo({ keywords, links }, login, password)`
+ *   (dataForSeoKeywords.ts) answers DataForSEO's Keywords Data and Labs ranked_keywords about
+ *   them, and its Backlinks API about the link web, as one DataForSEO account.
+ * - `linkProviderEnv(...)`, `keywordProviderEnv(...)`: the environment that points Quarry at running fakes.
  *
  * @example
  * const web = coffeeWeb();
@@ -31,6 +36,8 @@ export { coffeeWeb, linksTo, fakeRoot, type FakeLinkWeb, type FakeItem, type Fak
 export { startFakeMajestic, majesticError, majesticAnswer, type FakeMajestic } from './majestic.js';
 export { startFakeMoz, mozAnswer } from './moz.js';
 export { startFakeDataForSeoBacklinks, dataForSeoBacklinksAnswer, dfsError, FAKE_DFS_COST } from './dataForSeoBacklinks.js';
+export { coffeeKeywords, months, type FakeKeywordWeb, type FakeKeyword, type FakeRanking, type FakeMonth } from './keywordWeb.js';
+export { startFakeDataForSeo, dataForSeoKeywordsAnswer, FAKE_KEYWORDS_COST, labsCost } from './dataForSeoKeywords.js';
 
 /** Credentials the fakes are started with by `linkProviderEnv`'s callers. */
 export const FAKE_MAJESTIC_KEY = 'mj-test-key';
@@ -54,4 +61,18 @@ export function linkProviderEnv(fakes: { majestic?: FakeUpstream; moz?: FakeUpst
     Object.assign(env, { QUARRY_DATAFORSEO_LOGIN: FAKE_DFS_LOGIN, QUARRY_DATAFORSEO_PASSWORD: FAKE_DFS_PASSWORD, QUARRY_DATAFORSEO_URL: fakes.dataforseo.url });
   }
   return env;
+}
+export { coffeeSerpApiPage, COFFEE_TOP } from './serpApiCoffee.js';
+
+/** Environment variables that make keyword figures come from a running DataForSEO fake (startFakeDataForSeo). */
+export function keywordProviderEnv(dataforseo: FakeUpstream): Record<string, string> {
+  return {
+    QUARRY_SOURCE_BACKOFF_MS: '0',
+    QUARRY_SOURCE_RETRIES: '2',
+    QUARRY_SOURCE_TIMEOUT_MS: '1500',
+    QUARRY_KEYWORD_SOURCE: 'dataforseo',
+    QUARRY_DATAFORSEO_LOGIN: FAKE_DFS_LOGIN,
+    QUARRY_DATAFORSEO_PASSWORD: FAKE_DFS_PASSWORD,
+    QUARRY_DATAFORSEO_URL: dataforseo.url,
+  };
 }

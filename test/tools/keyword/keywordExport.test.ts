@@ -20,7 +20,8 @@ const KNOWN_FIELDS = ['kw', 'sv', 'lid', 'cpc', 'ppc', 'seo', 'msv'];
 /** A JSON keyword's value as the CSV writes it. */
 function csvValue(k: Record<string, unknown>, field: string): string {
   if (field === 'msv') return JSON.stringify(k.msv);
-  if (field === 'seo' && k.seo === null) return '';
+  // An unknown figure (seo; sv, cpc, ppc of a keyword nobody has data on) is an empty cell.
+  if (k[field] === null) return '';
   return String(k[field]);
 }
 

@@ -112,7 +112,7 @@ describe('GET /site-tool/overview', () => {
     const organic = body.rankDist[0].metrics_absolute[months.at(-1)!].organic;
     assert.equal(organic.count, ranked.totalCount);
     assert.equal(organic.pos_1, ranked.keywords.filter((k) => k.position === 1).length);
-    const etv = ranked.keywords.reduce((sum, k) => sum + k.sv * baseClickThroughRate(k.position), 0);
+    const etv = ranked.keywords.reduce((sum, k) => sum + k.sv! * baseClickThroughRate(k.position), 0);
     assert.ok(Math.abs(organic.etv - etv) < 0.01, `etv ${organic.etv} vs ${etv}`);
     const after = await c.pools();
     assert.equal(after['sp-overview'].remaining, before['sp-overview'].remaining - 1);

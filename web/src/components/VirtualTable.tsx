@@ -35,6 +35,16 @@ interface Props<T> {
 
 const OVERSCAN = 8;
 
+/**
+ * The narrowest a column may get, in px: the first px figure of its width (`90px`,
+ * `minmax(160px, 2fr)`), or 100 for a bare fraction. The table is at least their sum wide, so
+ * on a phone it scrolls sideways inside its box instead of crushing the cells (or the page).
+ */
+function minWidth(width: string | undefined): number {
+  const px = /(\d+(?:\.\d+)?)px/.exec(width ?? '');
+  return px ? Number(px[1]) : 100;
+}
+
 export function VirtualTable<T>({ rows, columns, rowKey, rowHeight = 34, height = 480, sort, onSort, onRowClick, selectedKey, label }: Props<T>) {
   const [scrollTop, setScrollTop] = useState(0);
   const first = Math.max(0, Math.floor(scrollTop / rowHeight) - OVERSCAN);
@@ -84,16 +94,19 @@ export function VirtualTable<T>({ rows, columns, rowKey, rowHeight = 34, height 
       </div>,
     );
   }
+  const tableMin = columns.reduce((sum, c) => sum + minWidth(c.width), 0);
   return (
     <div class="vt" role="table" aria-label={label} aria-rowcount={rows.length + 1} data-rows={rows.length}>
-      {header}
-      <div
-        class="vt-body"
-        style={{ height: `${Math.min(height, Math.max(rowHeight, rows.length * rowHeight))}px` }}
-        onScroll={(e) => setScrollTop((e.currentTarget as HTMLDivElement).scrollTop)}
-      >
-        <div class="vt-spacer" style={{ height: `${rows.length * rowHeight}px` }}>
-          {visible}
+      <div class="vt-inner" style={{ minWidth: `${tableMin}px` }}>
+        {header}
+        <div
+          class="vt-body"
+          style={{ height: `${Math.min(height, Math.max(rowHeight, rows.length * rowHeight))}px` }}
+          onScroll={(e) => setScrollTop((e.currentTarget as HTMLDivElement).scrollTop)}
+        >
+          <div class="vt-spacer" style={{ height: `${rows.length * rowHeight}px` }}>
+            {visible}
+          </div>
         </div>
       </div>
     </div>

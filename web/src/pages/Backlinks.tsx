@@ -83,7 +83,8 @@ function Metrics({ url }: { url: string }) {
       {(all) => {
         const m = all[0]?.m.linkindex.v;
         if (!m || m.Status !== 'Found') return <Empty>The link index has no data for {url}.</Empty>;
-        const cards: [string, number | undefined][] = [
+        // A figure the link provider does not give is null (DataForSEO has no citation or trust flow).
+        const cards: [string, number | null | undefined][] = [
           ['Citation flow', m.CitationFlow],
           ['Trust flow', m.TrustFlow],
           ['Backlinks', m.ExtBackLinks],
@@ -99,7 +100,7 @@ function Metrics({ url }: { url: string }) {
             {cards.map(([label, value]) => (
               <div key={label}>
                 <dt>{label}</dt>
-                <dd>{value === undefined ? '–' : value.toLocaleString('en')}</dd>
+                <dd>{value === undefined || value === null ? '–' : value.toLocaleString('en')}</dd>
               </div>
             ))}
           </dl>

@@ -1293,50 +1293,61 @@ export interface components {
             /** @description When the volumes were taken, Unix seconds */
             ts: number;
         };
-        /** @description A link count */
-        LinkIndexLinkCount: string | number;
         LinkIndexIndexItemInfo: {
             /** @description `Found`, or anything else when the index has no data for the item */
             Status: string;
             /** @description External backlinks */
-            ExtBackLinks: number;
+            ExtBackLinks: number | null;
             /** @description Referring domains */
-            RefDomains: number;
-            ACRank: number;
+            RefDomains: number | null;
+            ACRank: number | null;
             /** @description Referring IP addresses */
-            RefIPs: number;
+            RefIPs: number | null;
             /** @description 1 root domain, 2 subdomain, 3 URL */
             ItemType: number;
             /** @description Referring /24 subnets */
-            RefSubNets: number;
+            RefSubNets: number | null;
             /** @description 0–100 */
-            CitationFlow: number;
+            CitationFlow: number | null;
             /** @description 0–100 */
-            TrustFlow: number;
+            TrustFlow: number | null;
             /** @description The same trust score as TrustFlow, under its older name */
-            TrustMetric: number;
-            IndexedURLs: number;
-            RefDomainsEDU: number;
-            ExtBackLinksEDU: number;
-            RefDomainsGOV: number;
-            ExtBackLinksGOV: number;
-            RefDomainsEDU_Exact: number;
-            ExtBackLinksEDU_Exact: number;
-            RefDomainsGOV_Exact: number;
-            ExtBackLinksGOV_Exact: number;
-            NonUniqueLinkTypeHomepages: components["schemas"]["LinkIndexLinkCount"];
-            NonUniqueLinkTypeIndirect: components["schemas"]["LinkIndexLinkCount"];
-            NonUniqueLinkTypeDeleted: components["schemas"]["LinkIndexLinkCount"];
-            NonUniqueLinkTypeNoFollow: components["schemas"]["LinkIndexLinkCount"];
-            NonUniqueLinkTypeProtocolHTTPS: components["schemas"]["LinkIndexLinkCount"];
-            NonUniqueLinkTypeFrame: components["schemas"]["LinkIndexLinkCount"];
-            NonUniqueLinkTypeImageLink: components["schemas"]["LinkIndexLinkCount"];
-            NonUniqueLinkTypeRedirect: components["schemas"]["LinkIndexLinkCount"];
-            NonUniqueLinkTypeTextLink: components["schemas"]["LinkIndexLinkCount"];
-            TotalNonUniqueLinks: components["schemas"]["LinkIndexLinkCount"];
-            OutLinksInternal: components["schemas"]["LinkIndexLinkCount"];
-            OutLinksExternal: components["schemas"]["LinkIndexLinkCount"];
-            OutDomainsExternal: components["schemas"]["LinkIndexLinkCount"];
+            TrustMetric: number | null;
+            IndexedURLs: number | null;
+            RefDomainsEDU: number | null;
+            ExtBackLinksEDU: number | null;
+            RefDomainsGOV: number | null;
+            ExtBackLinksGOV: number | null;
+            RefDomainsEDU_Exact: number | null;
+            ExtBackLinksEDU_Exact: number | null;
+            RefDomainsGOV_Exact: number | null;
+            ExtBackLinksGOV_Exact: number | null;
+            /** @description A link count (decimal text); null when the link provider does not give it */
+            NonUniqueLinkTypeHomepages: string | null;
+            /** @description A link count (decimal text); null when the link provider does not give it */
+            NonUniqueLinkTypeIndirect: string | null;
+            /** @description A link count (decimal text); null when the link provider does not give it */
+            NonUniqueLinkTypeDeleted: string | null;
+            /** @description A link count (decimal text); null when the link provider does not give it */
+            NonUniqueLinkTypeNoFollow: string | null;
+            /** @description A link count (decimal text); null when the link provider does not give it */
+            NonUniqueLinkTypeProtocolHTTPS: string | null;
+            /** @description A link count (decimal text); null when the link provider does not give it */
+            NonUniqueLinkTypeFrame: string | null;
+            /** @description A link count (decimal text); null when the link provider does not give it */
+            NonUniqueLinkTypeImageLink: string | null;
+            /** @description A link count (decimal text); null when the link provider does not give it */
+            NonUniqueLinkTypeRedirect: string | null;
+            /** @description A link count (decimal text); null when the link provider does not give it */
+            NonUniqueLinkTypeTextLink: string | null;
+            /** @description A link count (decimal text); null when the link provider does not give it */
+            TotalNonUniqueLinks: string | null;
+            /** @description A link count (decimal text); null when the link provider does not give it */
+            OutLinksInternal: string | null;
+            /** @description A link count (decimal text); null when the link provider does not give it */
+            OutLinksExternal: string | null;
+            /** @description A link count (decimal text); null when the link provider does not give it */
+            OutDomainsExternal: string | null;
         };
         LinkIndexMetric: {
             /** @description The item info (all of it on URL metrics; CitationFlow, TrustFlow, RefDomains and ExtBackLinks on SERP items) */
@@ -1344,44 +1355,57 @@ export interface components {
                 /** @description `Found`, or anything else when the index has no data for the item */
                 Status?: string;
                 /** @description External backlinks */
-                ExtBackLinks: number;
+                ExtBackLinks: number | null;
                 /** @description Referring domains */
-                RefDomains: number;
-                ACRank?: number;
+                RefDomains: number | null;
+                ACRank?: number | null;
                 /** @description Referring IP addresses */
-                RefIPs?: number;
+                RefIPs?: number | null;
                 /** @description 1 root domain, 2 subdomain, 3 URL */
                 ItemType?: number;
                 /** @description Referring /24 subnets */
-                RefSubNets?: number;
+                RefSubNets?: number | null;
                 /** @description 0–100 */
-                CitationFlow: number;
+                CitationFlow: number | null;
                 /** @description 0–100 */
-                TrustFlow: number;
+                TrustFlow: number | null;
                 /** @description The same trust score as TrustFlow, under its older name */
-                TrustMetric?: number;
-                IndexedURLs?: number;
-                RefDomainsEDU?: number;
-                ExtBackLinksEDU?: number;
-                RefDomainsGOV?: number;
-                ExtBackLinksGOV?: number;
-                RefDomainsEDU_Exact?: number;
-                ExtBackLinksEDU_Exact?: number;
-                RefDomainsGOV_Exact?: number;
-                ExtBackLinksGOV_Exact?: number;
-                NonUniqueLinkTypeHomepages?: components["schemas"]["LinkIndexLinkCount"];
-                NonUniqueLinkTypeIndirect?: components["schemas"]["LinkIndexLinkCount"];
-                NonUniqueLinkTypeDeleted?: components["schemas"]["LinkIndexLinkCount"];
-                NonUniqueLinkTypeNoFollow?: components["schemas"]["LinkIndexLinkCount"];
-                NonUniqueLinkTypeProtocolHTTPS?: components["schemas"]["LinkIndexLinkCount"];
-                NonUniqueLinkTypeFrame?: components["schemas"]["LinkIndexLinkCount"];
-                NonUniqueLinkTypeImageLink?: components["schemas"]["LinkIndexLinkCount"];
-                NonUniqueLinkTypeRedirect?: components["schemas"]["LinkIndexLinkCount"];
-                NonUniqueLinkTypeTextLink?: components["schemas"]["LinkIndexLinkCount"];
-                TotalNonUniqueLinks?: components["schemas"]["LinkIndexLinkCount"];
-                OutLinksInternal?: components["schemas"]["LinkIndexLinkCount"];
-                OutLinksExternal?: components["schemas"]["LinkIndexLinkCount"];
-                OutDomainsExternal?: components["schemas"]["LinkIndexLinkCount"];
+                TrustMetric?: number | null;
+                IndexedURLs?: number | null;
+                RefDomainsEDU?: number | null;
+                ExtBackLinksEDU?: number | null;
+                RefDomainsGOV?: number | null;
+                ExtBackLinksGOV?: number | null;
+                RefDomainsEDU_Exact?: number | null;
+                ExtBackLinksEDU_Exact?: number | null;
+                RefDomainsGOV_Exact?: number | null;
+                ExtBackLinksGOV_Exact?: number | null;
+                /** @description A link count (decimal text); null when the link provider does not give it */
+                NonUniqueLinkTypeHomepages?: string | null;
+                /** @description A link count (decimal text); null when the link provider does not give it */
+                NonUniqueLinkTypeIndirect?: string | null;
+                /** @description A link count (decimal text); null when the link provider does not give it */
+                NonUniqueLinkTypeDeleted?: string | null;
+                /** @description A link count (decimal text); null when the link provider does not give it */
+                NonUniqueLinkTypeNoFollow?: string | null;
+                /** @description A link count (decimal text); null when the link provider does not give it */
+                NonUniqueLinkTypeProtocolHTTPS?: string | null;
+                /** @description A link count (decimal text); null when the link provider does not give it */
+                NonUniqueLinkTypeFrame?: string | null;
+                /** @description A link count (decimal text); null when the link provider does not give it */
+                NonUniqueLinkTypeImageLink?: string | null;
+                /** @description A link count (decimal text); null when the link provider does not give it */
+                NonUniqueLinkTypeRedirect?: string | null;
+                /** @description A link count (decimal text); null when the link provider does not give it */
+                NonUniqueLinkTypeTextLink?: string | null;
+                /** @description A link count (decimal text); null when the link provider does not give it */
+                TotalNonUniqueLinks?: string | null;
+                /** @description A link count (decimal text); null when the link provider does not give it */
+                OutLinksInternal?: string | null;
+                /** @description A link count (decimal text); null when the link provider does not give it */
+                OutLinksExternal?: string | null;
+                /** @description A link count (decimal text); null when the link provider does not give it */
+                OutDomainsExternal?: string | null;
             };
             /** @description When the figures were taken, Unix seconds */
             ts: number;
@@ -1402,12 +1426,12 @@ export interface components {
             ts: number;
         };
         AuthorityMetric: {
-            /** @description pda and upa; other authority figures may follow */
+            /** @description pda and upa; other authority figures may follow (`spam`: Moz spam score) */
             v: {
-                /** @description Domain authority 0–100 */
-                pda: number;
-                /** @description Page authority 0–100 */
-                upa: number;
+                /** @description Domain authority 0–100; null when the authority provider does not give it */
+                pda: number | null;
+                /** @description Page authority 0–100; null when the authority provider does not give it */
+                upa: number | null;
             } & {
                 [key: string]: number | string;
             };

@@ -9,6 +9,7 @@
  * adds a migration to both sets; test/store/postgresSchema.test.ts compares the two.
  */
 import { sql, type Kysely, type Migration } from 'kysely';
+import { BACKFILL_RANK_CHECK_DAYS } from '../0075_rank_check_days.js';
 
 const statements = [
   `CREATE TABLE "accounts" ("id" text primary key, "email" text not null unique, "plan" text not null, "created_at" bigint not null)`,
@@ -151,12 +152,59 @@ export const postgresStateMigrations: Record<string, Migration> = {
         seq bigint not null, data bytea not null, constraint snapshot_chunks_pk primary key (generation, seq))`.execute(db);
     },
   },
+  // SQLite's 0040: the link-index and authority providers' answers, with the buying process's lease (engine/sources/providerAnswers.ts).
+  '0040_provider_answers': {
+    async up(db: Kysely<any>) {
+      await sql`CREATE TABLE provider_answers (provider text not null, kind text not null, key text not null, body text, fetched_ms bigint not null,
+        claimed_ms bigint not null, claim text, constraint provider_answers_pk primary key (provider, kind, key))`.execute(db);
+      await sql`CREATE INDEX provider_answers_fetched ON provider_answers (fetched_ms)`.execute(db);
+    },
+  },
   // SQLite's 0045: the one difficulty of a keyword per market and day (engine/sources/difficultyBook.ts).
   '0045_keyword_difficulty': {
     async up(db: Kysely<any>) {
       await sql`CREATE TABLE keyword_difficulty (kw text not null, location_id bigint not null, day text not null, seo bigint not null,
         seo_ts bigint not null, constraint keyword_difficulty_pk primary key (location_id, kw, day))`.execute(db);
       await sql`CREATE INDEX keyword_difficulty_day ON keyword_difficulty (day)`.execute(db);
+    },
+  },
+  // SQLite's 0075: per-day aggregates of the rank checks, kept by triggers (see that file). Here
+  // statement-level triggers with transition tables: one upsert per statement, its rows taken
+  // in key order, so that concurrent writers of one tracking lock its aggregate rows in the
+  // same order (no deadlock between them) and a 200-row insert costs one statement, not 200.
+  '0075_rank_check_days': {
+    async up(db: Kysely<any>) {
+      await sql`CREATE TABLE rank_check_days (tracking_id text not null references rank_trackings (id) on delete cascade, day text not null,
+        position bigint not null, n bigint not null, sv bigint not null, clicks double precision not null, clicks_n bigint not null,
+        constraint rank_check_days_pk primary key (tracking_id, day, position))`.execute(db);
+      const grouped = (rows: string) => `SELECT k.tracking_id, r.day, COALESCE(r.position, 0) AS position, COUNT(*) AS n,
+          COALESCE(SUM(CASE WHEN r.clicks IS NULL THEN k.sv END), 0) AS sv, COALESCE(SUM(r.clicks), 0) AS clicks, COUNT(r.clicks) AS clicks_n
+        FROM ${rows} r JOIN rank_tracked_keywords k ON k.id = r.keyword_id
+        GROUP BY k.tracking_id, r.day, COALESCE(r.position, 0)`;
+      // Removed checks first (an update removes its old rows, then adds its new ones). A keyword
+      // already gone (its tracking purged, the foreign keys cascading) joins nothing: the
+      // tracking's aggregates go with the tracking.
+      const remove = `UPDATE rank_check_days a SET n = a.n - d.n, sv = a.sv - d.sv,
+          clicks = CASE WHEN a.clicks_n - d.clicks_n = 0 THEN 0 ELSE a.clicks - d.clicks END, clicks_n = a.clicks_n - d.clicks_n
+        FROM (${grouped('old_rows')}) d WHERE a.tracking_id = d.tracking_id AND a.day = d.day AND a.position = d.position;
+        DELETE FROM rank_check_days a USING (${grouped('old_rows')}) d
+        WHERE a.n <= 0 AND a.tracking_id = d.tracking_id AND a.day = d.day AND a.position = d.position;`;
+      const add = `INSERT INTO rank_check_days (tracking_id, day, position, n, sv, clicks, clicks_n)
+        SELECT * FROM (${grouped('new_rows')}) g ORDER BY tracking_id, day, position
+        ON CONFLICT (tracking_id, day, position) DO UPDATE SET n = rank_check_days.n + excluded.n, sv = rank_check_days.sv + excluded.sv,
+          clicks = rank_check_days.clicks + excluded.clicks, clicks_n = rank_check_days.clicks_n + excluded.clicks_n;`;
+      const fn = (name: string, body: string) =>
+        sql.raw(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $fn$ BEGIN ${body} RETURN NULL; END $fn$`).execute(db);
+      await fn('rank_check_days_insert', add);
+      await fn('rank_check_days_delete', remove);
+      await fn('rank_check_days_update', `${remove} ${add}`);
+      await sql`CREATE TRIGGER rank_check_days_insert AFTER INSERT ON rank_checks REFERENCING NEW TABLE AS new_rows
+        FOR EACH STATEMENT EXECUTE FUNCTION rank_check_days_insert()`.execute(db);
+      await sql`CREATE TRIGGER rank_check_days_delete AFTER DELETE ON rank_checks REFERENCING OLD TABLE AS old_rows
+        FOR EACH STATEMENT EXECUTE FUNCTION rank_check_days_delete()`.execute(db);
+      await sql`CREATE TRIGGER rank_check_days_update AFTER UPDATE ON rank_checks REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+        FOR EACH STATEMENT EXECUTE FUNCTION rank_check_days_update()`.execute(db);
+      await sql.raw(BACKFILL_RANK_CHECK_DAYS).execute(db);
     },
   },
 };

@@ -1,0 +1,134 @@
+/**
+ * Every dashboard page on a phone (390 px) and on a desktop (1400 px), in a real browser against
+ * a real `quarry serve` on the tiny world (issue 27): no horizontal page scroll at 390 px (the
+ * top navigation wraps, tables scroll inside their box), a document title of its own per page,
+ * and no script error and no 429 (the per-IP gateway's HTML one above all) during the walk. A screenshot of each page at both widths is saved
+ * (test-results/screenshots/walk-<page>-<width>.png).
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServe, type ServeProcess } from '../support/serveProcess.js';
+import { runQuarry } from '../support/cli.js';
+import { checkpoint, ensureDashboardBuilt, launchProfile, type WatchedPage } from '../support/browser.js';
+
+let server: ServeProcess;
+let w: WatchedPage;
+let listPath = '';
+let trackingPath = '';
+
+before(async () => {
+  ensureDashboardBuilt();
+  server = await startServe();
+  const res = runQuarry(['accounts', 'create', '--email', 'walk@example.test', '--plan', 'custom'], server.env);
+  assert.equal(res.code, 0, res.stderr);
+  const key = /qry_[A-Za-z0-9_-]{43}/.exec(res.stdout)?.[0];
+  assert.ok(key, res.stdout);
+  w = await launchProfile(server.origin);
+  await w.page.goto('/app/keywords?kw=running+shoes&loc=2840');
+  await w.page.waitForURL(/\/app\/sign-in\?next=/);
+  assert.equal(await w.page.title(), 'Sign in · Quarry');
+  await w.page.getByLabel('API key').fill(key);
+  await w.page.getByRole('button', { name: 'Sign in' }).click();
+  await w.page.waitForURL('**/app/keywords?kw=running+shoes&loc=2840');
+  // The objects the list and tracking pages show: a list of two keywords, a tracking.
+  const related = w.page.getByRole('table', { name: 'Related keywords' });
+  // A seed's first lookup computes its related keywords; on a loaded machine that takes a while.
+  await related.waitFor({ timeout: 120_000 });
+  await related.locator('.vt-body [role=row] input[type=checkbox]').nth(1).check();
+  await related.locator('.vt-body [role=row] input[type=checkbox]').nth(2).check();
+  await w.page.getByLabel('New list name').fill('Shoes');
+  await w.page.getByRole('button', { name: 'Add 2 to list' }).click();
+  await w.page.getByText('Added 2 keywords to “Shoes”.').waitFor();
+  await w.page.goto('/app/lists');
+  await w.page.getByRole('link', { name: 'Shoes' }).click();
+  await w.page.waitForURL(/\/app\/lists\/[^/?]+$/);
+  listPath = new URL(w.page.url()).pathname;
+  await w.page.getByRole('link', { name: 'Rank tracking' }).click();
+  await w.page.getByLabel('Domain').fill('openpedia.org');
+  await w.page.getByLabel('Keywords, one per line').fill('running shoes\nhiking boots');
+  await w.page.getByRole('button', { name: 'Track' }).click();
+  await w.page.waitForURL(/\/app\/tracking\/[0-9a-f]{24}$/);
+  trackingPath = new URL(w.page.url()).pathname;
+});
+
+after(async () => {
+  await w?.close();
+  await server?.stop();
+});
+
+/** A page of the walk: where it is, what shows that it has loaded, the words its title has. */
+interface Stop {
+  name: string;
+  path: () => string;
+  ready: string;
+  title: RegExp;
+}
+
+const STOPS: Stop[] = [
+  {
+    name: 'keywords',
+    path: () => '/app/keywords?kw=running+shoes&loc=2840',
+    ready: '[role=table][aria-label="Related keywords"]',
+    title: /^“running shoes” · Keyword research · Quarry$/,
+  },
+  { name: 'serp', path: () => '/app/serp?kw=running+shoes&loc=2840', ready: '.serp-items', title: /^“running shoes” · SERP analysis · Quarry$/ },
+  { name: 'lists', path: () => '/app/lists', ready: 'table.plain', title: /^Keyword lists · Quarry$/ },
+  { name: 'list', path: () => listPath, ready: '[role=table]', title: /Keyword lists · Quarry$/ },
+  {
+    name: 'backlinks',
+    path: () => '/app/backlinks?url=openpedia.org',
+    ready: '[role=table][aria-label="Backlinks"]',
+    title: /^“openpedia\.org” · Backlinks · Quarry$/,
+  },
+  { name: 'site', path: () => '/app/site?url=openpedia.org', ready: '[aria-label="Top pages"]', title: /^“openpedia\.org” · Site profile · Quarry$/ },
+  { name: 'trackings', path: () => '/app/tracking', ready: 'table.plain', title: /^Rank tracking · Quarry$/ },
+  { name: 'tracking', path: () => trackingPath, ready: '[aria-label="Tracked keywords"]', title: /Rank tracking · Quarry$/ },
+  { name: 'answers', path: () => '/app/answers', ready: 'h1', title: /^AI answers · Quarry$/ },
+  { name: 'account', path: () => '/app/account', ready: '[data-plan]', title: /^Account · Quarry$/ },
+];
+
+/** How much wider than the window the page is (0: no horizontal scroll). */
+const overflow = () =>
+  w.page.evaluate(`Math.max(document.documentElement.scrollWidth, document.body.scrollWidth) - document.documentElement.clientWidth`) as Promise<number>;
+
+/** The elements that stick out past the window's right edge (for the failure message). */
+const wideElements = () =>
+  w.page.evaluate(`[...document.querySelectorAll('body *')]
+    .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+    .slice(0, 8)
+    .map((e) => e.tagName.toLowerCase() + (e.className && typeof e.className === 'string' ? '.' + e.className.trim().split(/\\s+/).join('.') : '') + ' ' + Math.round(e.getBoundingClientRect().width) + 'px')`) as Promise<
+    string[]
+  >;
+
+for (const width of [1400, 390]) {
+  describe(`every page at ${width} px`, () => {
+    before(async () => {
+      await w.page.setViewportSize({ width, height: 900 });
+    });
+
+    for (const stop of STOPS) {
+      test(`${stop.name}: fits the width, has its own title`, async () => {
+        await w.page.goto(stop.path());
+        await w.page.locator(stop.ready).first().waitFor({ timeout: 60_000 });
+        await w.page.locator('.state.loading').first().waitFor({ state: 'detached', timeout: 60_000 });
+        assert.match(await w.page.title(), stop.title);
+        const extra = await overflow();
+        assert.ok(extra <= 0, `${stop.name} at ${width} px is ${extra} px wider than the window: ${(await wideElements()).join(', ')}`);
+        // The session is the limit: the page's own calls never meet the per-IP gateway.
+        assert.deepEqual(w.refusals, [], `${stop.name} at ${width} px: 429 answers`);
+        await checkpoint(w, `walk-${stop.name}-${width}`);
+      });
+    }
+  });
+}
+
+test('the pages have distinct titles', async () => {
+  const titles = new Set<string>();
+  for (const stop of STOPS.filter((s) => s.name !== 'list' && s.name !== 'tracking')) {
+    await w.page.goto(stop.path());
+    await w.page.locator(stop.ready).first().waitFor({ timeout: 60_000 });
+    titles.add(await w.page.title());
+  }
+  assert.deepEqual(w.refusals, [], '429 answers');
+  assert.equal(titles.size, STOPS.length - 2, [...titles].join(' | '));
+});
