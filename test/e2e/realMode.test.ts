@@ -24,6 +24,9 @@ import {
   type FakeKeywordWeb,
   type FakeUpstream,
 } from '../support/fakes/index.js';
+import { createSources } from '../../src/engine/sources/index.js';
+import { loadSourcesConfig } from '../../src/engine/sources/sourceConfig.js';
+import { reloadSearchKeywords } from '../../src/engine/search/index.js';
 
 let t: TestApp;
 let key: string;
@@ -89,6 +92,27 @@ describe('real mode: QUARRY_WORLD_SIZE=none, every provider faked', () => {
       headers: { 'x-access-token': other.key },
     });
     assert.equal(again.statusCode, 200);
+    assert.equal(fake.requests.length, calls);
+  });
+
+  test('ideas and rankings are bought once for everyone: another process on the same state store asks nothing', async () => {
+    const { ctx } = t;
+    // A second set of sources over the same state store: another API process (nothing in memory).
+    const env = { ...keywordProviderEnv(fake), QUARRY_SERP_SOURCE: 'dataforseo' };
+    const other = createSources(loadSourcesConfig(env), {
+      search: ctx.search,
+      links: ctx.engine.links,
+      authority: ctx.engine.authority,
+      research: ctx.engine.store,
+      reloadKeywords: () => reloadSearchKeywords(ctx.search, ctx.engine.store),
+      state: ctx.state.db,
+      locations: ctx.locations,
+      clock: t.clock,
+      metricsTs: 0,
+    });
+    const calls = fake.requests.length;
+    const related = await other.providerKeywords!.related('coffee', 2840, 0, 100);
+    assert.equal(related.keywords.length, 6);
     assert.equal(fake.requests.length, calls);
   });
 
