@@ -5,9 +5,9 @@
  *
  * The fakes (test/support/fakes): one DataForSEO account (startFakeDataForSeo) serving the
  * SERP API, Keywords Data (Google Ads search volume and keyword ideas) and Labs ranked
- * keywords over coffeeKeywords(), and its Backlinks API over coffeeWeb(). The link tool and
- * site tool answer from the link providers once they are configured here (c-reallinks' half
- * of the issue); until then this test holds them to "nothing invented" only.
+ * keywords over coffeeKeywords(), and its Backlinks API over coffeeWeb(); Majestic and Moz over
+ * coffeeWeb() for the SERP items' figures. The link tool and site tool are held to "nothing
+ * invented" only, until their real mode lands (c-reallinks' half of the issue): extend here.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,16 +19,27 @@ import {
   coffeeWeb,
   FAKE_DFS_LOGIN,
   FAKE_DFS_PASSWORD,
+  FAKE_MAJESTIC_KEY,
+  FAKE_MOZ_TOKEN,
   keywordProviderEnv,
+  linkProviderEnv,
   startFakeDataForSeo,
+  startFakeMajestic,
+  startFakeMoz,
   type FakeKeywordWeb,
   type FakeUpstream,
 } from '../support/fakes/index.js';
+import { createSources } from '../../src/engine/sources/index.js';
+import { loadSourcesConfig } from '../../src/engine/sources/sourceConfig.js';
+import { reloadSearchKeywords } from '../../src/engine/search/index.js';
 
 let t: TestApp;
 let key: string;
 let fake: FakeUpstream;
+let majestic: FakeUpstream;
+let moz: FakeUpstream;
 const web: FakeKeywordWeb = coffeeKeywords();
+const links = coffeeWeb();
 
 const get = (url: string) => t.app.inject({ method: 'GET', url: `/v3${url}`, headers: { 'x-access-token': key } });
 const post = (url: string, payload: object) => t.app.inject({ method: 'POST', url: `/v3${url}`, headers: { 'x-access-token': key }, payload });
@@ -51,13 +62,17 @@ const FAKE_HOSTS = new Set(['en.wikipedia.org', 'www.starbucks.com', 'www.peets.
 
 describe('real mode: QUARRY_WORLD_SIZE=none, every provider faked', () => {
   before(async () => {
-    fake = await startFakeDataForSeo({ keywords: web, links: coffeeWeb() }, FAKE_DFS_LOGIN, FAKE_DFS_PASSWORD);
-    t = await testApp({ world: 'none', env: { ...keywordProviderEnv(fake), QUARRY_SERP_SOURCE: 'dataforseo' } });
+    fake = await startFakeDataForSeo({ keywords: web, links }, FAKE_DFS_LOGIN, FAKE_DFS_PASSWORD);
+    majestic = await startFakeMajestic(links, FAKE_MAJESTIC_KEY);
+    moz = await startFakeMoz(links, FAKE_MOZ_TOKEN);
+    t = await testApp({ world: 'none', env: { ...keywordProviderEnv(fake), ...linkProviderEnv({ majestic, moz }), QUARRY_SERP_SOURCE: 'dataforseo' } });
     ({ key } = await t.account('premium'));
   });
   after(async () => {
     await t.close();
     await fake.close();
+    await majestic.close();
+    await moz.close();
   });
 
   test("related keywords: the seed and the provider's ideas only, each with its search_volume; source dataforseo", async () => {
@@ -92,6 +107,27 @@ describe('real mode: QUARRY_WORLD_SIZE=none, every provider faked', () => {
     assert.equal(fake.requests.length, calls);
   });
 
+  test('ideas and rankings are bought once for everyone: another process on the same state store asks nothing', async () => {
+    const { ctx } = t;
+    // A second set of sources over the same state store: another API process (nothing in memory).
+    const env = { ...keywordProviderEnv(fake), QUARRY_SERP_SOURCE: 'dataforseo' };
+    const other = createSources(loadSourcesConfig(env), {
+      search: ctx.search,
+      links: ctx.engine.links,
+      authority: ctx.engine.authority,
+      research: ctx.engine.store,
+      reloadKeywords: () => reloadSearchKeywords(ctx.search, ctx.engine.store),
+      state: ctx.state.db,
+      locations: ctx.locations,
+      clock: t.clock,
+      metricsTs: 0,
+    });
+    const calls = fake.requests.length;
+    const related = await other.providerKeywords!.related('coffee', 2840, 0, 100);
+    assert.equal(related.keywords.length, 6);
+    assert.equal(fake.requests.length, calls);
+  });
+
   test('SERPs (keyword tool and SERP tool): the fake’s results in its order, nothing else', async () => {
     pace(t);
     const detail = await shaped('GET', '/keyword-tool/serps', await get(`/keyword-tool/serps?${query({ kw: 'coffee', location_id: 2840 })}`));
@@ -99,6 +135,15 @@ describe('real mode: QUARRY_WORLD_SIZE=none, every provider faked', () => {
     const serp = await shaped('GET', '/serp-tool/serps', await get(`/serp-tool/serps?${query({ kw: 'coffee', location_id: 2840 })}`));
     const organic = serp.items.filter((i: { type: string }) => i.type === 'ORGANIC').map((i: { url: string }) => new URL(i.url).hostname);
     assert.deepEqual(organic, ['en.wikipedia.org', 'www.starbucks.com', 'www.peets.com']);
+    // Each result carries the link fakes' figures (Majestic's flows, Moz's authority), and the difficulty is computed from them.
+    for (const item of serp.items.filter((i: { type: string }) => i.type === 'ORGANIC') as {
+      url: string;
+      m: { linkindex?: { v: { CitationFlow: number } } };
+    }[]) {
+      const info = links.items[item.url];
+      if (info) assert.equal(item.m.linkindex?.v.CitationFlow, info.CitationFlow, item.url);
+    }
+    assert.notEqual(serp.rank, 1);
     for (const host of hostsIn(serp)) assert.ok(FAKE_HOSTS.has(host), `${host} is not the fake's`);
   });
 

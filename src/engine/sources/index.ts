@@ -26,6 +26,7 @@ import { createLinkData, type LinkData } from './links/linkData.js';
 import { providerResultMetrics } from './links/serpLinkMetrics.js';
 import { ProviderSerpSource } from './providerSerp.js';
 import { ProviderKeywords } from './providerKeywords.js';
+import { ProviderAnswers } from './providerAnswers.js';
 import { SandboxKeywordSource, SandboxLinkSource, SandboxSerpSource } from './sandbox.js';
 import { serpApiFetcher } from './serpApi.js';
 import type { SourcesConfig } from './sourceConfig.js';
@@ -119,7 +120,10 @@ export function createSources(config: SourcesConfig, deps: SourceDependencies): 
     );
     keywords = provider;
     fill = new KeywordFill({ sandbox: sandboxKeywords, provider, store: deps.research, search: deps.search, reload: deps.reloadKeywords, clock: deps.clock });
-    providerKeywords = new ProviderKeywords({ provider, fill, search: deps.search, clock: deps.clock });
+    // Ideas and rankings bought once for everyone; the lease outlasts a call with its retries.
+    const { timeoutMs, retries, backoffMs } = config.limits;
+    const leaseMs = timeoutMs * (retries + 1) + Math.min(30_000, backoffMs * 2 ** retries) * retries + 5_000;
+    providerKeywords = new ProviderKeywords({ provider, fill, search: deps.search, answers: new ProviderAnswers(deps.state, deps.clock, { leaseMs }) });
   }
   return {
     serp,
