@@ -19,6 +19,11 @@
  * people's load disturbs far less, and the Redis server's CPU per request (INFO cpu; the whole
  * server, so other users of it count too) and, when the server runs on this machine, the
  * PostgreSQL processes' CPU per request (/proc; all its databases, other users too).
+ *
+ * Target (issue 26): on a 2-core machine two processes cannot show scaling, so the goal is the
+ * CPU a cache hit costs: scale mode's (API + PostgreSQL + Redis) ≤ 1.5 × the embedded mode's.
+ * Last, a key is revoked with `quarry keys revoke` and the bench prints how long after the
+ * command returned the other scale process refuses it (goal: within one second).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -39,6 +44,10 @@ const SLICE_SECONDS = Number(process.env.BENCH_SLICE_SECONDS ?? 3);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES ?? 200);
 const HIT_PATH = '/v3/keyword-tool/trends?kw=bench';
+/** Scale mode's CPU per cache hit (API + PostgreSQL + Redis) at most this many times the embedded mode's. */
+const CPU_TARGET = 1.5;
+/** A revoked key is refused by every process within this long. */
+const REVOKE_TARGET_MS = 1_000;
 
 const loadavg = () =>
   os
@@ -239,6 +248,14 @@ async function main(): Promise<void> {
       );
       if (bad > 0) throw new Error(`${setup.name}: ${bad} answers were not 2xx`);
     }
+    // CPU per hit, everything the mode spends: its API processes, and on scale PostgreSQL and Redis too.
+    const cpuPerHit = (f: Throughput, scale: boolean) => f.cpuUs + (scale ? (f.postgresUs ?? 0) + f.redisUs : 0);
+    const cpuRatios = slices[1].map((f, r) => cpuPerHit(f, true) / cpuPerHit(slices[0][r], false));
+    const cpuRatio = median(cpuRatios);
+    console.log(
+      `  CPU per hit, scale 1 process (API + PostgreSQL + Redis) / embedded: ${fmt(cpuRatio, 2)} (per round ${cpuRatios.map((x) => fmt(x, 2)).join(' ')})` +
+        `  (target ≤ ${fmt(CPU_TARGET, 2)}: ${cpuRatio <= CPU_TARGET ? 'met' : 'MISSED'})${slices[1][0].postgresUs === null ? ' [PostgreSQL not local: its CPU not counted]' : ''}`,
+    );
     const perRound = (a: number, b: number) => slices[a].map((f, r) => f.rps / slices[b][r].rps);
     const twoOverOne = perRound(2, 1);
     const scaleOverEmbedded = perRound(1, 0);
@@ -276,6 +293,29 @@ async function main(): Promise<void> {
     console.log(
       `  ratio scale / embedded: admitted p50 ${ratio(lat.scaleAdmit, lat.embeddedAdmit, 50)} p99 ${ratio(lat.scaleAdmit, lat.embeddedAdmit, 99)}; ` +
         `refused p50 ${ratio(lat.scaleRefuse, lat.embeddedRefuse, 50)} p99 ${ratio(lat.scaleRefuse, lat.embeddedRefuse, 99)}`,
+    );
+
+    // --- revocation ------------------------------------------------------------------------
+    // Both scale processes remember the key; the CLI revokes it; how long after the command
+    // returned does the other process refuse it? (Asked every 5 ms; a bench, not a test.)
+    for (const server of [scaleA, scaleB]) {
+      if ((await get(server, HIT_PATH, scaleKey)).status !== 200) throw new Error(`${server.origin}: the key was not accepted before revocation`);
+    }
+    const revoked = runQuarry(['keys', 'revoke', scaleKey], scaleA.env);
+    if (revoked.code !== 0) throw new Error(`keys revoke failed (${revoked.code}): ${revoked.stdout}${revoked.stderr}`);
+    const revokedAt = performance.now();
+    let refusedAfter = Number.POSITIVE_INFINITY;
+    while (performance.now() - revokedAt < 10 * REVOKE_TARGET_MS) {
+      const res = await get(scaleB, HIT_PATH, scaleKey);
+      if (res.status === 401) {
+        refusedAfter = performance.now() - revokedAt;
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    console.log(
+      `\nrevocation: the other scale process refused the key ${fmt(refusedAfter, 0)} ms after \`quarry keys revoke\` returned` +
+        `  (target ≤ ${REVOKE_TARGET_MS} ms: ${refusedAfter <= REVOKE_TARGET_MS ? 'met' : 'MISSED'})`,
     );
     console.log(`\nload average at end ${loadavg()}`);
   } finally {

@@ -54,9 +54,10 @@ export async function openStateContext(config: Config, options: ServiceOptions =
   const plans = loadPlans(config.plansFile);
   // Scale mode: the state store on PostgreSQL, shared by every process (the config makes sure Redis is set too).
   const state: StateStore = await openConfiguredStateStore(config, options);
-  const accounts = new Accounts(state, () => Object.keys(plans));
-  // Scale mode: the policy's hot state and its single-flight on Redis, shared by every process.
+  // Scale mode: the policy's hot state and its single-flight on Redis, shared by every process,
+  // and the announcements that keep every process's remembered keys true.
   const redis = config.redisUrl ? await openRedis(config.redisUrl, config.redisPrefix) : null;
+  const accounts = new Accounts(state, () => Object.keys(plans), redis);
   const policy = openAccessPolicy(state, redis, plans, clock);
   return { config, clock, state, accounts, policy, plans, redis };
 }
@@ -148,6 +149,7 @@ export async function closeContext(ctx: StateContext & { research: { stop(): Pro
 /** Closes what openStateContext opened. */
 export async function closeStateContext(ctx: StateContext): Promise<void> {
   await ctx.policy.close();
+  await ctx.accounts.close();
   await ctx.redis?.close();
   await ctx.state.close();
 }

@@ -3,18 +3,16 @@
  * and stored only as its SHA-256; lookups go by hash.
  */
 import { randomBytes } from 'node:crypto';
-import type SqliteDatabase from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { newId, sha256Hex } from '../lib/ids.js';
 import type { StateDatabase } from '../store/schema.js';
 import type { StateStore } from '../store/database.js';
+import type { RedisHandle } from '../lib/redis.js';
+import { PostgresKeyLookup, SharedKeyLookup, SqliteKeyLookup, type KeyLookup } from './keyLookup.js';
 
-export interface Account {
-  id: string;
-  email: string;
-  plan: string;
-  created_at: number;
-}
+import type { Account } from './account.js';
+
+export type { Account };
 
 export interface IssuedKey {
   id: string;
@@ -27,92 +25,6 @@ const KEY_PREFIX = 'qry_';
 
 export class AccountError extends Error {}
 
-/** How many recently used keys keep their account in memory. */
-const RECENT_KEYS = 10_000;
-
-/** Finds the account of a key's hash (the one query on every authenticated request). */
-export interface KeyLookup {
-  account(keyHash: string): Promise<Account | undefined>;
-  /** Forgets whatever it remembers (this process changed a plan or revoked a key). */
-  clear(): void;
-}
-
-/**
- * The embedded lookup: a prepared statement, and the accounts of recently used keys in
- * memory. Valid only while no other connection has committed (PRAGMA data_version, e.g.
- * `quarry keys revoke` in another process) and cleared by this process's own writes, so a
- * revocation or plan change applies to the very next request. Unknown keys are never
- * remembered: random keys cannot grow it.
- */
-export class SqliteKeyLookup implements KeyLookup {
-  private readonly byKeyHash;
-  private readonly dataVersion;
-  private readonly recent = new Map<string, Account>();
-  private seenVersion: number | undefined;
-  /**
-   * Requests handled in one turn of the event loop arrived together; one data_version
-   * check serves them all (the check is a SQLite statement, the costliest step of a lookup).
-   */
-  private versionCheckedThisTurn = false;
-  private readonly endOfTurn = () => {
-    this.versionCheckedThisTurn = false;
-  };
-
-  constructor(raw: SqliteDatabase.Database) {
-    this.byKeyHash = raw.prepare<[string], Account>(
-      `SELECT a.id, a.email, a.plan, a.created_at FROM api_keys k JOIN accounts a ON a.id = k.account_id
-       WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
-    );
-    this.dataVersion = raw.prepare<[], number>('PRAGMA data_version').pluck();
-  }
-
-  async account(hash: string): Promise<Account | undefined> {
-    if (!this.versionCheckedThisTurn) {
-      this.versionCheckedThisTurn = true;
-      setImmediate(this.endOfTurn);
-      const version = this.dataVersion.get();
-      if (version !== this.seenVersion) {
-        this.recent.clear();
-        this.seenVersion = version;
-      }
-    }
-    const known = this.recent.get(hash);
-    if (known) return { ...known };
-    const account = this.byKeyHash.get(hash);
-    if (account) {
-      if (this.recent.size >= RECENT_KEYS) this.recent.clear();
-      this.recent.set(hash, account);
-      return { ...account };
-    }
-    return undefined;
-  }
-
-  clear(): void {
-    this.recent.clear();
-  }
-}
-
-/**
- * The scale mode's lookup: one indexed query per request and nothing remembered, since
- * PostgreSQL has no data_version and another process may revoke a key at any moment; a
- * revocation applies to the next request in every process.
- */
-export class PostgresKeyLookup implements KeyLookup {
-  constructor(private readonly db: Kysely<StateDatabase>) {}
-
-  async account(hash: string): Promise<Account | undefined> {
-    return this.db
-      .selectFrom('api_keys as k')
-      .innerJoin('accounts as a', 'a.id', 'k.account_id')
-      .select(['a.id', 'a.email', 'a.plan', 'a.created_at'])
-      .where('k.key_hash', '=', hash)
-      .where('k.revoked_at', 'is', null)
-      .executeTakeFirst();
-  }
-
-  clear(): void {}
-}
-
 export class Accounts {
   private readonly db: Kysely<StateDatabase>;
   private readonly lookup: KeyLookup;
@@ -120,15 +32,32 @@ export class Accounts {
   constructor(
     state: StateStore,
     private readonly planNames: () => string[],
+    /** The scale mode's Redis: keys are remembered in each process and changes announced there. */
+    redis: RedisHandle | null = null,
   ) {
     this.db = state.db;
-    this.lookup = state.dialect === 'sqlite' ? new SqliteKeyLookup(state.raw) : new PostgresKeyLookup(state.db);
+    this.lookup = state.dialect === 'sqlite' ? new SqliteKeyLookup(state.raw) : redis ? new SharedKeyLookup(state.db, redis) : new PostgresKeyLookup(state.db);
+  }
+
+  /** The key lookup, for tests (how often it read the store, when a change arrived). */
+  get keyLookup(): KeyLookup {
+    return this.lookup;
+  }
+
+  /** Stops listening for other processes' changes (before the Redis connections close). */
+  async close(): Promise<void> {
+    await this.lookup.close?.();
   }
 
   /** The account an API key belongs to, or undefined for an unknown or revoked key. */
   async byKey(key: string): Promise<Account | undefined> {
     if (key.length === 0 || key.length > 200) return undefined;
-    return this.lookup.account(sha256Hex(key));
+    return this.lookup.account(key);
+  }
+
+  /** byKey's answer when this process remembers the key (no waiting), else undefined: then ask byKey. */
+  byKeyNow(key: string): Account | undefined {
+    return key.length === 0 || key.length > 200 ? undefined : this.lookup.remembered(key);
   }
 
   async create(email: string, plan: string, nowSec: number): Promise<Account> {
@@ -178,7 +107,7 @@ export class Accounts {
   async setPlan(accountId: string, plan: string): Promise<void> {
     this.assertPlan(plan);
     const res = await this.db.updateTable('accounts').set({ plan }).where('id', '=', accountId).executeTakeFirst();
-    this.lookup.clear();
+    await this.lookup.changed();
     if (Number(res.numUpdatedRows) === 0) throw new AccountError(`no account ${accountId}`);
   }
 
@@ -210,7 +139,7 @@ export class Accounts {
       .where((eb) => eb.or([eb('id', '=', idOrKey), eb('key_hash', '=', sha256Hex(idOrKey))]))
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
-    this.lookup.clear();
+    await this.lookup.changed();
     return Number(res.numUpdatedRows) > 0;
   }
 

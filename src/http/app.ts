@@ -190,7 +190,7 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
   app.addHook('onRequest', requireHost);
   answerExpectations(app);
   // Each request answers from one generation of the research data, whatever reloads meanwhile.
-  pinResearch(app, ctx.research.live);
+  const pin = pinResearch(app, ctx.research.live);
   const internalSecret = randomBytes(18).toString('base64url');
   const internalClass = (req: FastifyRequest): ClientClass | undefined => {
     const header = req.headers[INTERNAL_CLIENT_HEADER];
@@ -292,7 +292,7 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
   });
 
   await registerOpenApi(app, ctx);
-  installPaidRoutes(app, ctx.policy);
+  installPaidRoutes(app, ctx.policy, pin);
   // Export downloads: outside /v3 and without a key; the signed URL is the authorisation.
   // The MCP server over Streamable HTTP (outside /v3: it authenticates on its own).
   await app.register(mcpRoutes);
@@ -327,6 +327,12 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
             return;
           }
           if (!key) return auth === 'required' ? done(errors.auth()) : done();
+          // A key this process remembers is answered in this turn, without a promise (issue 26).
+          const known = ctx.accounts.byKeyNow(key);
+          if (known) {
+            req.account = known;
+            return done();
+          }
           ctx.accounts.byKey(key).then((account) => {
             if (account) req.account = account;
             else if (auth === 'required') return done(errors.auth());

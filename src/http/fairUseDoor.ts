@@ -27,8 +27,9 @@ function whose(req: FastifyRequest): string {
 
 /** Runs `release` once the answer has gone or the client has left, whichever Node tells first. */
 function whenDone(reply: FastifyReply, release: () => void): void {
-  reply.raw.once('close', release);
-  reply.raw.once('finish', release);
+  // Each release counts once, and a response emits each event once: plain listeners (no once() wrappers).
+  reply.raw.on('close', release);
+  reply.raw.on('finish', release);
 }
 
 /** The onRequest hook of a /v3 route, after authentication. */

@@ -37,19 +37,43 @@ export async function registerMetrics(app: FastifyInstance, ctx: Pick<QuarryCont
     help: 'Paid requests answered from the 24-hour request cache, by quota pool',
     labelNames: ['pool'] as const,
   });
-  app.addHook('onResponse', async (req, reply) => {
-    // The route template, never the raw URL: ids and query strings would make unbounded label sets.
-    const route = req.routeOptions.url ?? 'unmatched';
-    const status = reply.statusCode;
-    requests.inc({ method: req.method, route, status: String(status) });
-    const pool = (req.routeOptions.config as { paid?: { pool?: string } } | undefined)?.paid?.pool;
-    if (!pool) return;
-    if (status >= 200 && status < 300) {
-      if (reply.getHeader('x-cache') === 'HIT') cacheHits.inc({ pool });
-      else admissions.inc({ pool });
-    } else if (status === 429 || status === 402) {
-      refusals.inc({ pool, reason: reply.getHeader('retry-after') === undefined ? 'CreditLimit' : 'RateLimit' });
+  // A request's label sets are worked out once per route, status and method, and counted in a
+  // plain number handed to prom-client at the next scrape: inc() hashes and checks its labels
+  // every time (issue 26: the edge's cost per cache hit).
+  const routes = new WeakMap<object, RouteTallies>();
+  const unmatched: RouteTallies = { route: 'unmatched', pool: undefined, byStatus: new Map() };
+  app.addHook('onResponse', (req, reply, done) => {
+    const config = req.routeOptions.config as ({ url?: string; paid?: { pool?: string } } & object) | undefined;
+    let tallies = config?.url === undefined ? unmatched : routes.get(config);
+    if (tallies === undefined) {
+      // The route template, never the raw URL: ids and query strings would make unbounded label sets.
+      tallies = { route: config!.url!, pool: config!.paid?.pool, byStatus: new Map() };
+      routes.set(config!, tallies);
     }
+    const status = reply.statusCode;
+    // One route may answer several methods (and unmatched requests any): the method is part of the key.
+    const key = `${status} ${req.method}`;
+    let byStatus = tallies.byStatus.get(key);
+    if (byStatus === undefined) {
+      const pool = tallies.pool;
+      byStatus = {
+        requests: tally(registry, requests, { method: req.method, route: tallies.route, status: String(status) }),
+        hits: pool === undefined ? undefined : tally(registry, cacheHits, { pool }),
+        admissions: pool === undefined ? undefined : tally(registry, admissions, { pool }),
+      };
+      tallies.byStatus.set(key, byStatus);
+    }
+    byStatus.requests.pending++;
+    const pool = tallies.pool;
+    if (pool !== undefined) {
+      if (status >= 200 && status < 300) {
+        if (reply.getHeader('x-cache') === 'HIT') byStatus.hits!.pending++;
+        else byStatus.admissions!.pending++;
+      } else if (status === 429 || status === 402) {
+        refusals.inc({ pool, reason: reply.getHeader('retry-after') === undefined ? 'CreditLimit' : 'RateLimit' });
+      }
+    }
+    done();
   });
 
   const token = ctx.config.metricsToken;
@@ -64,7 +88,48 @@ export async function registerMetrics(app: FastifyInstance, ctx: Pick<QuarryCont
   });
 }
 
+/** One label set's increments since the last scrape. */
+interface Tally {
+  counter: Counter<string>;
+  labels: Record<string, string>;
+  pending: number;
+}
+
+/** What one route's answers are counted under: its template, its pool, and tallies per status and method. */
+interface RouteTallies {
+  route: string;
+  pool: string | undefined;
+  byStatus: Map<string, { requests: Tally; hits: Tally | undefined; admissions: Tally | undefined }>;
+}
+
+const talliesOf = new WeakMap<Registry, Tally[]>();
+
+function tally(registry: Registry, counter: Counter<string>, labels: Record<string, string>): Tally {
+  const made: Tally = { counter, labels, pending: 0 };
+  const all = talliesOf.get(registry) ?? [];
+  talliesOf.set(registry, all);
+  all.push(made);
+  return made;
+}
+
+/** Hands the tallies' increments to their counters (when the registry is read). */
+function flushTallies(registry: Registry): void {
+  for (const t of talliesOf.get(registry) ?? []) {
+    if (t.pending === 0) continue;
+    t.counter.inc(t.labels, t.pending);
+    t.pending = 0;
+  }
+}
+
 /** The registry's counter of that name, made on first use: two apps over one context (tests) share it. */
 function counter<L extends string>(registry: Registry, config: CounterConfiguration<L>): Counter<L> {
-  return (registry.getSingleMetric(config.name) as Counter<L> | undefined) ?? new Counter({ ...config, registers: [registry] });
+  return (
+    (registry.getSingleMetric(config.name) as Counter<L> | undefined) ??
+    new Counter({
+      ...config,
+      registers: [registry],
+      // Read at every scrape: first the increments tallied since the last one.
+      collect: () => flushTallies(registry),
+    })
+  );
 }

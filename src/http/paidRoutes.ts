@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { AccessPolicy, PaidOperation, PolicyResponse } from '../policy/accessPolicy.js';
 import { cacheKey } from '../policy/canonical.js';
+import type { PinResearch } from './researchPin.js';
 
 /** Cache keys remembered per route, by request URL; URLs longer than this are not remembered. */
 const REMEMBERED_URLS = 2_000;
@@ -22,7 +23,11 @@ export function requestParams(req: FastifyRequest, takesBody: boolean): Record<s
   return { ...(req.query as object), ...(req.params as object), ...body };
 }
 
-export function installPaidRoutes(app: FastifyInstance, policy: AccessPolicy): void {
+/**
+ * `pin`: pins what runs to the current research data (researchPin.ts); a paid request is pinned
+ * only when it goes on past the cache, as nothing before reads research data.
+ */
+export function installPaidRoutes(app: FastifyInstance, policy: AccessPolicy, pin: PinResearch): void {
   app.addHook('onRoute', (route: RouteOptions) => {
     const paid = route.config?.paid as PaidOperation | undefined;
     if (!paid) return;
@@ -60,18 +65,9 @@ export function installPaidRoutes(app: FastifyInstance, policy: AccessPolicy): v
       if (result.fromCache) reply.header('x-cache', 'HIT');
       return reply.send(result.body);
     };
-    route.handler = async function paidHandler(this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
-      // The policy's order holds on this path too: an answer without charge comes before the cache.
-      const early = paid.answerWithoutCharge === undefined ? null : policy.answerWithoutCharge(paid, req.account!, paramsOf(req));
-      if (early) return answer(reply, early);
-      const key = cacheKeyOf(req);
-      const hit = key === null ? null : await policy.cachedResponse(paid, req.account!.id, key);
-      if (hit) {
-        await policy.refreshLookups(paid, req.account!, paramsOf(req), hit.body!);
-        return answer(reply, hit);
-      }
-      return policy
-        .run(paid, {
+    const execute = async function (this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
+      return pin(reply, () =>
+        policy.run(paid, {
           account: req.account!,
           clientClass: req.clientClass,
           operationId,
@@ -84,8 +80,34 @@ export function installPaidRoutes(app: FastifyInstance, policy: AccessPolicy): v
             // answer and the live one are the same bytes, and carry only declared fields.
             return { status: reply.statusCode, body, json: String(reply.serialize(body)) };
           },
-        })
-        .then((result) => answer(reply, result));
+        }),
+      ).then((result) => answer(reply, result));
+    };
+    const fromStore = async function (this: FastifyInstance, req: FastifyRequest, reply: FastifyReply, key: string) {
+      const hit = await policy.cachedResponse(paid, req.account!.id, key);
+      if (!hit) return execute.call(this, req, reply);
+      await policy.refreshLookups(paid, req.account!, paramsOf(req), hit.body!);
+      return answer(reply, hit);
+    };
+    /**
+     * Not async: a hit this process holds in memory is answered in the same turn, without a
+     * promise (issue 26); anything else returns the promise of the rest.
+     */
+    route.handler = function paidHandler(this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
+      // The policy's order holds on this path too: an answer without charge comes before the cache.
+      const early = paid.answerWithoutCharge === undefined ? null : policy.answerWithoutCharge(paid, req.account!, paramsOf(req));
+      if (early) {
+        answer(reply, early);
+        return;
+      }
+      const key = cacheKeyOf(req);
+      if (key === null) return execute.call(this, req, reply);
+      const now = policy.cachedResponseNow(paid, req.account!.id, key);
+      if (now) {
+        answer(reply, now);
+        return;
+      }
+      return fromStore.call(this, req, reply, key);
     };
   });
 }

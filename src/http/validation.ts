@@ -7,6 +7,7 @@ import AjvModule, { type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyError } from 'fastify';
 import { ApiError, errors } from './errors.js';
+import { hasForbiddenChars } from '../lib/text.js';
 
 const Ajv = AjvModule.default ?? AjvModule;
 // ajv-formats is CommonJS: under NodeNext its callable export sits on `default` at run time.
@@ -64,11 +65,65 @@ function numericMembers(schema: SchemaNode | undefined): [string, RegExp][] {
   return out;
 }
 
-export function compileValidator({ schema, httpPart }: { schema: SchemaNode; httpPart?: string }) {
-  if (httpPart === 'body') return bodyAjv.compile(schema);
-  const validate = queryAjv.compile(schema);
+/** The deepest nesting of a request's values that the text check walks (bodies are at most 1 MB of JSON). */
+const MAX_TEXT_DEPTH = 64;
+
+/**
+ * Where in a request part (instance path) the first text with a control character, a lone
+ * surrogate or a bidi override or isolate is (lib/text.ts), or null. Object keys count too:
+ * the error then names the object that holds the key, never the key itself.
+ */
+function forbiddenTextAt(value: unknown, at = '', depth = 0): string | null {
+  if (typeof value === 'string') return hasForbiddenChars(value) ? at : null;
+  if (value === null || typeof value !== 'object' || depth > MAX_TEXT_DEPTH) return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = forbiddenTextAt(value[i], `${at}/${i}`, depth + 1);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  for (const [key, member] of Object.entries(value)) {
+    if (hasForbiddenChars(key)) return at;
+    const found = forbiddenTextAt(member, `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
+/**
+ * Every text input of every operation, in one place: after the schema's own checks, a value
+ * (a name, keyword, tag, note, prompt, id…) holding a control character (NUL, CR, LF, tab, DEL,
+ * C1), a lone surrogate or a bidi override or isolate (U+202E…) is the contract's 422 for its
+ * parameter or body field — such text displays as something else or breaks the CSV, e-mail and
+ * log lines it is written into. Routes need no check of their own.
+ */
+function refusingForbiddenText(validate: Validate): Validate {
+  const checked: Validate = (data: unknown): boolean => {
+    const ok = validate(data);
+    checked.errors = validate.errors;
+    if (!ok) return false;
+    const at = forbiddenTextAt(data);
+    if (at === null) return true;
+    checked.errors = [
+      { instancePath: at, schemaPath: '#/text', keyword: 'text', message: 'must not contain control characters or bidi overrides', params: {} },
+    ];
+    return false;
+  };
+  checked.errors = null;
+  return checked;
+}
+
+export function compileValidator({ schema, httpPart }: { schema: SchemaNode; httpPart?: string }): Validate {
+  if (httpPart === 'body') return refusingForbiddenText(bodyAjv.compile(schema) as Validate);
+  const validate = queryAjv.compile(schema) as Validate;
+  // Only the query string is text a client names things with: a path parameter is an id, a
+  // malformed one the contract's 404 (or its pattern's 422), and Node refuses most controls in headers.
+  const textChecked = httpPart === 'querystring' ? refusingForbiddenText(validate) : validate;
   const numeric = numericMembers(schema);
-  if (numeric.length === 0) return validate;
+  if (numeric.length === 0) return textChecked;
   const strict = (data: unknown): boolean => {
     if (data !== null && typeof data === 'object') {
       for (const [name, text] of numeric) {
@@ -82,9 +137,9 @@ export function compileValidator({ schema, httpPart }: { schema: SchemaNode; htt
         }
       }
     }
-    const ok = validate(data);
-    strict.errors = validate.errors;
-    return ok as boolean;
+    const ok = textChecked(data);
+    strict.errors = textChecked.errors;
+    return ok;
   };
   strict.errors = null as ErrorObject[] | null | undefined;
   return strict;

@@ -159,6 +159,17 @@ export class AccessPolicy {
     return hit && !hit.stale ? { status: hit.status, contentType: hit.contentType, body: hit.body, fromCache: true } : null;
   }
 
+  /**
+   * The cached answer when this process holds it in memory and the operation needs nothing
+   * more to serve it (no check that it still stands, no lookups to refresh), else null; then
+   * `cachedResponse` decides. Synchronous: a cache hit waits for nothing (issue 26).
+   */
+  cachedResponseNow<P>(op: PaidOperation<P>, accountId: string, key: string): PolicyResponse | null {
+    if (op.cachedAnswerHolds !== undefined || op.lookups !== undefined || this.store.cachedInMemory === undefined) return null;
+    const hit = this.store.cachedInMemory(accountId, key, this.clock.now());
+    return hit === undefined || hit.stale ? null : { status: hit.status, contentType: hit.contentType, body: hit.body, fromCache: true };
+  }
+
   /** The cached answer of a request, unless the operation no longer stands by it (then it is forgotten). */
   private async cachedAnswer<P>(op: PaidOperation<P>, accountId: string, key: string): Promise<CachedResponse | null> {
     const hit = await this.store.cached(accountId, key, this.clock.now());

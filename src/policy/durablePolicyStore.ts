@@ -23,6 +23,10 @@ export abstract class DurablePolicyStore {
 
   constructor(protected readonly durable: DurablePolicyState) {}
 
+  cachedInMemory(accountId: string, key: string, nowMs: number): CachedResponse | undefined {
+    return this.memory.get(mirrorId(accountId, key), nowMs);
+  }
+
   async cached(accountId: string, key: string, nowMs: number): Promise<CachedResponse | null> {
     const id = mirrorId(accountId, key);
     const kept = this.memory.get(id, nowMs);

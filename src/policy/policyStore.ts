@@ -111,6 +111,11 @@ export interface PoolState {
  */
 export interface PolicyStore {
   cached(accountId: string, key: string, nowMs: number): Promise<CachedResponse | null>;
+  /**
+   * The entry as this process holds it in memory, read without waiting: undefined when it is not
+   * there (it may still be in the store: ask `cached`). The cache-hit fast path (issue 26).
+   */
+  cachedInMemory?(accountId: string, key: string, nowMs: number): CachedResponse | undefined;
   /** Drops a cache entry, so that the next identical request executes again (in every process). */
   forget(accountId: string, key: string): Promise<void>;
   admit(req: AdmissionRequest): Promise<Admission>;

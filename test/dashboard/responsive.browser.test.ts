@@ -132,3 +132,121 @@ test('the pages have distinct titles', async () => {
   assert.deepEqual(w.refusals, [], '429 answers');
   assert.equal(titles.size, STOPS.length - 2, [...titles].join(' | '));
 });
+
+describe('tables: sorting, filters, keyboard (1400 px)', () => {
+  before(async () => {
+    await w.page.setViewportSize({ width: 1400, height: 900 });
+  });
+
+  /** The texts of one column of a virtual table's rendered rows. */
+  const column = (table: string, n: number) =>
+    w.page
+      .locator(`[role=table][aria-label="${table}"] .vt-body [role=row]`)
+      .evaluateAll((rows, i) => rows.map((r) => (r.querySelectorAll('[role=cell]')[i as number] as unknown as { textContent: string }).textContent.trim()), n);
+  const numbers = (texts: string[]) => texts.map((t) => Number(t.replace(/[$,]/g, '')));
+
+  test('related keywords: sort by volume, include / exclude words and word count, a row opened by keyboard shows its SERP', async () => {
+    await w.page.goto('/app/keywords?kw=running+shoes&loc=2840');
+    const table = w.page.getByRole('table', { name: 'Related keywords' });
+    await table.waitFor({ timeout: 60_000 });
+    await table.getByRole('button', { name: /^Volume/ }).click();
+    const volumes = numbers(await column('Related keywords', 2)).slice(1);
+    assert.deepEqual(
+      volumes,
+      [...volumes].sort((a, b) => b - a),
+      'volume, highest first (the seed stays on top)',
+    );
+    await w.page.getByLabel('Include').fill('running');
+    await w.page.getByLabel('Exclude').fill('best');
+    await w.page.getByLabel('Words ≥').fill('3');
+    const words = (await column('Related keywords', 1)).slice(1);
+    assert.ok(words.length > 0, 'some keywords match');
+    for (const k of words) {
+      assert.ok(/\brunning/.test(k) && !/\bbest/.test(k) && k.split(/\s+/).length >= 3, k);
+    }
+    // Keyboard: Tab to the first row, down one, Enter: the SERP panel shows that keyword.
+    const first = table.locator('.vt-body [role=row]').first();
+    await first.focus();
+    await w.page.keyboard.press('ArrowDown');
+    const focused = await w.page.evaluate(`document.activeElement.getAttribute('aria-rowindex')`);
+    assert.equal(focused, '3');
+    const target = await table.locator('.vt-body [aria-rowindex="3"] [role=cell]').nth(1).innerText();
+    await w.page.keyboard.press('Enter');
+    await w.page.locator(`section.serp-panel[aria-label="SERP for ${target}"] .serp-items`).waitFor({ timeout: 60_000 });
+    assert.deepEqual(w.refusals, []);
+    await checkpoint(w, 'tables-keywords-filtered-1400');
+  });
+
+  test('competitor keywords: best position first, KD and CPC, sortable, kept in the URL across a tab switch, added to a list', async () => {
+    await w.page.goto('/app/keywords?tab=competitor&loc=2840');
+    await w.page.getByLabel('Competitor domain').fill('openpedia.org');
+    await w.page.getByRole('button', { name: 'Find keywords' }).click();
+    await w.page.waitForURL(/site=openpedia\.org/);
+    const table = w.page.getByRole('table', { name: 'Competitor keywords' });
+    await table.waitFor({ timeout: 60_000 });
+    const headers = await table.locator('.vt-head [role=columnheader]').allInnerTexts();
+    for (const h of ['KD', 'CPC', 'Volume'])
+      assert.ok(
+        headers.some((x) => x.startsWith(h)),
+        headers.join(' | '),
+      );
+    const positions = numbers(await column('Competitor keywords', 2));
+    assert.deepEqual(
+      positions,
+      [...positions].sort((a, b) => a - b),
+      'best position first',
+    );
+    await table.getByRole('button', { name: /^KD/ }).click();
+    const kds = numbers((await column('Competitor keywords', 4)).filter((t) => t !== '–'));
+    assert.deepEqual(
+      kds,
+      [...kds].sort((a, b) => b - a),
+      'KD, highest first',
+    );
+    await w.page.getByRole('button', { name: 'Related keywords' }).click();
+    await w.page.getByRole('button', { name: 'Competitor keywords' }).click();
+    await table.waitFor();
+    assert.match(w.page.url(), /site=openpedia\.org/);
+    await table.locator('.vt-body [role=row] input[type=checkbox]').first().check();
+    await w.page.getByLabel('New list name').fill('From a competitor');
+    await w.page.getByRole('button', { name: 'Add 1 to list' }).click();
+    await w.page.getByText('Added 1 keyword to “From a competitor”.').waitFor();
+    assert.deepEqual(w.refusals, []);
+    await checkpoint(w, 'tables-competitor-1400');
+  });
+
+  test('backlinks: dofollow only, anchor / URL search, sortable by TF', async () => {
+    await w.page.goto('/app/backlinks?url=openpedia.org');
+    const table = w.page.getByRole('table', { name: 'Backlinks' });
+    await table.waitFor({ timeout: 60_000 });
+    const all = Number(await table.getAttribute('data-rows'));
+    await w.page.getByLabel('Follow').selectOption('dofollow');
+    assert.equal(await table.locator('.vt-body .chip', { hasText: 'nofollow' }).count(), 0);
+    const followed = Number(await table.getAttribute('data-rows'));
+    assert.ok(followed <= all, `${followed} ≤ ${all}`);
+    await table.getByRole('button', { name: /^TF/ }).click();
+    const tfs = numbers(await column('Backlinks', 6));
+    assert.deepEqual(
+      tfs,
+      [...tfs].sort((a, b) => b - a),
+      'TF, highest first',
+    );
+    const someSource = (await column('Backlinks', 1))[0];
+    const host = new URL(someSource.split(/\s+/).find((p) => /^https?:/.test(p)) ?? `http://${someSource}`).hostname;
+    await w.page.getByLabel('Search anchors and URLs').fill(host);
+    const sources = await column('Backlinks', 1);
+    assert.ok(sources.length > 0 && sources.length <= followed, `${sources.length} rows for ${host}`);
+    await checkpoint(w, 'tables-backlinks-1400');
+  });
+
+  test('keyword import: pasted keywords looked up and shown in the filterable table', async () => {
+    await w.page.goto('/app/keywords?tab=import&loc=2840');
+    await w.page.getByLabel('Keywords to import, one per line').fill('running shoes\nhiking boots\nrunning shoes');
+    await w.page.getByRole('button', { name: 'Import 2 keywords' }).click();
+    const table = w.page.getByRole('table', { name: 'Imported keywords' });
+    await table.waitFor({ timeout: 60_000 });
+    assert.ok(Number(await table.getAttribute('data-rows')) >= 1);
+    assert.deepEqual(w.refusals, []);
+    await checkpoint(w, 'tables-import-1400');
+  });
+});

@@ -176,7 +176,18 @@ export function bestLinkFlags(
   return flags;
 }
 
+/** The link metrics but the root histories (which need the rest: a world build computes them in a worker, sites/historyWorker.ts). */
+export type LinkMetricsWithoutHistories = Omit<LinkMetrics, 'histories'>;
+
 export function computeLinkMetrics(g: LinkGraphInput, onStage: (stage: MetricsStage) => void = () => {}): LinkMetrics {
+  const metrics = computeLinkMetricsWithoutHistories(g, onStage);
+  onStage('history');
+  // The history ends at today's TopRank (the smoother then leads up to it).
+  const { roots } = metrics;
+  return { ...metrics, histories: computeRootHistories(g, roots.citationFlow, roots.trustFlow, roots.authority, roots.topRank) };
+}
+
+export function computeLinkMetricsWithoutHistories(g: LinkGraphInput, onStage: (stage: MetricsStage) => void = () => {}): LinkMetricsWithoutHistories {
   const graph = buildInEdgeCsr(g.pageCount, g.linkSource, g.linkTarget, (i) => passesRank(g, i));
   const ranks = rankPages(g, graph, onStage);
   const level = levelFlows(g, ranks);
@@ -209,9 +220,6 @@ export function computeLinkMetrics(g: LinkGraphInput, onStage: (stage: MetricsSt
   const bestHost = bestLinkFlags(g, facts, score, g.hostCount, g.pageHost);
   const bestUrl = bestLinkFlags(g, facts, score, g.pageCount, null);
 
-  onStage('history');
-  // The history ends at today's TopRank (the smoother then leads up to it).
-  const histories = computeRootHistories(g, rootCf, rootTf, pda, topRank);
   return {
     pages: { pagerank: pr.ranks, trustrank: tr.ranks, citationFlow: pageCf, trustFlow: pageTf, authority: upa, counters: pageCounters },
     hosts: { pagerank: hostPr, trustrank: hostTr, citationFlow: hostCf, trustFlow: hostTf, authority: hostPda, counters: hostCounters },
@@ -221,7 +229,6 @@ export function computeLinkMetrics(g: LinkGraphInput, onStage: (stage: MetricsSt
     bestRoot,
     bestHost,
     bestUrl,
-    histories,
     pageRankIterations: pr.iterations,
     rankEdges: csrPairs(graph),
   };

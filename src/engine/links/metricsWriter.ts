@@ -6,7 +6,7 @@
  */
 import type SqliteDatabase from 'better-sqlite3';
 import { ENTITY_METRIC_COLUMNS, LEVEL } from '../researchSchema.js';
-import type { LevelMetrics, LinkMetrics } from './linkMetrics.js';
+import type { LevelMetrics, LinkMetrics, LinkMetricsWithoutHistories } from './linkMetrics.js';
 import { acRank } from './linkMetrics.js';
 import { COUNTER_NAMES, type Counters } from './counters.js';
 import { storeRankEdges } from './rankEdgeCache.js';
@@ -39,6 +39,15 @@ export function entityMetricRow(row: (number | string)[], level: number, i: numb
 }
 
 export function writeEntityMetrics(raw: SqliteDatabase.Database, metrics: LinkMetrics): void {
+  writeLevelMetrics(raw, metrics);
+  writeRootHistories(
+    raw,
+    metrics.histories.map((h) => JSON.stringify(h)),
+  );
+}
+
+/** `entity_metrics` and the rank-passing links, replaced whole. */
+export function writeLevelMetrics(raw: SqliteDatabase.Database, metrics: LinkMetricsWithoutHistories): void {
   const insert = raw.prepare(`INSERT INTO entity_metrics (${ENTITY_METRIC_COLUMNS.join(', ')}) VALUES (${ENTITY_METRIC_COLUMNS.map(() => '?').join(', ')})`);
   const writeLevel = (level: number, m: LevelMetrics, topRank: Int32Array | null): void => {
     const row: (number | string)[] = new Array(ENTITY_METRIC_COLUMNS.length);
@@ -49,8 +58,12 @@ export function writeEntityMetrics(raw: SqliteDatabase.Database, metrics: LinkMe
   writeLevel(LEVEL.url, metrics.pages, null);
   writeLevel(LEVEL.subdomain, metrics.hosts, null);
   writeLevel(LEVEL.root, metrics.roots, metrics.roots.topRank);
+  storeRankEdges(raw, metrics.rankEdges);
+}
+
+/** `root_history`, replaced whole: the JSON text of each root domain's history by index (id − 1). */
+export function writeRootHistories(raw: SqliteDatabase.Database, texts: readonly string[]): void {
   raw.prepare('DELETE FROM root_history').run();
   const history = raw.prepare('INSERT INTO root_history (root_domain_id, history) VALUES (?, ?)');
-  metrics.histories.forEach((h, i) => history.run(i + 1, JSON.stringify(h)));
-  storeRankEdges(raw, metrics.rankEdges);
+  texts.forEach((text, i) => history.run(i + 1, text));
 }

@@ -171,7 +171,7 @@ export class KeywordMetrics {
   volume(keyword: CorpusKeyword, locationId: number, nowMs: number): { sv: number; cpc: number } {
     const market = this.marketOf(locationId);
     const given = this.givenVolume(keyword, market);
-    if (given !== null) return { sv: given, cpc: keyword.cpc };
+    if (given !== null) return { sv: given, cpc: Math.max(0, keyword.cpc) };
     const stored = keyword.id >= 0 ? this.corpus.storedHistory(keyword.id, market) : [];
     let last: number[];
     if (stored.length > 0) last = stored.slice(-12).map(([, , n]) => n);
@@ -182,7 +182,7 @@ export class KeywordMetrics {
       last = global.map(([, , n]) => (market === 0 ? n : Math.round(n * share)));
     }
     const sum = last.reduce((a, n) => a + n, 0);
-    return { sv: last.length ? Math.round(sum / last.length) : 0, cpc: keyword.cpc };
+    return { sv: last.length ? Math.round(sum / last.length) : 0, cpc: Math.max(0, keyword.cpc) };
   }
 
   /**
@@ -234,14 +234,20 @@ export class KeywordMetrics {
       svn: msv.length ? msv[msv.length - 1][2] : 0,
       svs: prev > 0 ? Math.round((100 * (sum(last) - prev)) / prev) : 0,
       msv,
-      cpc: keyword.cpc,
-      ppc: keyword.ppc,
+      cpc: keyword.cpc === UNKNOWN_FIGURE ? null : keyword.cpc,
+      ppc: keyword.ppc === UNKNOWN_FIGURE ? null : keyword.ppc,
     };
   }
 }
 
 /** Origin of keywords a provider filled in (`provider:dataforseo`): answers name their source from it. */
 export const PROVIDER_ORIGIN = 'provider:';
+
+/**
+ * A CPC or competition a provider sent as null (Google Ads has no bids for the keyword),
+ * stored as such: the research store's columns are NOT NULL, and no real figure is negative.
+ */
+export const UNKNOWN_FIGURE = -1;
 
 /** `kind` of a text nobody has data on: its item's figures are null. */
 export const UNKNOWN_KIND = 'unknown';

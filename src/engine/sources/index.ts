@@ -19,12 +19,14 @@ import type { SerpItemMetrics } from '../search/serpTypes.js';
 import { DataForSeoKeywordSource, dataForSeoSerpFetcher } from './dataForSeo.js';
 import { DifficultyBook } from './difficultyBook.js';
 import type { ResultMetrics } from './fetchedSerp.js';
-import { budgetedSpend, KeywordFill, providerOf } from './keywordFill.js';
+import { budgetedSpend, KeywordFill } from './keywordFill.js';
 import type { ProviderHttpOptions } from './providerHttp.js';
 import { ProviderLedger } from './providerLedger.js';
 import { createLinkData, type LinkData } from './links/linkData.js';
 import { providerResultMetrics } from './links/serpLinkMetrics.js';
 import { ProviderSerpSource } from './providerSerp.js';
+import { ProviderKeywords } from './providerKeywords.js';
+import { ProviderAnswers } from './providerAnswers.js';
 import { SandboxKeywordSource, SandboxLinkSource, SandboxSerpSource } from './sandbox.js';
 import { serpApiFetcher } from './serpApi.js';
 import type { SourcesConfig } from './sourceConfig.js';
@@ -49,10 +51,11 @@ export interface EngineSources extends Sources {
    * knows, so keyword lookups serve real volumes; nothing to do with the sandbox alone.
    */
   fillKeywords(texts: readonly string[], locationId: number, languageId: number): Promise<number>;
-  /** Stores a keyword provider's ideas for a seed the sandbox lacks (once per seed); nothing with the sandbox alone. */
-  fillKeywordIdeas(seed: string, locationId: number, languageId: number): Promise<number>;
-  /** The provider a keyword's metrics came from (`dataforseo`), or null for sandbox and imported keywords. */
-  keywordSourceOf(kw: string, locationId: number, languageId: number): string | null;
+  /**
+   * Real mode (a keyword provider): related keywords and competitor keywords from the
+   * provider alone (providerKeywords.ts); null with the sandbox as the keyword source.
+   */
+  providerKeywords: ProviderKeywords | null;
   /**
    * Gives keyword items the day's one difficulty of their keyword (`seo`, `seo_ts`): every
    * tool answering keyword items passes them through it (difficultyBook.ts). With the sandbox
@@ -105,6 +108,7 @@ export function createSources(config: SourcesConfig, deps: SourceDependencies): 
     : new SandboxSerpSource(deps.search, difficulty, deps.clock);
   let keywords: KeywordSource = sandboxKeywords;
   let fill: KeywordFill | null = null;
+  let providerKeywords: ProviderKeywords | null = null;
   if (config.keywords === 'dataforseo') {
     // Real keywords: what the provider does not know has no figures, never derived ones.
     deps.search.useKeywordProvider();
@@ -116,6 +120,10 @@ export function createSources(config: SourcesConfig, deps: SourceDependencies): 
     );
     keywords = provider;
     fill = new KeywordFill({ sandbox: sandboxKeywords, provider, store: deps.research, search: deps.search, reload: deps.reloadKeywords, clock: deps.clock });
+    // Ideas and rankings bought once for everyone; the lease outlasts a call with its retries.
+    const { timeoutMs, retries, backoffMs } = config.limits;
+    const leaseMs = timeoutMs * (retries + 1) + Math.min(30_000, backoffMs * 2 ** retries) * retries + 5_000;
+    providerKeywords = new ProviderKeywords({ provider, fill, search: deps.search, answers: new ProviderAnswers(deps.state, deps.clock, { leaseMs }) });
   }
   return {
     serp,
@@ -123,8 +131,7 @@ export function createSources(config: SourcesConfig, deps: SourceDependencies): 
     keywords,
     links: new SandboxLinkSource(deps.links),
     fillKeywords: (texts, locationId, languageId) => (fill ? fill.fill(texts, locationId, languageId) : Promise.resolve(0)),
-    fillKeywordIdeas: (seed, locationId, languageId) => (fill ? fill.fillIdeas(seed, locationId, languageId) : Promise.resolve(0)),
-    keywordSourceOf: (kw, locationId, languageId) => providerOf(deps.search.keyword(kw, deps.search.languageFor(locationId, languageId)._id).origin),
+    providerKeywords,
     // The sandbox's ranking is the truth of the sandbox web only: with a SERP provider, the
     // difficulty of a keyword comes from its fetched SERP.
     settleDifficulty: (items) => difficulty.settleItems(items, { accept: serp.name === 'sandbox' }),

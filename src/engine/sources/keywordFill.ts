@@ -14,7 +14,7 @@ import { intentHints } from '../import/keywordsImport.js';
 import type { ResearchStore } from '../researchStore.js';
 import type { SearchEngine } from '../search/searchEngine.js';
 import { normaliseKeyword } from '../search/text.js';
-import { PROVIDER_ORIGIN } from '../search/keywordMetrics.js';
+import { PROVIDER_ORIGIN, UNKNOWN_FIGURE } from '../search/keywordMetrics.js';
 import { hash32 } from '../world/random.js';
 import type { ProviderLedger } from './providerLedger.js';
 import type { SandboxKeywordSource } from './sandbox.js';
@@ -38,8 +38,6 @@ const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export class KeywordFill {
   private missDay = '';
   private readonly misses = new Set<string>();
-  /** Seeds whose ideas were asked for this process's lifetime (stored ideas stay in the catalogue). */
-  private readonly asked = new Set<string>();
 
   constructor(private readonly options: KeywordFillOptions) {}
 
@@ -74,39 +72,22 @@ export class KeywordFill {
   }
 
   /**
-   * For a seed the sandbox lacks, asks the provider for keyword ideas once (with their
-   * metrics) and stores those the catalogue lacks, so a related-keywords lookup of a real
-   * seed finds real neighbours; resolves with the number stored.
+   * Stores keyword figures a provider gave along with another answer (a seed's keyword
+   * ideas, a site's ranking keywords) for the keywords the catalogue does not hold for the
+   * location; resolves with the number stored (providerKeywords.ts).
    */
-  async fillIdeas(seed: string, locationId: number, languageId: number): Promise<number> {
+  store(rows: readonly KeywordData[], locationId: number, languageId: number): Promise<number> {
     const { sandbox, provider, search } = this.options;
-    const kw = normaliseKeyword(seed);
     const lang = search.languageFor(locationId, languageId);
-    const key = `ideas\u0000${missKey(kw, locationId, lang._id)}`;
-    if (kw === '' || this.asked.has(key)) return 0;
-    const seedWasHeld = sandbox.holds(kw, locationId, languageId);
-    // A sandbox seed keeps its sandbox neighbours; a provider's seed gets the provider's.
-    if (seedWasHeld && providerOf(search.keyword(kw, lang._id).origin) === null) return 0;
-    const ideas = await provider.ideas(kw, locationId, languageId, MAX_STORED_IDEAS);
-    if (this.asked.size >= MAX_REMEMBERED_MISSES) this.asked.clear();
-    this.asked.add(key);
-    const fresh = ideas.filter((k) => !sandbox.holds(k.kw, locationId, languageId));
-    if (fresh.length === 0) return 0;
+    const fresh = rows.filter((k) => !sandbox.holds(k.kw, locationId, languageId));
+    if (fresh.length === 0) return Promise.resolve(0);
     const stored = storeKeywordData(this.options.store, fresh, search.marketOf(locationId), lang._id, `${PROVIDER_ORIGIN}${provider.name}`);
     this.options.reload();
-    return stored;
+    return Promise.resolve(stored);
   }
 }
 
 export { PROVIDER_ORIGIN };
-
-/** The source of a keyword's data when a provider filled it in, else null (sandbox or planner import). */
-export function providerOf(origin: string): string | null {
-  return origin.startsWith(PROVIDER_ORIGIN) ? origin.slice(PROVIDER_ORIGIN.length) : null;
-}
-
-/** Most ideas of one seed stored in the catalogue. */
-export const MAX_STORED_IDEAS = 1_000;
 
 const missKey = (kw: string, locationId: number, languageId: number) => `${kw}\u0000${locationId}\u0000${languageId}`;
 
@@ -137,7 +118,18 @@ export function storeKeywordData(store: ResearchStore, rows: readonly KeywordDat
         if (market !== 0) share.run(id, market, k.volume / Math.max(1, existing.volume));
       } else {
         id = nextId.get() as number;
-        insert.run(id, k.kw, languageId, k.kw, intentHints(k.kw), k.volume, hash32(`${languageId}:${k.kw}`), k.cpc ?? 0, k.competition ?? 0, origin);
+        insert.run(
+          id,
+          k.kw,
+          languageId,
+          k.kw,
+          intentHints(k.kw),
+          k.volume,
+          hash32(`${languageId}:${k.kw}`),
+          k.cpc ?? UNKNOWN_FIGURE,
+          k.competition ?? UNKNOWN_FIGURE,
+          origin,
+        );
         if (market !== 0) share.run(id, market, 1);
       }
       for (const m of k.history) history.run(id, market, m.year, m.month, m.searches);

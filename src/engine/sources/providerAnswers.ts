@@ -47,6 +47,10 @@ export const FRESHNESS = {
   toppages: 7 * DAY_MS,
   history: 7 * DAY_MS,
   competitors: 7 * DAY_MS,
+  /** A seed's keyword ideas (Google Ads' planner data moves monthly). */
+  'keyword-ideas': 30 * DAY_MS,
+  /** The keywords a site ranks for (a ranking database refreshed over days). */
+  'ranked-keywords': 7 * DAY_MS,
 } as const;
 
 export type AnswerKind = keyof typeof FRESHNESS;

@@ -22,9 +22,10 @@ import { NICHES, GENERIC_ANCHORS } from './vocabulary.js';
 import { dayNumber, isoDay } from './dates.js';
 import { pageText } from './pageText.js';
 import { hash32 } from './random.js';
-import { computeLinkMetrics } from '../links/linkMetrics.js';
+import { computeLinkMetricsWithoutHistories } from '../links/linkMetrics.js';
 import type { LinkGraphInput } from '../links/linkGraphInput.js';
-import { writeEntityMetrics } from '../links/metricsWriter.js';
+import { writeLevelMetrics, writeRootHistories } from '../links/metricsWriter.js';
+import { historiesInWorker } from '../sites/historyWorker.js';
 import { domainClasses } from '../links/urls.js';
 import { contentHashOf } from './contentHash.js';
 import { openSearch } from '../search/index.js';
@@ -149,7 +150,17 @@ export async function buildWorld(options: BuildWorldOptions): Promise<BuiltWorld
     linkFirstDay: links.firstDay,
     linkEndDay,
   };
-  const metrics = computeLinkMetrics(input, (stage) => progress(stage, 0, 1));
+  const metrics = computeLinkMetricsWithoutHistories(input, (stage) => progress(stage, 0, 1));
+  // The root histories need the metrics and nothing written needs them before the end: a
+  // worker thread computes them while this one writes (historyWorker.ts).
+  const { roots: rootMetrics } = metrics;
+  const histories = historiesInWorker({
+    g: input,
+    rootCf: rootMetrics.citationFlow,
+    rootTf: rootMetrics.trustFlow,
+    rootPda: rootMetrics.authority,
+    topRank: rootMetrics.topRank,
+  });
 
   const store = await openResearchStore(file);
   const raw = store.raw;
@@ -222,7 +233,7 @@ export async function buildWorld(options: BuildWorldOptions): Promise<BuiltWorld
     });
 
     progress('write metrics', 0, 1);
-    transaction(() => writeEntityMetrics(raw, metrics));
+    transaction(() => writeLevelMetrics(raw, metrics));
     transaction(() => {
       const meta = raw.prepare('INSERT OR REPLACE INTO world_meta (key, value) VALUES (?, ?)');
       meta.run('size', size);
@@ -307,6 +318,9 @@ export async function buildWorld(options: BuildWorldOptions): Promise<BuiltWorld
       progress('index links', n, LINK_INDEXES.length);
       raw.prepare(index.sql).run();
     }
+    progress('history (worker)', 0, 1);
+    const historyTexts = await histories;
+    transaction(() => writeRootHistories(raw, historyTexts));
     raw.pragma('analysis_limit = 1000');
     raw.prepare('ANALYZE').run();
     let hash: string | null = null;

@@ -75,7 +75,11 @@ export async function competitorKeywordsRoutes(fastify: FastifyInstance): Promis
         // Supported: an unsupported location was answered before admission (answerWithoutCharge).
         const location = lookupLocation(q)!;
         const limit = Math.min(req.paid!.plan.competitorKeywordsRows, MAX_COMPETITOR_KEYWORDS_ROWS);
-        const result = await search.competitorKeywords(target.input, location, limit);
+        // Real mode: the keyword provider's ranking database, not the sandbox's rank index.
+        const provider = sources.providerKeywords;
+        const result = provider
+          ? await provider.competitorKeywords(target.input, location, limit)
+          : await search.competitorKeywords(target.input, location, limit);
         // Default order: by the domain's ranking position, worst to best.
         const keywords = (await sources.settleDifficulty([...result.keywords])).sort((a, b) => b.position - a.position);
         return {

@@ -60,11 +60,11 @@ export async function relatedKeywordsRoutes(fastify: FastifyInstance): Promise<v
       requireLocation(locations, location_id);
       requireLanguage(language_id);
       const limit = Math.min(req.paid!.plan.relatedKeywordsRows, MAX_RELATED_KEYWORDS_ROWS);
-      // A seed the sandbox lacks gets the keyword provider's metrics (when one is configured).
-      await sources.fillKeywords([kw], location_id, language_id);
-      // ...and its neighbours are the provider's keyword ideas, stored once.
-      await sources.fillKeywordIdeas(kw, location_id, language_id);
-      const related = await search.relatedKeywords(kw, location_id, language_id, limit);
+      const provider = sources.providerKeywords;
+      // Real mode: the seed and the keyword provider's ideas for it, nothing of the sandbox's.
+      const related = provider
+        ? { ...(await provider.related(kw, location_id, language_id, limit)), provisional: false }
+        : await search.relatedKeywords(kw, location_id, language_id, limit);
       const keywords = await sources.settleDifficulty(related.keywords);
       // Rows whose difficulty the market's ranking (under way) will give soon: not for the 24-hour cache.
       if (related.provisional && keywords.some((k) => k.seo === null)) req.paid!.doNotCache();
@@ -74,8 +74,8 @@ export async function relatedKeywordsRoutes(fastify: FastifyInstance): Promise<v
         location: search.shortLocation(location_id),
         countKeywordsBeforeLimit: related.countKeywordsBeforeLimit,
         _id: relatedLookupId(kw, location_id, language_id),
-        // Names the keyword provider when the seed's metrics came from one; null for a plain (sandbox) lookup.
-        source: sources.keywordSourceOf(kw, location_id, language_id),
+        // Names the keyword provider in real mode; null for a sandbox lookup.
+        source: provider ? provider.name : null,
       };
     },
   );

@@ -22,6 +22,7 @@
  * cost, tasks_count, tasks_error, tasks: [{ id, status_code, status_message, time, cost,
  * result_count, path, data, result }] }`), errors as it answers them (HTTP 401 for wrong
  * credentials; dfsError() of dataForSeoBacklinks.ts for its in-body codes).
+ * The same file answers the SERP API's Google Organic live advanced from the fake's rankings.
  * `startFakeDataForSeo` serves these beside the Backlinks fake, as one DataForSEO account does.
  */
 import { startFakeUpstream, type Answer, type FakeUpstream, type FakeUpstreamOptions, type Recorded } from './upstream.js';
@@ -124,14 +125,56 @@ function rankedItem(web: FakeKeywordWeb, domain: string, r: FakeKeywordWeb['rank
   };
 }
 
+/**
+ * A Google Organic SERP (`POST /v3/serp/google/organic/live/advanced`,
+ * docs.dataforseo.com/v3/serp/google/organic/live/advanced/: a result `{ keyword, type,
+ * se_domain, location_code, language_code, check_url, datetime, se_results_count,
+ * items_count, items: [{ type: "organic", rank_group, rank_absolute, domain, title, url,
+ * description, … }] }`): the keyword's rankings of the fake web, in rank order.
+ */
+function serpAnswer(web: FakeKeywordWeb, task: Task & { keyword?: string }): Answer {
+  const kw = String(task.keyword ?? '');
+  const organic = Object.values(web.rankings)
+    .flat()
+    .filter((r) => r.kw === kw)
+    .sort((a, b) => a.rank - b.rank);
+  const items = organic.map((r, i) => ({
+    type: 'organic',
+    rank_group: i + 1,
+    rank_absolute: i + 1,
+    position: 'left',
+    xpath: `/html[1]/body[1]/div[${i + 1}]`,
+    domain: new URL(r.url).hostname,
+    title: r.title,
+    url: r.url,
+    breadcrumb: r.url,
+    description: `${r.title}.`,
+  }));
+  const result = {
+    keyword: kw,
+    type: 'organic',
+    se_domain: 'google.com',
+    location_code: task.location_code ?? 2840,
+    language_code: task.language_code ?? 'en',
+    check_url: `https://www.google.com/search?q=${encodeURIComponent(kw)}&num=100&hl=en&gl=US`,
+    datetime: '2026-11-22 12:00:00 +00:00',
+    se_results_count: items.length === 0 ? 0 : 2_150_000_000,
+    items_count: items.length,
+    items,
+  };
+  return envelope(['v3', 'serp', 'google', 'organic', 'live', 'advanced'], task, [result], 0.002);
+}
+
 /** The answer to a keyword request, or null when the path is not a keyword endpoint. */
 export function dataForSeoKeywordsAnswer(web: FakeKeywordWeb, login: string, password: string, req: Recorded): Answer | null {
+  const serp = req.url.pathname === '/v3/serp/google/organic/live/advanced';
   const m = /^\/v3\/(keywords_data\/google_ads\/(search_volume|keywords_for_keywords)|dataforseo_labs\/google\/ranked_keywords)\/live$/.exec(req.url.pathname);
-  if (!m) return null;
+  if (!m && !serp) return null;
   if (req.headers.authorization !== `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`) {
     return { status: 401, json: { status_code: 40100, status_message: 'You are not authorized to access this resource. Use the correct credentials.' } };
   }
   const task = (JSON.parse(req.body) as Task[])[0];
+  if (!m) return serpAnswer(web, task);
   const path = ['v3', ...m[1].split('/'), 'live'];
   if (m[2] === 'search_volume') {
     const rows = (task.keywords ?? []).map((kw) => volumeRow(web, kw, task)).filter((r) => r !== null);

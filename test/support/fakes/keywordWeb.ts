@@ -4,6 +4,9 @@
  * lists wikipedia.org, starbucks.com, peets.com), each seed's keyword ideas, and the
  * keywords each domain ranks for. Edit the object a test got to add keywords.
  *
+ * The SERP fake (dataForSeoKeywords.ts) lists a keyword's rankings in rank order: "coffee" is
+ * wikipedia.org, starbucks.com, peets.com, as in issue 24.
+ *
  * Google Ads reports volumes in buckets (…, 1,300, 1,600, 1,900, 2,400, 2,900, …), the
  * average (`search_volume`) and each month alike, so the average it gives is not the mean of
  * the months: "cold brew coffee maker" has search_volume 1,900 and months averaging 1,983
@@ -81,6 +84,7 @@ export function coffeeKeywords(): FakeKeywordWeb {
       coffee: ['coffee near me', 'iced coffee', 'coffee beans', 'coffee history', 'cold brew coffee maker'],
     },
     rankings: {
+      'wikipedia.org': [{ kw: 'coffee', rank: 1, url: 'https://en.wikipedia.org/wiki/Coffee', title: 'Coffee - Wikipedia' }],
       'starbucks.com': [
         { kw: 'coffee near me', rank: 1, url: 'https://www.starbucks.com/store-locator', title: 'Store Locator: Starbucks Coffee Company' },
         { kw: 'coffee', rank: 2, url: 'https://www.starbucks.com/', title: 'Starbucks Coffee Company' },

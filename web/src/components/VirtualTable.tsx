@@ -4,7 +4,7 @@
  * height, so the scroll position alone says which rows are visible.
  */
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useMemo, useRef, useState } from 'preact/hooks';
 
 export interface Column<T> {
   key: string;
@@ -12,6 +12,11 @@ export interface Column<T> {
   width?: string;
   align?: 'left' | 'right';
   sortable?: boolean;
+  /**
+   * The value the column sorts by (null last whichever the direction). A column with one is
+   * sortable; a table without `onSort` then sorts its rows itself.
+   */
+  value?: (row: T) => number | string | null | undefined;
   render: (row: T) => ComponentChildren;
 }
 
@@ -31,6 +36,26 @@ interface Props<T> {
   onRowClick?: (row: T) => void;
   selectedKey?: string | null;
   label: string;
+  /** The sort a table that sorts itself starts with. */
+  initialSort?: Sort | null;
+}
+
+/** Rows sorted by a column's value: numbers by size, text by the locale; missing values last. */
+export function sortRows<T>(rows: T[], columns: Column<T>[], sort: Sort | null): T[] {
+  const col = sort ? columns.find((c) => c.key === sort.key) : undefined;
+  if (!sort || !col?.value) return rows;
+  const value = col.value;
+  const sign = sort.dir === 'asc' ? 1 : -1;
+  return rows
+    .map((row, i) => ({ row, i, v: value(row) }))
+    .sort((a, b) => {
+      const an = a.v === null || a.v === undefined || a.v === '';
+      const bn = b.v === null || b.v === undefined || b.v === '';
+      if (an || bn) return an === bn ? a.i - b.i : an ? 1 : -1;
+      const d = typeof a.v === 'number' && typeof b.v === 'number' ? a.v - b.v : String(a.v).localeCompare(String(b.v), 'en');
+      return d === 0 ? a.i - b.i : sign * d;
+    })
+    .map((x) => x.row);
 }
 
 const OVERSCAN = 8;
@@ -45,8 +70,32 @@ function minWidth(width: string | undefined): number {
   return px ? Number(px[1]) : 100;
 }
 
-export function VirtualTable<T>({ rows, columns, rowKey, rowHeight = 34, height = 480, sort, onSort, onRowClick, selectedKey, label }: Props<T>) {
+export function VirtualTable<T>(props: Props<T>) {
+  const { columns, rowKey, rowHeight = 34, height = 480, onRowClick, selectedKey, label } = props;
   const [scrollTop, setScrollTop] = useState(0);
+  // A table whose page does not sort (no onSort) sorts itself by the columns' values.
+  const [ownSort, setOwnSort] = useState<Sort | null>(props.initialSort ?? null);
+  const sort = props.onSort ? (props.sort ?? null) : ownSort;
+  const onSort = props.onSort ?? setOwnSort;
+  const rows = useMemo(() => (props.onSort ? props.rows : sortRows(props.rows, columns, ownSort)), [props.rows, props.onSort, ownSort, columns]);
+  const body = useRef<HTMLDivElement>(null);
+  /** Keyboard on a row: Enter or Space opens it, the arrows move to the next or previous one. */
+  const onRowKey = (e: KeyboardEvent, i: number) => {
+    if ((e.key === 'Enter' || e.key === ' ') && e.target === e.currentTarget && onRowClick) {
+      e.preventDefault();
+      onRowClick(rows[i]);
+    } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      const next = Math.min(rows.length - 1, Math.max(0, i + (e.key === 'ArrowDown' ? 1 : -1)));
+      const el = body.current;
+      if (!el) return;
+      // Bring the row into view (rendering it), then focus it once it is in the DOM.
+      if (next * rowHeight < el.scrollTop) el.scrollTop = next * rowHeight;
+      else if ((next + 1) * rowHeight > el.scrollTop + el.clientHeight) el.scrollTop = (next + 1) * rowHeight - el.clientHeight;
+      setScrollTop(el.scrollTop);
+      requestAnimationFrame(() => el.querySelector<HTMLElement>(`[aria-rowindex="${next + 2}"]`)?.focus());
+    }
+  };
   const first = Math.max(0, Math.floor(scrollTop / rowHeight) - OVERSCAN);
   const last = Math.min(rows.length, Math.ceil((scrollTop + height) / rowHeight) + OVERSCAN);
   const template = columns.map((c) => c.width ?? '1fr').join(' ');
@@ -61,7 +110,7 @@ export function VirtualTable<T>({ rows, columns, rowKey, rowHeight = 34, height 
             class={`vt-cell ${c.align === 'right' ? 'right' : ''}`}
             aria-sort={active ? (sort!.dir === 'asc' ? 'ascending' : 'descending') : undefined}
           >
-            {c.sortable && onSort ? (
+            {c.sortable || c.value ? (
               <button type="button" class="sort" onClick={() => onSort({ key: c.key, dir: active && sort!.dir === 'desc' ? 'asc' : 'desc' })}>
                 {c.label} {active ? (sort!.dir === 'desc' ? '▼' : '▲') : ''}
               </button>
@@ -85,6 +134,9 @@ export function VirtualTable<T>({ rows, columns, rowKey, rowHeight = 34, height 
         class={`vt-row ${selectedKey === key ? 'selected' : ''} ${onRowClick ? 'clickable' : ''}`}
         style={{ gridTemplateColumns: template, top: `${i * rowHeight}px`, height: `${rowHeight}px` }}
         onClick={onRowClick ? () => onRowClick(row) : undefined}
+        tabIndex={onRowClick ? 0 : undefined}
+        aria-selected={onRowClick ? selectedKey === key : undefined}
+        onKeyDown={(e) => onRowKey(e, i)}
       >
         {columns.map((c) => (
           <div key={c.key} role="cell" class={`vt-cell ${c.align === 'right' ? 'right' : ''}`}>
@@ -100,6 +152,7 @@ export function VirtualTable<T>({ rows, columns, rowKey, rowHeight = 34, height 
       <div class="vt-inner" style={{ minWidth: `${tableMin}px` }}>
         {header}
         <div
+          ref={body}
           class="vt-body"
           style={{ height: `${Math.min(height, Math.max(rowHeight, rows.length * rowHeight))}px` }}
           onScroll={(e) => setScrollTop((e.currentTarget as HTMLDivElement).scrollTop)}

@@ -143,6 +143,18 @@ function Links({
     favourites.reload();
   });
   const isFavourite = (id: string) => toggled.get(id) ?? favourites.ids.has(id);
+  // Filters on the page of links shown: words in the anchor or the linking / target URL, and
+  // followed or nofollow links only.
+  const [search, setSearch] = useState('');
+  const [follow, setFollow] = useState<'all' | 'dofollow' | 'nofollow'>('all');
+  const shown = (all: BackLink[]) => {
+    const words = search.toLowerCase().split(/\s+/).filter(Boolean);
+    return all.filter(
+      (l) =>
+        (follow === 'all' || (follow === 'dofollow' ? !l.no_follow : Boolean(l.no_follow))) &&
+        words.every((w) => `${l.anchor ?? ''} ${l.source} ${l.target} ${l.title ?? ''}`.toLowerCase().includes(w)),
+    );
+  };
 
   const columns: Column<BackLink>[] = [
     {
@@ -168,6 +180,7 @@ function Links({
       key: 'source',
       label: 'Linking page',
       width: 'minmax(200px, 3fr)',
+      value: (l) => l.source,
       render: (l) => (
         <span class="url" title={l.source}>
           {l.title ? <b>{l.title} </b> : null}
@@ -175,11 +188,18 @@ function Links({
         </span>
       ),
     },
-    { key: 'anchor', label: 'Anchor', width: 'minmax(100px, 1.5fr)', render: (l) => <span class="url">{l.anchor || <i class="muted">none</i>}</span> },
+    {
+      key: 'anchor',
+      label: 'Anchor',
+      width: 'minmax(100px, 1.5fr)',
+      value: (l) => l.anchor || null,
+      render: (l) => <span class="url">{l.anchor || <i class="muted">none</i>}</span>,
+    },
     {
       key: 'target',
       label: 'Target',
       width: 'minmax(120px, 2fr)',
+      value: (l) => l.target,
       render: (l) => (
         <span class="url" title={l.target}>
           {l.target}
@@ -190,6 +210,7 @@ function Links({
       key: 'type',
       label: 'Type',
       width: '110px',
+      value: (l) => `${l.no_follow ? 1 : 0}${l.type}`,
       render: (l) => (
         <>
           {l.type}
@@ -198,10 +219,10 @@ function Links({
         </>
       ),
     },
-    { key: 'cf', label: 'CF', align: 'right', width: '44px', render: (l) => l.source_cf },
-    { key: 'tf', label: 'TF', align: 'right', width: '44px', render: (l) => l.source_tf },
-    { key: 'ls', label: 'LS', align: 'right', width: '40px', render: (l) => l.ls },
-    { key: 'seen', label: 'First / last seen', width: '170px', render: (l) => `${l.first_seen} – ${l.last_seen}` },
+    { key: 'cf', label: 'CF', align: 'right', width: '44px', value: (l) => l.source_cf, render: (l) => l.source_cf },
+    { key: 'tf', label: 'TF', align: 'right', width: '44px', value: (l) => l.source_tf, render: (l) => l.source_tf },
+    { key: 'ls', label: 'LS', align: 'right', width: '40px', value: (l) => l.ls, render: (l) => l.ls },
+    { key: 'seen', label: 'First / last seen', width: '170px', value: (l) => l.first_seen, render: (l) => `${l.first_seen} – ${l.last_seen}` },
   ];
 
   return (
@@ -222,6 +243,26 @@ function Links({
             <option value="1">One link</option>
           </Select>
         </label>
+        <label>
+          Follow
+          <Select value={follow} onValue={(v) => setFollow(v as typeof follow)} aria-label="Follow">
+            <option value="all">All links</option>
+            <option value="dofollow">Dofollow only</option>
+            <option value="nofollow">Nofollow only</option>
+          </Select>
+        </label>
+        <label>
+          Search
+          <Input
+            type="search"
+            class="words"
+            value={search}
+            maxLength={200}
+            placeholder="anchor or URL"
+            onValue={setSearch}
+            aria-label="Search anchors and URLs"
+          />
+        </label>
       </div>
       {star.problem && <ProblemBox problem={star.problem} />}
       <AsyncView state={links} what="backlinks" onRetry={links.reload}>
@@ -236,7 +277,12 @@ function Links({
               {answer.links.length === 0 ? (
                 <Empty>No {source === 1 ? 'new ' : source === 2 ? 'lost ' : ''}backlinks on this page.</Empty>
               ) : (
-                <VirtualTable label="Backlinks" rows={answer.links} columns={columns} rowKey={(l) => l._id} height={520} />
+                <>
+                  <p class="summary" data-shown={shown(answer.links).length}>
+                    {shown(answer.links).length.toLocaleString('en')} of {answer.links.length.toLocaleString('en')} links on this page match the filters
+                  </p>
+                  <VirtualTable label="Backlinks" rows={shown(answer.links)} columns={columns} rowKey={(l) => l._id} height={520} />
+                </>
               )}
               <div class="pager">
                 <button type="button" disabled={page === 0} onClick={() => go({ page: page - 1 })}>
