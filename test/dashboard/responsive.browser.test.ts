@@ -7,9 +7,11 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { startServe, type ServeProcess } from '../support/serveProcess.js';
 import { runQuarry } from '../support/cli.js';
-import { checkpoint, ensureDashboardBuilt, launchProfile, type WatchedPage } from '../support/browser.js';
+import { checkpoint, ensureDashboardBuilt, launchProfile, SCREENSHOT_DIR, type WatchedPage } from '../support/browser.js';
 
 let server: ServeProcess;
 let w: WatchedPage;
@@ -249,4 +251,25 @@ describe('tables: sorting, filters, keyboard (1400 px)', () => {
     assert.deepEqual(w.refusals, []);
     await checkpoint(w, 'tables-import-1400');
   });
+});
+
+test('the list CSV: readable headers, one column per month, no JSON cell', async () => {
+  await w.page.goto(listPath);
+  await w.page.getByRole('button', { name: 'Download CSV' }).waitFor({ timeout: 60_000 });
+  const [download] = await Promise.all([w.page.waitForEvent('download'), w.page.getByRole('button', { name: 'Download CSV' }).click()]);
+  const lines = fs
+    .readFileSync(await download.path(), 'utf8')
+    .trim()
+    .split(/\r?\n/);
+  assert.equal(lines.length, 3, lines.join('\n'));
+  const header = lines[0].split(',');
+  assert.deepEqual(header.slice(0, 6), ['Keyword', 'Location', 'Search volume', 'Keyword difficulty', 'CPC (USD)', 'PPC competition']);
+  const months = header.slice(6);
+  assert.ok(months.length >= 12, `${months.length} month columns`);
+  for (const m of months) assert.match(m, /^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}$/);
+  for (const line of lines.slice(1)) {
+    assert.doesNotMatch(line, /\[/, 'no JSON in a cell');
+    assert.equal(line.split(',').length, header.length, line);
+  }
+  fs.copyFileSync(await download.path(), path.join(SCREENSHOT_DIR, 'walk-list.csv'));
 });
