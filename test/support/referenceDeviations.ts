@@ -21,6 +21,10 @@ const keyword: Deviation[] = [];
 const serp: Deviation[] = [];
 const link: Deviation[] = [
   {
+    match: /\blinks\[\]\.(first_seen|last_seen|last_crawl|source_cf|source_tf|target_cf|target_tf|ls): nullable, reference is not$/,
+    reason: 'Issue 24: a provider’s backlink without dates, flow metrics (DataForSEO) or our link strength carries null, not a stand-in',
+  },
+  {
     match: /^POST \/link-tool\/exports\/suggest (x-quota-pool: undefined, reference lm-suggest|429: missing)$/,
     reason: 'The contract makes export suggestions free: no pool, so no policy 429 (the gateway 429 is still declared)',
   },

@@ -11,7 +11,9 @@ import { md5Hex } from '../../lib/ids.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';
 import { errorResponses, Ref } from '../common/schemas.js';
 import { requireTargetUrl } from '../common/params.js';
+import { linkTarget } from '../../engine/sources/links/linkTypes.js';
 import { presentBacklink } from './presenters.js';
+import { notFoundInfo, presentProviderBacklink } from './realLinks.js';
 import { BackLinks, LinksQuery, LinkToolUrlMetrics, UrlQuery, type BackLinksBody, type LinkToolUrlMetricsBody } from './schemas.js';
 
 /** Backlinks per page (link-tool rule 1). */
@@ -22,7 +24,7 @@ type LinksParams = Required<Static<typeof LinksQuery>>;
 
 export async function backlinkRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { engine } = app.quarry;
+  const { engine, sources } = app.quarry;
 
   app.get(
     '/url-metrics',
@@ -32,11 +34,18 @@ export async function backlinkRoutes(fastify: FastifyInstance): Promise<void> {
         tags: ['link-tool'],
         summary: 'Link index metrics of a URL, subdomain or root domain',
         querystring: UrlQuery,
-        response: { 200: Ref(LinkToolUrlMetrics), ...errorResponses(401, 422, 429) },
+        response: { 200: Ref(LinkToolUrlMetrics), ...errorResponses(401, 422, 424, 429) },
       },
     },
     async (req): Promise<LinkToolUrlMetricsBody> => {
       const url = requireTargetUrl(req.query.url).input;
+      if (sources.linkData) {
+        // Real mode: the link-index provider's item info as given (issue 24: not the sandbox's "NotFound" with zeros).
+        const target = linkTarget(url);
+        if (!target) throw errors.invalidParameter('url');
+        const [info] = await sources.linkData.itemInfo([target]);
+        return [{ _id: md5Hex(target.name), url, m: { linkindex: { v: info ?? notFoundInfo(target), ts: unixSeconds(req.paid!.nowMs) } } }];
+      }
       const metrics = engine.links.urlMetrics(url);
       if (!metrics) throw errors.invalidParameter('url');
       return [{ _id: md5Hex(metrics.target.name), url, m: { linkindex: { v: metrics.v, ts: unixSeconds(req.paid!.nowMs) } } }];
@@ -70,7 +79,7 @@ export async function backlinkRoutes(fastify: FastifyInstance): Promise<void> {
         tags: ['link-tool'],
         summary: 'Backlinks of a URL, subdomain or root domain, 500 a page, strongest first (pool charged per link returned)',
         querystring: LinksQuery,
-        response: { 200: Ref(BackLinks), ...errorResponses(401, 422, 429) },
+        response: { 200: Ref(BackLinks), ...errorResponses(401, 422, 424, 429) },
       },
     },
     async (req): Promise<BackLinksBody> => {
@@ -78,6 +87,17 @@ export async function backlinkRoutes(fastify: FastifyInstance): Promise<void> {
       const url = requireTargetUrl(raw).input;
       // The page keeps its place in the list; only its length is cut to what remains.
       const limit = Math.min(LINKS_PER_PAGE, req.paid!.reserved);
+      if (sources.linkData) {
+        // Real mode: the provider's list, paged through it (each page bought once for everyone).
+        const target = linkTarget(url);
+        if (!target) throw errors.invalidParameter('url');
+        const page = await sources.linkData.backlinks(target, source, links_per_domain === 1, pageNumber * LINKS_PER_PAGE, limit);
+        req.paid!.charge(page.links.length);
+        return {
+          meta: { url_type: target.type, available_links: page.total ?? pageNumber * LINKS_PER_PAGE + page.links.length },
+          links: page.links.map(presentProviderBacklink),
+        };
+      }
       const page = engine.links.backlinks(url, { source, linksPerDomain: links_per_domain }, { offset: pageNumber * LINKS_PER_PAGE, limit });
       if (!page) throw errors.invalidParameter('url');
       req.paid!.charge(page.links.length);

@@ -1667,18 +1667,22 @@ export interface components {
             anchor: string;
             /** @description The link carries alt text (an image link) */
             alt: boolean;
-            /** @description YYYY-MM-DD */
-            first_seen: string;
-            /** @description YYYY-MM-DD */
-            last_seen: string;
-            /** @description YYYY-MM-DD */
-            last_crawl: string;
+            /** @description YYYY-MM-DD; null when the link provider does not say */
+            first_seen: string | null;
+            /** @description YYYY-MM-DD; null when the link provider does not say */
+            last_seen: string | null;
+            /** @description YYYY-MM-DD; null when the link provider does not say */
+            last_crawl: string | null;
             deleted: boolean;
             reason_lost: string | null;
-            source_cf: number;
-            source_tf: number;
-            target_cf: number;
-            target_tf: number;
+            /** @description 0–100; null when the link provider has no flow metrics (DataForSEO) */
+            source_cf: number | null;
+            /** @description 0–100; null when the link provider has no flow metrics (DataForSEO) */
+            source_tf: number | null;
+            /** @description 0–100; null when the link provider has no flow metrics (DataForSEO) */
+            target_cf: number | null;
+            /** @description 0–100; null when the link provider has no flow metrics (DataForSEO) */
+            target_tf: number | null;
             no_follow: boolean;
             image: boolean;
             redirect: boolean;
@@ -1692,8 +1696,8 @@ export interface components {
             social: number | null;
             /** @description Rank of the referring site; not reported (null) */
             ar: number | null;
-            /** @description Link strength 0–10 */
-            ls: number;
+            /** @description Link strength 0–10 (our model of the sandbox index); null for a provider’s link */
+            ls: number | null;
         };
         BackLinks: {
             meta: {
@@ -4043,6 +4047,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An upstream data source failed; nothing was charged */
+            424: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A quota pool, burst window or cooldown refused the request; or, as text/html, the gateway's per-address limit */
             429: {
                 headers: {
@@ -4136,6 +4149,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An upstream data source failed; nothing was charged */
+            424: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A quota pool, burst window or cooldown refused the request; or, as text/html, the gateway's per-address limit */
             429: {
                 headers: {
@@ -4186,6 +4208,15 @@ export interface operations {
             };
             /** @description A parameter or the body is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream data source failed; nothing was charged */
+            424: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -11,8 +11,10 @@ import { parseTarget } from '../../links/urls.js';
 
 export type { TargetType } from '../../links/targets.js';
 
-/** The contract's item info with each figure the provider may lack as null; `Status` is always said. */
-export type IndexItemInfo = { Status: string } & { [K in Exclude<keyof LinkIndexMetrics, 'Status'>]: LinkIndexMetrics[K] | null };
+/** The contract's item info with each figure the provider may lack as null; `Status` and `ItemType` are always said. */
+export type IndexItemInfo = { Status: string; ItemType: number } & {
+  [K in Exclude<keyof LinkIndexMetrics, 'Status' | 'ItemType'>]: LinkIndexMetrics[K] | null;
+};
 
 /** A target as providers take it: the canonical text of a root domain, a host or a URL. */
 export interface LinkTarget {
