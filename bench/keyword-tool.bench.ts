@@ -31,7 +31,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 function report(name: string, samples: number[], target: number | null, extra = ''): void {
   const s = [...samples].sort((a, b) => a - b);
   const p50 = percentile(s, 50);
-  const verdict = target === null ? '' : `  (target ≤ ${target} ms: ${p50 <= target ? 'met' : 'MISSED'})`;
+  const verdict = target === null ? '' : `  (goal ≤ ${target} ms, ratio p50/goal ${(p50 / target).toFixed(2)}: ${p50 <= target ? 'met' : 'MISSED'})`;
   console.log(`${name.padEnd(44)} p50 ${p50.toFixed(1).padStart(7)} ms  p90 ${percentile(s, 90).toFixed(1).padStart(7)} ms  n=${s.length}${verdict}${extra}`);
 }
 
