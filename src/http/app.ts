@@ -237,6 +237,9 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
       // a key in the header wins over a cookie in auth, so it does here too.
       const session = req.headers[KEY_HEADER] === undefined ? await sessionOf(req) : undefined;
       if (session) {
+        // The dashboard's own page (its HTML shell on a navigation) is not counted: refusing it
+        // would leave the signed-in user a JSON error instead of the page; its API calls (and /app/api/) count.
+        if (req.method === 'GET' && /^\/app(?:[/?]|$)/.test(req.url) && !req.url.startsWith('/app/api/')) return;
         if (await sessionGate.admit(`session:${session.tokenHash}`)) return;
         const refused = errors.rateLimit(1, 'Too many requests through this dashboard session, retry in a second');
         return reply.code(429).headers(refused.headers).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(refused.body()));

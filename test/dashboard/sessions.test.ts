@@ -406,9 +406,9 @@ describe('the gateway and sessions (issue 27)', () => {
       const csrf = sign.json().csrf_token as string;
       g.clock.advance(1001);
       const viaSession = (url: string) => g.app.inject({ url, remoteAddress: '10.1.0.1', headers: { cookie, 'x-csrf-token': csrf } });
-      // Ten in the same instant from one address (free reads and page loads): all admitted.
+      // Ten API reads in the same instant from one address: all admitted.
       for (let i = 0; i < 10; i++) {
-        const res = await viaSession(i % 2 === 0 ? '/v3/keyword-tool/lists' : '/app/keywords');
+        const res = await viaSession('/v3/keyword-tool/lists');
         assert.equal(res.statusCode, 200, `request ${i + 1}: ${res.body.slice(0, 80)}`);
       }
       // The eleventh meets the session's limit: the contract's JSON RateLimit, retry after 1 s.
@@ -418,6 +418,10 @@ describe('the gateway and sessions (issue 27)', () => {
       assert.equal(refused.headers['retry-after'], '1');
       assert.deepEqual(refused.json().error.type, 'RateLimit');
       assert.equal(refused.json().error.retry_after, 1);
+      // The dashboard's page itself is not counted: a navigation still gets the page, not a JSON error.
+      const page = await viaSession('/app/keywords');
+      assert.equal(page.statusCode, 200);
+      assert.match(String(page.headers['content-type']), /^text\/html/);
       // The address itself still has its whole gateway share for other clients (a key).
       for (let i = 0; i < 4; i++)
         assert.equal((await g.app.inject({ url: '/v3/keyword-tool/limits', remoteAddress: '10.1.0.1', headers: { 'x-access-token': key } })).statusCode, 200);
