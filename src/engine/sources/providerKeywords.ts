@@ -51,9 +51,9 @@ export class ProviderKeywords {
     const { search, fill, provider } = this.options;
     const seed = normaliseKeyword(seedText);
     await fill.fill([seed], locationId, languageId);
+    // Keys are stored as PostgreSQL text, which cannot hold NUL: `|` separates their parts.
     const ideas =
-      (await this.bought('keyword-ideas', `${seed}\u0000${locationId}\u0000${languageId}`, () => provider.ideas(seed, locationId, languageId, MAX_IDEAS))) ??
-      [];
+      (await this.bought('keyword-ideas', `${seed}|${locationId}|${languageId}`, () => provider.ideas(seed, locationId, languageId, MAX_IDEAS))) ?? [];
     // Bought here or by another process: this process's catalogue gets their figures.
     await fill.store(ideas, locationId, languageId);
     const others = ideas.filter((k) => k.kw !== seed);
@@ -72,9 +72,7 @@ export class ProviderKeywords {
     const asked = target.type === 'url' ? url.trim() : target.host;
     // A provider without a ranking database knows no site's keywords (the sandbox's are not real).
     const ranking = provider.rankedKeywords?.bind(provider);
-    const found = ranking
-      ? await this.bought('ranked-keywords', `${asked}\u0000${locationId}\u0000${limit}`, () => ranking(asked, locationId, 0, limit))
-      : null;
+    const found = ranking ? await this.bought('ranked-keywords', `${asked}|${locationId}|${limit}`, () => ranking(asked, locationId, 0, limit)) : null;
     if (!found) return { url_type: target.type, location: search.shortLocation(locationId), keywords: [], totalCount: 0 };
     // Their figures go to the catalogue, as a keyword import's do (a keyword the provider has none for stays unknown).
     await fill.store(
