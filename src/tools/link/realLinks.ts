@@ -8,47 +8,15 @@
 import { parse as parseDomain } from 'tldts';
 import { md5Hex } from '../../lib/ids.js';
 import { ITEM_TYPE, type IndexItemInfo, type LinkTarget, type ProviderBacklink } from '../../engine/sources/links/linkTypes.js';
+import { LINK_INDEX_FIELDS } from '../../engine/sources/links/majestic.js';
 import type { BackLinkBody } from './schemas.js';
 
 /** Item info of a target the provider answered nothing for: not found, every figure unknown. */
 export function notFoundInfo(target: LinkTarget): IndexItemInfo {
   const info: Record<string, unknown> = { Status: 'NotFound', ItemType: ITEM_TYPE[target.type] };
-  for (const field of ITEM_INFO_FIELDS) info[field] = null;
+  for (const field of LINK_INDEX_FIELDS) info[field] = null;
   return info as IndexItemInfo;
 }
-
-const ITEM_INFO_FIELDS = [
-  'ExtBackLinks',
-  'RefDomains',
-  'ACRank',
-  'RefIPs',
-  'RefSubNets',
-  'CitationFlow',
-  'TrustFlow',
-  'TrustMetric',
-  'IndexedURLs',
-  'RefDomainsEDU',
-  'ExtBackLinksEDU',
-  'RefDomainsGOV',
-  'ExtBackLinksGOV',
-  'RefDomainsEDU_Exact',
-  'ExtBackLinksEDU_Exact',
-  'RefDomainsGOV_Exact',
-  'ExtBackLinksGOV_Exact',
-  'NonUniqueLinkTypeHomepages',
-  'NonUniqueLinkTypeIndirect',
-  'NonUniqueLinkTypeDeleted',
-  'NonUniqueLinkTypeNoFollow',
-  'NonUniqueLinkTypeProtocolHTTPS',
-  'NonUniqueLinkTypeFrame',
-  'NonUniqueLinkTypeImageLink',
-  'NonUniqueLinkTypeRedirect',
-  'NonUniqueLinkTypeTextLink',
-  'TotalNonUniqueLinks',
-  'OutLinksInternal',
-  'OutLinksExternal',
-  'OutDomainsExternal',
-] as const;
 
 const id24 = (text: string) => md5Hex(text).slice(0, 24);
 

@@ -137,6 +137,8 @@ const STRING_FIELDS = [
   'OutLinksExternal',
   'OutDomainsExternal',
 ] as const satisfies readonly (keyof LinkIndexMetrics)[];
+/** Every figure of an index item's metrics, by Majestic's names (an unknown item carries each as null). */
+export const LINK_INDEX_FIELDS = [...NUMBER_FIELDS, ...STRING_FIELDS] as const;
 
 /** One GetIndexItemInfo row as the contract's item info, under Majestic's names. */
 export function itemInfoOf(row: Record<string, unknown>, target: LinkTarget): IndexItemInfo {
