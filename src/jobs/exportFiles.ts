@@ -91,6 +91,8 @@ export interface ExportFiles {
   removeTemps(fileName: string): Promise<number>;
   /** Ids of the jobs whose export (`<jobId>.csv`) has temporary copies. */
   tempOwners(): Promise<string[]>;
+  /** Ids of the jobs whose export (`<jobId>.csv`) is stored finished. */
+  owners(): Promise<string[]>;
 }
 
 /** Refuses a file name that is not a plain name (a path, a hidden file). */
@@ -157,6 +159,19 @@ async function tempFileNames(dir: string): Promise<string[]> {
 /** Ids of the jobs whose export (`<jobId>.csv`) has temporary files in `dir`. */
 export async function tempFileOwners(dir: string): Promise<string[]> {
   return (await tempFileNames(dir)).map((name) => name.slice(0, -'.csv'.length));
+}
+
+/** Ids of the jobs whose finished export (`<jobId>.csv`) is in `dir`. */
+export async function finishedFileOwners(dir: string): Promise<string[]> {
+  let entries: string[];
+  try {
+    entries = await fs.promises.readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  // Temporary copies are hidden (a leading dot); a finished export is `<jobId>.csv`.
+  return entries.filter((entry) => !entry.startsWith('.') && entry.endsWith('.csv')).map((entry) => entry.slice(0, -'.csv'.length));
 }
 
 /** Makes a finished write or rename durable: data and directory entry survive a power cut. */
@@ -340,5 +355,6 @@ export function diskExportFiles(dir: string): ExportFiles {
     remove: (fileName) => removeExportFile(dir, fileName),
     removeTemps: (fileName) => removeTempFiles(dir, fileName),
     tempOwners: () => tempFileOwners(dir),
+    owners: () => finishedFileOwners(dir),
   };
 }

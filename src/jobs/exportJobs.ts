@@ -183,8 +183,21 @@ export function exportJobHandler<P>(options: ExportJobHandlerOptions<P>): JobHan
       });
       return { fileName: written.fileName, rows: written.rows, bytes: written.bytes };
     },
-    onFailure: (job) => options.refund(job as Job<P>),
+    // The refund commits with the failure; the export's files (a copy a killed attempt left,
+    // a file finished by an attempt whose completion was lost) go once it has committed.
+    onFailure: (job) => {
+      const refunded = options.refund(job as Job<P>);
+      const removed = removeExportOf(options.files, job.id);
+      return refunded instanceof Promise ? Promise.all([refunded, removed]) : removed;
+    },
   };
+}
+
+/** Removes whatever is stored of a job's export, finished or temporary; answers the copies removed. */
+async function removeExportOf(files: ExportFiles, jobId: string): Promise<number> {
+  const fileName = exportFileName(jobId);
+  const finished = (await files.remove(fileName)) ? 1 : 0;
+  return finished + (await files.removeTemps(fileName));
 }
 
 /**
@@ -192,9 +205,12 @@ export function exportJobHandler<P>(options: ExportJobHandlerOptions<P>): JobHan
  * `expired`. The file goes first so that a crash in between leaves a completed job
  * without a file (the next sweep finishes it) rather than an expired job whose file
  * lingers forever. Then removes temporary files left by dead attempts of jobs that are
- * not running any more (one that failed for good after its worker died mid-write).
+ * not running any more (one that failed for good after its worker died mid-write), and
+ * finished files of jobs that did not complete (failed, or gone): the failure removes
+ * them as it commits, this catches what a crash in between, or an attempt that lost its
+ * lease and still finished its file, left.
  */
-export async function sweepExports(queue: JobQueue, files: ExportFiles): Promise<{ expired: number; tempsRemoved: number }> {
+export async function sweepExports(queue: JobQueue, files: ExportFiles): Promise<{ expired: number; tempsRemoved: number; failedRemoved: number }> {
   const due = await queue.completedBefore(EXPORT_JOB_KIND, queue.clock.now() - EXPORT_RETENTION_MS);
   let expired = 0;
   for (const job of due) {
@@ -206,5 +222,12 @@ export async function sweepExports(queue: JobQueue, files: ExportFiles): Promise
     if ((await queue.byId(jobId))?.state === 'running') continue;
     tempsRemoved += await files.removeTemps(exportFileName(jobId));
   }
-  return { expired, tempsRemoved };
+  let failedRemoved = 0;
+  for (const jobId of await files.owners()) {
+    const state = (await queue.byId(jobId))?.state;
+    // A running or queued job's file is an earlier attempt's, which the next one replaces.
+    if (state === 'completed' || state === 'running' || state === 'queued') continue;
+    if (await files.remove(exportFileName(jobId))) failedRemoved++;
+  }
+  return { expired, tempsRemoved, failedRemoved };
 }

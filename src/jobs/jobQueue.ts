@@ -70,7 +70,8 @@ export interface EnqueueOptions {
  * commits together with the failure or not at all, and since a job reaches `failed` once, it
  * runs exactly once per job. It must write through the same connection (e.g. the embedded
  * policy store, whose statements run before its promise is returned); a promise it returns
- * is not awaited inside the transaction. On PostgreSQL the policy lives elsewhere (Redis), so
+ * (work that needs no transaction: removing a failed export's files) is awaited after the
+ * commit, before `claim` or `fail` answers. On PostgreSQL the policy lives elsewhere (Redis), so
  * no transaction can hold both: the hook runs, awaited, right after the failure commits, by
  * the one process whose update made the transition — once, unless that process dies in between
  * (then the refund is lost: never twice).

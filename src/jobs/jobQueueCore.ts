@@ -140,10 +140,14 @@ export abstract class JobQueueCore implements JobQueue {
     return { ...toJob(row), state: 'failed', error, completedMs: now, leaseOwner: null, leaseExpiresMs: null };
   }
 
-  /** Runs a failure hook inside a synchronous transaction, where its promise cannot be awaited. */
-  protected runFailureHookDetached(job: Job): void {
+  /**
+   * Runs a failure hook inside a synchronous transaction, where its promise cannot be awaited;
+   * answers that promise (never rejecting) for the caller to await after the commit.
+   */
+  protected runFailureHookDetached(job: Job): Promise<unknown> {
     const hooked = this.failureHooks.get(job.kind)?.(job);
-    if (hooked instanceof Promise) hooked.catch((err: unknown) => process.emitWarning(`failure hook of job ${job.id} failed: ${String(err)}`));
+    if (!(hooked instanceof Promise)) return Promise.resolve();
+    return hooked.catch((err: unknown) => process.emitWarning(`failure hook of job ${job.id} failed: ${String(err)}`));
   }
 
   /** Runs the failure hooks of jobs whose failure has committed, awaited, one after another. */

@@ -131,5 +131,10 @@ export function postgresExportFiles(db: Kysely<StateDatabase>): ExportFiles {
       const rows = await db.selectFrom('export_chunks').select('file_name').distinct().where('attempt', '<>', FINISHED).execute();
       return rows.filter((r) => r.file_name.endsWith('.csv')).map((r) => r.file_name.slice(0, -'.csv'.length));
     },
+
+    async owners() {
+      const rows = await db.selectFrom('export_chunks').select('file_name').distinct().where('attempt', '=', FINISHED).execute();
+      return rows.filter((r) => r.file_name.endsWith('.csv')).map((r) => r.file_name.slice(0, -'.csv'.length));
+    },
   };
 }

@@ -69,12 +69,13 @@ export class SqliteJobQueue extends JobQueueCore {
        ORDER BY (SELECT COUNT(*) FROM jobs r WHERE r.account_id = jobs.account_id AND r.kind = jobs.kind AND r.state = 'running'), run_after_ms, seq
        LIMIT 1`,
     );
-    return this.immediate(() => {
+    const hooks: Promise<unknown>[] = [];
+    const claimed = this.immediate(() => {
       for (;;) {
         const row = next.get(...kinds, now, now) as JobRow | undefined;
         if (!row) return null;
         if (row.state === 'running' && row.attempts >= row.max_attempts) {
-          this.failLocked(row, `worker lost after ${row.attempts} attempts`, now);
+          this.failLocked(row, `worker lost after ${row.attempts} attempts`, now, hooks);
           continue;
         }
         this.raw
@@ -87,6 +88,8 @@ export class SqliteJobQueue extends JobQueueCore {
         return this.row(row.id)!;
       }
     });
+    await Promise.all(hooks);
+    return claimed;
   }
 
   async heartbeat(jobId: string, workerId: string): Promise<boolean> {
@@ -129,7 +132,8 @@ export class SqliteJobQueue extends JobQueueCore {
 
   async fail(jobId: string, workerId: string, error: string, retryable: boolean): Promise<FailOutcome> {
     const now = this.clock.now();
-    return this.immediate(() => {
+    const hooks: Promise<unknown>[] = [];
+    const outcome = this.immediate((): FailOutcome => {
       const row = this.raw.prepare(`SELECT * FROM jobs WHERE id = ? AND state = 'running' AND lease_owner = ?`).get(jobId, workerId) as JobRow | undefined;
       if (!row) return 'lost';
       const retryAt = this.retryAtMs(row, retryable, now);
@@ -143,9 +147,11 @@ export class SqliteJobQueue extends JobQueueCore {
           .run(error, retryAt, jobId);
         return 'retrying';
       }
-      this.failLocked(row, error, now);
+      this.failLocked(row, error, now, hooks);
       return 'failed';
     });
+    await Promise.all(hooks);
+    return outcome;
   }
 
   async release(jobId: string, workerId: string): Promise<boolean> {
@@ -177,15 +183,19 @@ export class SqliteJobQueue extends JobQueueCore {
     return row ? toJob(row) : null;
   }
 
-  /** Must run inside an IMMEDIATE transaction: the hook's writes commit with the failure. */
-  private failLocked(row: JobRow, error: string, now: number): void {
+  /**
+   * Must run inside an IMMEDIATE transaction: the hook's synchronous writes commit with the
+   * failure. What it leaves to do asynchronously (removing a failed export's files) goes into
+   * `after`, which the caller awaits once the transaction has committed.
+   */
+  private failLocked(row: JobRow, error: string, now: number, after: Promise<unknown>[]): void {
     this.raw
       .prepare(
         `UPDATE jobs SET state = 'failed', error = ?, completed_ms = ?, lease_owner = NULL, lease_expires_ms = NULL
          WHERE id = ?`,
       )
       .run(error, now, row.id);
-    this.runFailureHookDetached(this.failedJob(row, error, now));
+    after.push(this.runFailureHookDetached(this.failedJob(row, error, now)));
   }
 
   private immediate<T>(fn: () => T): T {

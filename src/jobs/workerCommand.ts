@@ -54,8 +54,8 @@ export function startEmbeddedWorker(ctx: WorkerHost, options: WorkerRuntimeOptio
   const files = openExportFiles(ctx.state, ctx.config.dataDir);
   const sweep = async () => {
     try {
-      const { expired, tempsRemoved } = await sweepExports(queue, files);
-      if (expired + tempsRemoved > 0) log?.info({ expired, tempsRemoved }, 'export sweep');
+      const { expired, tempsRemoved, failedRemoved } = await sweepExports(queue, files);
+      if (expired + tempsRemoved + failedRemoved > 0) log?.info({ expired, tempsRemoved, failedRemoved }, 'export sweep');
     } catch (err) {
       log?.error({ err }, 'export sweep failed');
     }

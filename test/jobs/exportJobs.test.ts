@@ -167,7 +167,7 @@ describe('backlink export jobs', () => {
     const url = exportDownloadUrl(await current(job), signer, clock.now())!.replace('http://quarry.test', '');
 
     clock.advance(EXPORT_RETENTION_MS - 1);
-    assert.deepEqual(await sweepExports(queue, files), { expired: 0, tempsRemoved: 0 });
+    assert.deepEqual(await sweepExports(queue, files), { expired: 0, tempsRemoved: 0, failedRemoved: 0 });
     assert.equal(exportState(await current(job)), ExportState.Done);
     assert.equal((await app.inject({ method: 'GET', url })).statusCode, 200);
 
@@ -178,12 +178,12 @@ describe('backlink export jobs', () => {
     assert.equal(gone.json().error.type, 'Expired');
     assert.equal(exportDownloadUrl(await current(job), signer, clock.now()), undefined);
 
-    assert.deepEqual(await sweepExports(queue, files), { expired: 1, tempsRemoved: 0 });
+    assert.deepEqual(await sweepExports(queue, files), { expired: 1, tempsRemoved: 0, failedRemoved: 0 });
     assert.equal((await current(job)).state, 'expired');
     assert.equal(exportState(await current(job)), ExportState.Done, 'an expired export stays done; only its downloadURL goes');
     assert.deepEqual(await stored(), []);
     assert.equal((await app.inject({ method: 'GET', url })).statusCode, 410);
-    assert.deepEqual(await sweepExports(queue, files), { expired: 0, tempsRemoved: 0 });
+    assert.deepEqual(await sweepExports(queue, files), { expired: 0, tempsRemoved: 0, failedRemoved: 0 });
   });
 
   it('answers 404 with the error object for a tampered, unsigned or unknown download', async () => {
@@ -237,6 +237,45 @@ describe('backlink export jobs', () => {
     assert.equal(await worker.poll(), 0);
     await sweepExports(queue, files);
     assert.equal(refunds.length, 1);
+  });
+
+  it('a worker killed mid-export on its last attempt: the claim that finds the job abandoned fails it, refunds once and removes the partial copy and a file the attempt finished', async () => {
+    const job = await enqueue(100, 1);
+    // The killed worker's attempt: it took the job, finished a file (its completion never
+    // recorded) and had a second copy half written when it died.
+    assert.equal((await queue.claim('killed-worker', [EXPORT_JOB_KIND]))?.id, job.id);
+    const name = exportFileName(job.id);
+    await files.write({ fileName: name, attemptTag: '1-finished', columns: COLUMNS, rows: [['https://s.example/', 'https://target.example/', 'a']] });
+    if (store.dialect === 'sqlite') {
+      fs.writeFileSync(path.join(dir, 'exports', tempFileName(name, '1-killed')), 'source,target,anchor\nhttps://s.exa');
+    } else {
+      await store.db.insertInto('export_chunks').values({ file_name: name, attempt: '1-killed', seq: 0, data: Buffer.from('source,target,anchor\nhttps://s.exa') }).execute();
+    }
+    assert.deepEqual(await stored(), [tempFileName(name, '1-killed'), name].sort());
+    clock.advance(30 * SECOND);
+    assert.equal(await worker.poll(), 0, 'nothing left to run');
+    const failed = await current(job);
+    assert.equal(failed.state, 'failed');
+    assert.match(failed.error!, /worker lost after 1 attempts/);
+    assert.equal(refunds.length, 1);
+    assert.deepEqual(await stored(), [], 'no file of a failed export is left');
+    assert.deepEqual(await sweepExports(queue, files), { expired: 0, tempsRemoved: 0, failedRemoved: 0 });
+  });
+
+  it('the sweep removes a finished file of a job that failed (an attempt that lost its lease and still finished), and leaves a completed one', async () => {
+    collectGate.resolve();
+    rowGate.resolve();
+    const done = await enqueue(5);
+    await worker.poll();
+    await worker.idle();
+    const job = await enqueue(100, 1);
+    assert.equal((await queue.claim('zombie-worker', [EXPORT_JOB_KIND]))?.id, job.id);
+    assert.equal(await queue.fail(job.id, 'zombie-worker', 'link index unavailable', false), 'failed');
+    // The failed attempt's worker had not noticed yet: it renames its file into place afterwards.
+    await files.write({ fileName: exportFileName(job.id), attemptTag: '1-zombie', columns: COLUMNS, rows: [['https://s.example/', 'https://target.example/', 'a']] });
+    assert.deepEqual(await stored(), [exportFileName(done.id), exportFileName(job.id)].sort());
+    assert.deepEqual(await sweepExports(queue, files), { expired: 0, tempsRemoved: 0, failedRemoved: 1 });
+    assert.deepEqual(await stored(), [exportFileName(done.id)]);
   });
 
   it('fails at once on a permanent error', async () => {
