@@ -249,7 +249,10 @@ describe('backlink export jobs', () => {
     if (store.dialect === 'sqlite') {
       fs.writeFileSync(path.join(dir, 'exports', tempFileName(name, '1-killed')), 'source,target,anchor\nhttps://s.exa');
     } else {
-      await store.db.insertInto('export_chunks').values({ file_name: name, attempt: '1-killed', seq: 0, data: Buffer.from('source,target,anchor\nhttps://s.exa') }).execute();
+      await store.db
+        .insertInto('export_chunks')
+        .values({ file_name: name, attempt: '1-killed', seq: 0, data: Buffer.from('source,target,anchor\nhttps://s.exa') })
+        .execute();
     }
     assert.deepEqual(await stored(), [tempFileName(name, '1-killed'), name].sort());
     clock.advance(30 * SECOND);
@@ -272,7 +275,12 @@ describe('backlink export jobs', () => {
     assert.equal((await queue.claim('zombie-worker', [EXPORT_JOB_KIND]))?.id, job.id);
     assert.equal(await queue.fail(job.id, 'zombie-worker', 'link index unavailable', false), 'failed');
     // The failed attempt's worker had not noticed yet: it renames its file into place afterwards.
-    await files.write({ fileName: exportFileName(job.id), attemptTag: '1-zombie', columns: COLUMNS, rows: [['https://s.example/', 'https://target.example/', 'a']] });
+    await files.write({
+      fileName: exportFileName(job.id),
+      attemptTag: '1-zombie',
+      columns: COLUMNS,
+      rows: [['https://s.example/', 'https://target.example/', 'a']],
+    });
     assert.deepEqual(await stored(), [exportFileName(done.id), exportFileName(job.id)].sort());
     assert.deepEqual(await sweepExports(queue, files), { expired: 0, tempsRemoved: 0, failedRemoved: 1 });
     assert.deepEqual(await stored(), [exportFileName(done.id)]);
