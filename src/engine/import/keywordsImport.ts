@@ -10,12 +10,15 @@
  * - an existing keyword keeps its global volume; its share for the location becomes
  *   searches / global volume (capped at 1) and the imported months are stored.
  * - ppc = Competition (indexed value) (0–100); cpc = midpoint of the top-of-page bid
- *   range (Google's documented proxy for what advertisers pay for the top of the page).
+ *   range (Google's documented proxy for what advertisers pay for the top of the page);
+ *   a new keyword whose export leaves them empty has them unknown (answered null, never 0),
+ *   an existing one keeps what it had.
  * - stored rank indexes are deleted (markets are ranked again on next use).
  *
  * Example: `await importKeywordsCsv('planner.csv', { locationId: 2840, languageId: 1000, store })`.
  */
 import type { ResearchStore } from '../researchStore.js';
+import { UNKNOWN_FIGURE } from '../search/keywordMetrics.js';
 import { deleteStoredRankIndexes } from '../search/searchStore.js';
 import { hash32 } from '../world/random.js';
 import { columnIndex, parseLooseNumber, readCsvTable } from './csvFile.js';
@@ -125,7 +128,9 @@ export async function importKeywordsCsv(file: string, options: KeywordImportOpti
         result.updated++;
       } else {
         id = nextId.get() as number;
-        insert.run(id, kw, options.languageId, kw, intentHints(kw), Math.round(average), hash32(`${options.languageId}:${kw}`), cpc ?? 0, ppc ?? 0);
+        // A bid or competition the export leaves empty is a figure nobody has: stored as unknown (answered null), never 0.
+        const seed = hash32(`${options.languageId}:${kw}`);
+        insert.run(id, kw, options.languageId, kw, intentHints(kw), Math.round(average), seed, cpc ?? UNKNOWN_FIGURE, ppc ?? UNKNOWN_FIGURE);
         if (options.locationId !== 0) market.run(id, options.locationId, 1);
         result.created++;
       }

@@ -112,3 +112,29 @@ test('loose numbers and intent hints', () => {
   assert.equal(intentHints('how to choose boots'), 'informational,question');
   assert.equal(intentHints('boots near me'), 'local');
 });
+
+test('a planner row without bids or competition imports its cpc and ppc as null, never 0 (a figure nobody has)', async () => {
+  const file = await copyTinyWorld(1);
+  const clock = new FakeClock(TINY_WORLD_AS_OF);
+  const engine = await openEngine({ file, clock });
+  try {
+    const csvFile = path.join(path.dirname(file), 'planner.csv');
+    fs.writeFileSync(
+      csvFile,
+      [
+        'Keyword,Avg. monthly searches,Competition (indexed value),Top of page bid (low range),Top of page bid (high range)',
+        'quarry nobody bids on,700,,,',
+        'quarry one bid,900,40,,1.20',
+      ].join('\n'),
+    );
+    await importKeywordsCsv(csvFile, { locationId: 2840, languageId: 1000, store: engine.store });
+    const search = await openSearch({ store: engine.store, clock });
+    const none = search.keywordItem('quarry nobody bids on', 2840, 1000);
+    assert.deepEqual({ sv: none.sv, cpc: none.cpc, ppc: none.ppc }, { sv: 700, cpc: null, ppc: null });
+    const one = search.keywordItem('quarry one bid', 2840, 1000);
+    assert.deepEqual({ sv: one.sv, cpc: one.cpc, ppc: one.ppc }, { sv: 900, cpc: 1.2, ppc: 40 });
+  } finally {
+    await engine.close();
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  }
+});
