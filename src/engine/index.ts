@@ -126,6 +126,11 @@ function readMeta(store: ResearchStore): Map<string, string> {
   return new Map(rows.map((r) => [r.key, r.value]));
 }
 
+/** How much of the store file a links reader maps (SQLite caps it at its compile-time limit, 2 GiB). */
+const READER_MMAP_BYTES = 2 ** 40;
+/** KiB of SQLite page cache of a links reader: a scan of scattered rows gets no use of a larger one. */
+const READER_CACHE_KIB = 2048;
+
 /** Opens (and migrates) the research store and the engine services over it. */
 export async function openEngine(options: OpenEngineOptions): Promise<Engine> {
   const store = await openResearchStore(options.file);
@@ -166,6 +171,13 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine> {
       const raw = new SqliteReadonly(store.raw.name, { readonly: true, fileMustExist: true });
       // A reader never waits for long: WAL lets it read beside the writer.
       raw.pragma('busy_timeout = 5000');
+      // An export reads a row of `links` for each entry of the strongest-first index, scattered
+      // over the table: through SQLite's page cache that is a pread(2) and a copy per row (its
+      // cache rarely holds the page again), mapped it is a memory read (on `small`, 1.1 M rows:
+      // ~5 → ~3 CPU-s for the query). The mapped pages are the OS page cache, shared and given
+      // back under memory pressure (RssFile, not RssAnon); the connection's own cache is kept small.
+      raw.pragma(`mmap_size = ${READER_MMAP_BYTES}`);
+      raw.pragma(`cache_size = -${READER_CACHE_KIB}`);
       return { links: new LinksService(raw, options.clock), close: () => raw.close() };
     },
     close: () => store.close(),
