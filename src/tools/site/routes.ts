@@ -11,14 +11,32 @@ import { errors } from '../../lib/errors.js';
 import type { PaidOperation } from '../../policy/accessPolicy.js';
 import { historyRoute } from '../common/history.js';
 import { requireTargetUrl } from '../common/params.js';
+import { linkTarget, type LinkTarget } from '../../engine/sources/links/linkTypes.js';
 import { presentBacklinkProfile, presentCompetitors, presentOverview, presentTopContent } from './presenters.js';
+import { RealSite } from './realSite.js';
 import { audienceSchema, backlinkProfileSchema, competitorsSchema, overviewSchema, RequestItem, topContentSchema } from './schemas.js';
 
 const OVERVIEW_LOOKUP = 'site-overview';
 
 export async function siteToolRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { engine, policy } = app.quarry;
+  const { engine, policy, sources, search: searchEngine } = app.quarry;
+  // Real mode (a link-index provider configured): every answer from the providers, never the sandbox's index.
+  // (Read per request: `sources` and `engine` are views of the research data a request began on.)
+  const realSite = (): RealSite | null =>
+    sources.linkData
+      ? new RealSite({
+          data: sources.linkData,
+          importedRank: (domain) => engine.authority.importedRank(domain),
+          languageOf: (locationId) => searchEngine.languageFor(locationId, 0).code ?? 'en',
+        })
+      : null;
+  /** The provider target of a checked url (422 when it names no domain). */
+  const realTarget = (url: string): LinkTarget => {
+    const target = linkTarget(url);
+    if (!target) throw errors.invalidParameter('url');
+    return target;
+  };
 
   const overview: PaidOperation<{ url: string }> = {
     pool: 'sp-overview',
@@ -28,6 +46,8 @@ export async function siteToolRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.get('/overview', { config: { paid: overview }, schema: overviewSchema }, async (req) => {
     const url = requireTargetUrl(req.query.url).input;
+    const real = realSite();
+    if (real) return real.overview(realTarget(url));
     const result = engine.sites.overview(url);
     if (!result) throw errors.invalidParameter('url');
     // Ranking statistics from the rank indexes already built; opening the search engine is a no-op once the server has warmed it.
@@ -49,6 +69,8 @@ export async function siteToolRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.get('/backlink-profile', { schema: backlinkProfileSchema }, async (req) => {
     const url = await profiledUrl(req.account!.id, req.query.url);
+    const real = realSite();
+    if (real) return real.backlinkProfile(realTarget(url));
     const profile = engine.links.backlinkProfile(url);
     const target = engine.links.resolve(url);
     if (!profile || !target) throw errors.invalidParameter('url');
@@ -56,13 +78,18 @@ export async function siteToolRoutes(fastify: FastifyInstance): Promise<void> {
   });
 
   app.get('/top-content', { schema: topContentSchema }, async (req) => {
-    const top = engine.links.topContent(await profiledUrl(req.account!.id, req.query.url));
+    const url = await profiledUrl(req.account!.id, req.query.url);
+    const real = realSite();
+    if (real) return real.topContent(realTarget(url));
+    const top = engine.links.topContent(url);
     if (!top) throw errors.invalidParameter('url');
     return presentTopContent(top);
   });
 
   app.get('/competitors', { schema: competitorsSchema }, async (req) => {
     const url = await profiledUrl(req.account!.id, req.query.url);
+    const real = realSite();
+    if (real) return real.competitors(realTarget(url), url, DEFAULT_SERP_LOCATION);
     // Organic competitors: the domains ranking for the site's keywords in the default market.
     const search = await engine.search();
     const byKeywords = engine.links.resolve(url) ? await search.organicCompetitors(url, DEFAULT_SERP_LOCATION, 20) : [];

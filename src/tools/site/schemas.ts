@@ -24,15 +24,15 @@ export const SiteMetrics = component(
     domain: Type.String({ description: 'The root domain' }),
     url: Type.String({ description: 'The target as looked up: the domain, the host or the normalised URL' }),
     authority: Type.Object({
-      pda: Type.Number({ description: 'Domain authority, 0–100' }),
-      upa: Type.Number({ description: 'Page authority (of the home page for a domain), 0–100' }),
+      pda: Nullable(Type.Number({ description: 'Domain authority, 0–100; null when the authority provider has none' })),
+      upa: Nullable(Type.Number({ description: 'Page authority (of the home page for a domain), 0–100; null when the authority provider has none' })),
     }),
     linkindex: Type.Object({
       Status: Type.String({ description: '`Found`, or `NotFound` when the link index has no data' }),
-      CitationFlow: Type.Integer(),
-      TrustFlow: Type.Integer(),
-      RefIPs: Type.Integer(),
-      RefSubNets: Type.Integer(),
+      CitationFlow: Nullable(Type.Integer({ description: 'Null when the link-index provider gives none (DataForSEO)' })),
+      TrustFlow: Nullable(Type.Integer({ description: 'Null when the link-index provider gives none (DataForSEO)' })),
+      RefIPs: Nullable(Type.Integer()),
+      RefSubNets: Nullable(Type.Integer()),
       ItemType: Type.Integer({ description: '1 root domain, 2 subdomain, 3 URL' }),
     }),
     social: Nullable(Ref(SocialMetricValue)),
@@ -40,17 +40,22 @@ export const SiteMetrics = component(
     topRankHistory: Dictionary(Type.Integer(), { description: 'TopRank per month (`YYYY-MM`) since 2016-01' }),
     linkindexHistory: Dictionary(
       Type.Object({
-        rank: Type.Integer({ description: "The domain's rank in the link index (root domains by authority, as TopRank)" }),
-        refIps: Type.Integer(),
-        refSubnets: Type.Integer(),
-        refDomains: Type.Integer(),
-        citationFlow: Type.Integer(),
-        trustFlow: Type.Integer(),
+        rank: Nullable(Type.Integer({ description: "The domain's rank in the link index (root domains by authority, as TopRank); null from a provider" })),
+        refIps: Nullable(Type.Integer()),
+        refSubnets: Nullable(Type.Integer()),
+        refDomains: Nullable(Type.Integer()),
+        citationFlow: Nullable(Type.Integer()),
+        trustFlow: Nullable(Type.Integer()),
       }),
-      { description: 'The root domain in the link index per month (`YYYY-MM`) since 2016-01' },
+      {
+        description:
+          'The root domain in the link index per month (`YYYY-MM`) since 2016-01; in real mode the months the link-index provider keeps (DataForSEO; none with Majestic), a figure it lacks null',
+      },
     ),
     socialHistory: Dictionary(Type.Integer(), { description: "Social shares of the domain's pages per month (`YYYY-MM`)" }),
-    rankDist: Type.Array(Ref(RankDist), { description: 'Organic ranking statistics of the host, one per location whose rank index is ready' }),
+    rankDist: Type.Array(Ref(RankDist), {
+      description: 'Organic ranking statistics of the host, one per location whose rank index is ready; empty in real mode (no provider configured gives them)',
+    }),
   }),
 );
 
@@ -66,16 +71,22 @@ export const SiteBacklinkProfile = component(
       },
     ),
     linkindexRefDomains: Type.Array(
-      Type.Object({ domain: Type.String(), topRank: Type.Integer(), matchedLinks: Type.Integer(), citationFlow: Type.Integer(), trustFlow: Type.Integer() }),
+      Type.Object({
+        domain: Type.String(),
+        topRank: Nullable(Type.Integer({ description: 'Null when no imported rank list holds the domain (real mode)' })),
+        matchedLinks: Nullable(Type.Integer()),
+        citationFlow: Nullable(Type.Integer()),
+        trustFlow: Nullable(Type.Integer()),
+      }),
       { description: 'The referring domains with the most links, most first' },
     ),
     linkindexAnchors: Type.Array(
       Type.Object({
         anchorText: Type.String(),
-        refDomains: Type.Integer(),
-        deletedLinks: Type.Integer(),
-        noFollowLinks: Type.Integer(),
-        totalLinks: Type.Integer(),
+        refDomains: Nullable(Type.Integer()),
+        deletedLinks: Nullable(Type.Integer()),
+        noFollowLinks: Nullable(Type.Integer()),
+        totalLinks: Nullable(Type.Integer()),
         class: StringEnum(['brand.domain', 'brand.url', 'naked.url', 'other', 'other.normal', 'other.stop', 'empty']),
         tokens: Type.Array(
           Type.Object(
@@ -92,7 +103,7 @@ export const SiteBacklinkProfile = component(
           { 'brand.domain': Type.Number(), 'other.normal': Type.Number(), 'other.stop': Type.Number() },
           { additionalProperties: false, description: "Share of the anchor's words in each class" },
         ),
-        citationFlow: Type.Integer({ description: 'The highest CitationFlow of a linking page' }),
+        citationFlow: Nullable(Type.Integer({ description: 'The highest CitationFlow of a linking page' })),
       }),
       { description: 'The anchors used by the most referring domains, most first' },
     ),
@@ -106,10 +117,10 @@ export const SiteTopContent = component(
     topContent: Type.Array(
       Type.Object({
         url: Type.String(),
-        citationFlow: Type.Integer(),
-        trustFlow: Type.Integer(),
-        refDomains: Type.Integer(),
-        extBackLinks: Type.Integer(),
+        citationFlow: Nullable(Type.Integer()),
+        trustFlow: Nullable(Type.Integer()),
+        refDomains: Nullable(Type.Integer()),
+        extBackLinks: Nullable(Type.Integer()),
         social: Ref(SocialMetricValue),
       }),
       { description: 'The pages with the highest CitationFlow, highest first' },
@@ -126,13 +137,15 @@ export const SiteCompetitors = component(
       Type.Object({
         domainId: Type.String(),
         domain: Type.String(),
-        topRank: Type.Integer(),
-        social: Type.Integer({ description: "Social shares of the domain's pages" }),
-        refIps: Type.Integer(),
-        score: Type.Number({
-          description:
-            "Similarity 0–100: the share of the site's ranking keywords (United States) the domain also ranks for in the top 20; for a site ranking for none, shared referring domains (cosine) plus 10 for the same topic",
-        }),
+        topRank: Nullable(Type.Integer()),
+        social: Nullable(Type.Integer({ description: "Social shares of the domain's pages; null in real mode (no provider counts them)" })),
+        refIps: Nullable(Type.Integer()),
+        score: Nullable(
+          Type.Number({
+            description:
+              "Similarity 0–100: the share of the site's ranking keywords (United States) the domain also ranks for in the top 20; for a site ranking for none, shared referring domains (cosine) plus 10 for the same topic. In real mode DataForSEO Labs' shared keywords over the site's own",
+          }),
+        ),
       }),
       { description: 'Root domains ranking for the same keywords (organic competitors), most similar first' },
     ),
@@ -146,12 +159,13 @@ export type SiteBacklinkProfileBody = Static<typeof SiteBacklinkProfile>;
 export type SiteTopContentBody = Static<typeof SiteTopContent>;
 export type SiteCompetitorsBody = Static<typeof SiteCompetitors>;
 
-const profile = (summary: string, description: string, ok: Record<number, unknown>) => ({
+/** An operation's schema; those asking the providers in real mode may answer 424 `UpstreamError`. */
+const profile = (summary: string, description: string, ok: Record<number, unknown>, upstream = true) => ({
   tags: TAGS,
   summary,
   description,
   querystring: UrlQuery,
-  response: { ...ok, ...errorResponses(401, 422, 429) },
+  response: { ...ok, ...(upstream ? errorResponses(401, 422, 424, 429) : errorResponses(401, 422, 429)) },
 });
 
 const NEEDS_OVERVIEW =
@@ -163,7 +177,12 @@ export const overviewSchema = profile(
   { 200: Ref(SiteMetrics) },
 );
 
-export const audienceSchema = profile('Audience', `Audience data is not available: always 204. ${NEEDS_OVERVIEW}`, { 204: emptyResponse('No audience data') });
+export const audienceSchema = profile(
+  'Audience',
+  `Audience data is not available: always 204. ${NEEDS_OVERVIEW}`,
+  { 204: emptyResponse('No audience data') },
+  false,
+);
 
 export const backlinkProfileSchema = profile(
   'Backlink profile',

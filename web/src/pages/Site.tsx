@@ -70,8 +70,8 @@ function OverviewView({ o }: { o: Overview }) {
   const socialMonths = Object.keys(o.socialHistory).sort();
   const topRank = typeof o.topRank === 'number' ? o.topRank : null;
   const cards: [string, string][] = [
-    ['Domain authority', n(Math.round(o.authority.pda))],
-    ['Page authority', n(Math.round(o.authority.upa))],
+    ['Domain authority', n(o.authority.pda === null ? null : Math.round(o.authority.pda))],
+    ['Page authority', n(o.authority.upa === null ? null : Math.round(o.authority.upa))],
     ['Citation flow', n(o.linkindex.CitationFlow)],
     ['Trust flow', n(o.linkindex.TrustFlow)],
     ['TopRank', topRank === null ? 'unranked' : `#${topRank.toLocaleString('en')}`],
@@ -296,7 +296,13 @@ function CompetitorsView({ url }: { url: string }) {
                       </a>
                     </td>
                     <td class="right">
-                      <meter min={0} max={100} value={d.score} /> {d.score.toFixed(0)}
+                      {d.score === null ? (
+                        '—'
+                      ) : (
+                        <>
+                          <meter min={0} max={100} value={d.score} /> {d.score.toFixed(0)}
+                        </>
+                      )}
                     </td>
                     <td class="right">{n(d.topRank)}</td>
                     <td class="right">{n(d.refIps)}</td>

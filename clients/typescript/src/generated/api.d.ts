@@ -1838,18 +1838,20 @@ export interface components {
             /** @description The target as looked up: the domain, the host or the normalised URL */
             url: string;
             authority: {
-                /** @description Domain authority, 0–100 */
-                pda: number;
-                /** @description Page authority (of the home page for a domain), 0–100 */
-                upa: number;
+                /** @description Domain authority, 0–100; null when the authority provider has none */
+                pda: number | null;
+                /** @description Page authority (of the home page for a domain), 0–100; null when the authority provider has none */
+                upa: number | null;
             };
             linkindex: {
                 /** @description `Found`, or `NotFound` when the link index has no data */
                 Status: string;
-                CitationFlow: number;
-                TrustFlow: number;
-                RefIPs: number;
-                RefSubNets: number;
+                /** @description Null when the link-index provider gives none (DataForSEO) */
+                CitationFlow: number | null;
+                /** @description Null when the link-index provider gives none (DataForSEO) */
+                TrustFlow: number | null;
+                RefIPs: number | null;
+                RefSubNets: number | null;
                 /** @description 1 root domain, 2 subdomain, 3 URL */
                 ItemType: number;
             };
@@ -1860,23 +1862,23 @@ export interface components {
             topRankHistory: {
                 [key: string]: number;
             };
-            /** @description The root domain in the link index per month (`YYYY-MM`) since 2016-01 */
+            /** @description The root domain in the link index per month (`YYYY-MM`) since 2016-01; in real mode the months the link-index provider keeps (DataForSEO; none with Majestic), a figure it lacks null */
             linkindexHistory: {
                 [key: string]: {
-                    /** @description The domain's rank in the link index (root domains by authority, as TopRank) */
-                    rank: number;
-                    refIps: number;
-                    refSubnets: number;
-                    refDomains: number;
-                    citationFlow: number;
-                    trustFlow: number;
+                    /** @description The domain's rank in the link index (root domains by authority, as TopRank); null from a provider */
+                    rank: number | null;
+                    refIps: number | null;
+                    refSubnets: number | null;
+                    refDomains: number | null;
+                    citationFlow: number | null;
+                    trustFlow: number | null;
                 };
             };
             /** @description Social shares of the domain's pages per month (`YYYY-MM`) */
             socialHistory: {
                 [key: string]: number;
             };
-            /** @description Organic ranking statistics of the host, one per location whose rank index is ready */
+            /** @description Organic ranking statistics of the host, one per location whose rank index is ready; empty in real mode (no provider configured gives them) */
             rankDist: components["schemas"]["RankDist"][];
         };
         SiteBacklinkProfile: {
@@ -1893,18 +1895,19 @@ export interface components {
             /** @description The referring domains with the most links, most first */
             linkindexRefDomains: {
                 domain: string;
-                topRank: number;
-                matchedLinks: number;
-                citationFlow: number;
-                trustFlow: number;
+                /** @description Null when no imported rank list holds the domain (real mode) */
+                topRank: number | null;
+                matchedLinks: number | null;
+                citationFlow: number | null;
+                trustFlow: number | null;
             }[];
             /** @description The anchors used by the most referring domains, most first */
             linkindexAnchors: {
                 anchorText: string;
-                refDomains: number;
-                deletedLinks: number;
-                noFollowLinks: number;
-                totalLinks: number;
+                refDomains: number | null;
+                deletedLinks: number | null;
+                noFollowLinks: number | null;
+                totalLinks: number | null;
                 /** @enum {string} */
                 class: "brand.domain" | "brand.url" | "naked.url" | "other" | "other.normal" | "other.stop" | "empty";
                 tokens: {
@@ -1920,7 +1923,7 @@ export interface components {
                     "other.stop": number;
                 };
                 /** @description The highest CitationFlow of a linking page */
-                citationFlow: number;
+                citationFlow: number | null;
             }[];
         };
         SiteTopContent: {
@@ -1928,10 +1931,10 @@ export interface components {
             /** @description The pages with the highest CitationFlow, highest first */
             topContent: {
                 url: string;
-                citationFlow: number;
-                trustFlow: number;
-                refDomains: number;
-                extBackLinks: number;
+                citationFlow: number | null;
+                trustFlow: number | null;
+                refDomains: number | null;
+                extBackLinks: number | null;
                 social: components["schemas"]["SocialMetricValue"];
             }[];
         };
@@ -1944,12 +1947,12 @@ export interface components {
             competitors: {
                 domainId: string;
                 domain: string;
-                topRank: number;
-                /** @description Social shares of the domain's pages */
-                social: number;
-                refIps: number;
-                /** @description Similarity 0–100: the share of the site's ranking keywords (United States) the domain also ranks for in the top 20; for a site ranking for none, shared referring domains (cosine) plus 10 for the same topic */
-                score: number;
+                topRank: number | null;
+                /** @description Social shares of the domain's pages; null in real mode (no provider counts them) */
+                social: number | null;
+                refIps: number | null;
+                /** @description Similarity 0–100: the share of the site's ranking keywords (United States) the domain also ranks for in the top 20; for a site ranking for none, shared referring domains (cosine) plus 10 for the same topic. In real mode DataForSEO Labs' shared keywords over the site's own */
+                score: number | null;
             }[];
         };
         /** @description Local-SEO settings of a tracking (map-pack tracking); all null when unset */
@@ -4630,6 +4633,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An upstream data source failed; nothing was charged */
+            424: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A quota pool, burst window or cooldown refused the request; or, as text/html, the gateway's per-address limit */
             429: {
                 headers: {
@@ -4730,6 +4742,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An upstream data source failed; nothing was charged */
+            424: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A quota pool, burst window or cooldown refused the request; or, as text/html, the gateway's per-address limit */
             429: {
                 headers: {
@@ -4781,6 +4802,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An upstream data source failed; nothing was charged */
+            424: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A quota pool, burst window or cooldown refused the request; or, as text/html, the gateway's per-address limit */
             429: {
                 headers: {
@@ -4825,6 +4855,15 @@ export interface operations {
             };
             /** @description A parameter or the body is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream data source failed; nothing was charged */
+            424: {
                 headers: {
                     [name: string]: unknown;
                 };

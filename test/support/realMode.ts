@@ -1,0 +1,76 @@
+/**
+ * The real-mode fixture the route tests share (issue 24): the coffee link web (fakes/linkWeb.ts)
+ * served by the fakes of the configured link and authority providers, and a test app pointed
+ * at them. `links: 'majestic'` starts the Majestic and Moz fakes; `links: 'dataforseo'` one
+ * DataForSEO fake answering Backlinks (link index and authority), Labs and Keywords Data as one
+ * account. `dataforseo: true` beside Majestic starts that fake too and gives Quarry its
+ * credentials (Labs' organic competitors) without making it the link source.
+ *
+ * @example
+ * const real = await startRealMode({ links: 'dataforseo' });
+ * const c = await newClient(real.t);
+ * // … GET /site-tool/overview?url=starbucks.com → RefIPs from the fake's referring_ips
+ * await real.close();
+ */
+import { testApp, type TestApp } from './app.js';
+import {
+  coffeeKeywords,
+  coffeeWeb,
+  FAKE_DFS_LOGIN,
+  FAKE_DFS_PASSWORD,
+  FAKE_MAJESTIC_KEY,
+  FAKE_MOZ_TOKEN,
+  linkProviderEnv,
+  startFakeDataForSeo,
+  startFakeMajestic,
+  startFakeMoz,
+  type FakeKeywordWeb,
+  type FakeLinkWeb,
+  type FakeMajestic,
+  type FakeUpstream,
+} from './fakes/index.js';
+
+export interface RealModeOptions {
+  /** The link-index provider (its partner for authority: Moz beside Majestic, DataForSEO beside itself). */
+  links: 'majestic' | 'dataforseo';
+  /** Beside Majestic: a DataForSEO account too (Labs competitors), not as the link source. */
+  dataforseo?: boolean;
+  /** More environment (a SERP or keyword provider); wins over the fixture's. */
+  env?: Record<string, string>;
+  /** The sandbox world beside the providers (default `tiny`, so a leak of it can show). */
+  world?: 'tiny' | 'none';
+}
+
+export interface RealMode {
+  /** The facts every fake answers from: edit it to add domains before asking. */
+  web: FakeLinkWeb;
+  keywords: FakeKeywordWeb;
+  majestic: FakeMajestic | null;
+  moz: FakeUpstream | null;
+  dataforseo: FakeUpstream | null;
+  t: TestApp;
+  close(): Promise<void>;
+}
+
+export async function startRealMode(options: RealModeOptions): Promise<RealMode> {
+  const web = coffeeWeb();
+  const keywords = coffeeKeywords();
+  const majestic = options.links === 'majestic' ? await startFakeMajestic(web, FAKE_MAJESTIC_KEY) : null;
+  const moz = options.links === 'majestic' ? await startFakeMoz(web, FAKE_MOZ_TOKEN) : null;
+  const dataforseo =
+    options.links === 'dataforseo' || options.dataforseo ? await startFakeDataForSeo({ keywords, links: web }, FAKE_DFS_LOGIN, FAKE_DFS_PASSWORD) : null;
+  const env = { ...linkProviderEnv({ majestic: majestic ?? undefined, moz: moz ?? undefined, dataforseo: dataforseo ?? undefined }), ...options.env };
+  const t = await testApp({ env, world: options.world ?? 'tiny' });
+  return {
+    web,
+    keywords,
+    majestic,
+    moz,
+    dataforseo,
+    t,
+    async close() {
+      await t.close();
+      for (const fake of [majestic, moz, dataforseo]) await fake?.close();
+    },
+  };
+}
