@@ -176,7 +176,7 @@ export function bestLinkFlags(
   return flags;
 }
 
-/** The link metrics but the root histories (which need the rest: a world build computes them in a worker, sites/historyWorker.ts). */
+/** The link metrics but the root histories (which need the rest: a world build computes both in a worker, metricsWorker.ts). */
 export type LinkMetricsWithoutHistories = Omit<LinkMetrics, 'histories'>;
 
 export function computeLinkMetrics(g: LinkGraphInput, onStage: (stage: MetricsStage) => void = () => {}): LinkMetrics {

@@ -15,8 +15,8 @@
  * (await ranking.result).saveTo(new SearchStore(raw));
  */
 import BetterSqlite from 'better-sqlite3';
-import { fileURLToPath } from 'node:url';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { moduleWorker } from '../../lib/moduleWorker.js';
 import { loadLocations } from '../../locations/registry.js';
 import type { Bm25Parts } from './bm25Index.js';
 import { loadSearchCorpus } from './loadSearchCorpus.js';
@@ -101,13 +101,7 @@ async function runJob(job: RankJob, progress: (stage: string, done: number, tota
  * stages while the calling thread's event loop runs (not while it is busy in SQLite).
  */
 export function rankInWorker(job: RankJob, onProgress: (stage: string, done: number, total: number) => void = () => {}): Promise<RankedMarket> {
-  // Under tsx (tests, benches) this module is TypeScript: the worker registers tsx's loader first.
-  const worker = fileURLToPath(import.meta.url).endsWith('.ts')
-    ? new Worker(
-        `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => tsx.register()).then(() => import(${JSON.stringify(import.meta.url)}))`,
-        { eval: true, workerData: job },
-      )
-    : new Worker(fileURLToPath(import.meta.url), { workerData: job });
+  const worker = moduleWorker(import.meta.url, job);
   return new Promise<RankedMarket>((resolve, reject) => {
     let settled = false;
     worker.on('message', (m: Message) => {

@@ -22,10 +22,9 @@ import { NICHES, GENERIC_ANCHORS } from './vocabulary.js';
 import { dayNumber, isoDay } from './dates.js';
 import { pageText } from './pageText.js';
 import { hash32 } from './random.js';
-import { computeLinkMetricsWithoutHistories } from '../links/linkMetrics.js';
 import type { LinkGraphInput } from '../links/linkGraphInput.js';
 import { writeLevelMetrics, writeRootHistories } from '../links/metricsWriter.js';
-import { historiesInWorker } from '../sites/historyWorker.js';
+import { linkMetricsInWorker } from '../links/metricsWorker.js';
 import { domainClasses } from '../links/urls.js';
 import { contentHashOf } from './contentHash.js';
 import { openSearch } from '../search/index.js';
@@ -150,17 +149,10 @@ export async function buildWorld(options: BuildWorldOptions): Promise<BuiltWorld
     linkFirstDay: links.firstDay,
     linkEndDay,
   };
-  const metrics = computeLinkMetricsWithoutHistories(input, (stage) => progress(stage, 0, 1));
-  // The root histories need the metrics and nothing written needs them before the end: a
-  // worker thread computes them while this one writes (historyWorker.ts).
-  const { roots: rootMetrics } = metrics;
-  const histories = historiesInWorker({
-    g: input,
-    rootCf: rootMetrics.citationFlow,
-    rootTf: rootMetrics.trustFlow,
-    rootPda: rootMetrics.authority,
-    topRank: rootMetrics.topRank,
-  });
+  // The link metrics are needed from the metrics' and links' writes on, the root histories
+  // only at the end: a worker thread computes both while this one writes keywords and sites
+  // (metricsWorker.ts; the same figures as in this thread).
+  const computed = linkMetricsInWorker(input);
 
   const store = await openResearchStore(file);
   const raw = store.raw;
@@ -232,6 +224,8 @@ export async function buildWorld(options: BuildWorldOptions): Promise<BuiltWorld
       }
     });
 
+    progress('link metrics (worker)', 0, 1);
+    const metrics = await computed.metrics;
     progress('write metrics', 0, 1);
     transaction(() => writeLevelMetrics(raw, metrics));
     transaction(() => {
@@ -319,7 +313,7 @@ export async function buildWorld(options: BuildWorldOptions): Promise<BuiltWorld
       raw.prepare(index.sql).run();
     }
     progress('history (worker)', 0, 1);
-    const historyTexts = await histories;
+    const historyTexts = await computed.histories;
     transaction(() => writeRootHistories(raw, historyTexts));
     raw.pragma('analysis_limit = 1000');
     raw.prepare('ANALYZE').run();

@@ -1,27 +1,30 @@
 /**
- * Root histories computed in a worker thread while a world build writes (historyWorker.ts,
- * issue 26): the worker answers the very texts the building thread would have computed, and
- * the built world stores one for every root domain.
+ * Link metrics and root histories computed in a worker thread while a world build writes
+ * (metricsWorker.ts, issue 26): the worker answers the very metrics and history texts the
+ * building thread would have computed, and the built world stores a history for every root
+ * domain.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import BetterSqlite from 'better-sqlite3';
 import { tinyWorldFile, TINY_WORLD_AS_OF } from '../../support/world.js';
 import { graphInput, loadAllLinks, loadEntities } from '../../../src/engine/links/graphLoader.js';
-import { computeLinkMetricsWithoutHistories } from '../../../src/engine/links/linkMetrics.js';
-import { historyTexts, runWorker, type HistoryJob } from '../../../src/engine/sites/historyWorker.js';
+import { computeInThread, runWorker } from '../../../src/engine/links/metricsWorker.js';
 import { dayNumber } from '../../../src/engine/world/dates.js';
 
-test('the worker computes the same history texts as the calling thread', async () => {
+test('the worker computes the same metrics and history texts as the calling thread', async () => {
   const raw = new BetterSqlite(await tinyWorldFile(), { readonly: true });
   try {
     const asOfDay = dayNumber(TINY_WORLD_AS_OF);
     const g = graphInput(loadEntities(raw, asOfDay), loadAllLinks(raw, asOfDay));
-    const { roots } = computeLinkMetricsWithoutHistories(g);
-    const job: HistoryJob = { g, rootCf: roots.citationFlow, rootTf: roots.trustFlow, rootPda: roots.authority, topRank: roots.topRank };
-    const inWorker = await runWorker(job);
-    assert.equal(inWorker.length, g.rootCount);
-    assert.deepEqual(inWorker, historyTexts(job));
+    const inWorker = runWorker(g);
+    const [metrics, histories] = await Promise.all([inWorker.metrics, inWorker.histories]);
+    const here = computeInThread(g);
+    assert.equal(histories.length, g.rootCount);
+    assert.deepEqual(histories, here.histories);
+    assert.deepEqual(metrics, here.metrics);
+    // The graph the building thread writes the links from is left whole (copied, not handed over).
+    assert.equal(g.linkSource.length, g.linkCount);
   } finally {
     raw.close();
   }
