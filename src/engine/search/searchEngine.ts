@@ -137,7 +137,8 @@ export class SearchEngine {
   /** Difficulties computed by one ranking (keywords no rank index covers), for the day of `difficultyDay`. */
   private readonly difficultyCache = new Map<string, { seo: number; ts: number }>();
   private difficultyDay = '';
-  private readonly pageByUrl = new Map<string, number>();
+  /** Pages by `urlKey`, built on the first URL lookup (a URL parse per page: a second of a small world's open that most requests never need). */
+  private pageByUrlMap: Map<string, number> | undefined;
   private readonly rootByDomain = new Map<string, number>();
   private readonly domainByRoot = new Map<number, string>();
   private readonly refs = new Map<string, KeywordRef>();
@@ -170,8 +171,7 @@ export class SearchEngine {
       (id) => this.marketOf(id),
       () => this.sandboxKeywords,
     );
-    pages.forEach((p, i) => {
-      this.pageByUrl.set(urlKey(p.url), i);
+    pages.forEach((p) => {
       if (!this.rootByDomain.has(p.domain)) this.rootByDomain.set(p.domain, p.rootId);
       this.domainByRoot.set(p.rootId, p.domain);
     });
@@ -728,12 +728,21 @@ export class SearchEngine {
     if (this.store && this.candidatesFingerprint !== undefined) this.rankCandidates.addStored(this.store.rankCandidates(this.candidatesFingerprint));
   }
 
+  private pageByUrl(): Map<string, number> {
+    if (!this.pageByUrlMap) {
+      const map = new Map<string, number>();
+      this.corpus.pages.forEach((p, i) => map.set(urlKey(p.url), i));
+      this.pageByUrlMap = map;
+    }
+    return this.pageByUrlMap;
+  }
+
   /** Classifies a url/domain/subdomain and returns the rank-index rows it owns. */
   private target(url: string, index: RankIndex): { type: UrlType; rows: readonly number[]; root: number | undefined } {
     const { type, host, domain, key } = classifyTarget(url);
     const root = domain ? this.rootByDomain.get(domain) : undefined;
     if (type === 'url') {
-      const page = this.pageByUrl.get(key);
+      const page = this.pageByUrl().get(key);
       return { type, rows: page === undefined ? [] : index.rowsOfPage(page), root };
     }
     if (type === 'subdomain') return { type, rows: index.rowsOfHost(host), root };

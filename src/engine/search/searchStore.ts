@@ -182,8 +182,8 @@ export class SearchStore {
 
   /** The stored text index when it was built for this fingerprint of the pages. */
   textIndex(fingerprint: string): Bm25Parts | undefined {
-    const rows = this.raw.prepare('SELECT part, fingerprint, data FROM search_text_index').all() as { part: string; fingerprint: string; data: Buffer }[];
-    const parts = new Map(rows.filter((r) => r.fingerprint === fingerprint).map((r) => [r.part, r.data]));
+    const rows = this.raw.prepare('SELECT part, data FROM search_text_index WHERE fingerprint = ?').all(fingerprint) as { part: string; data: Buffer }[];
+    const parts = new Map(rows.map((r) => [r.part, r.data]));
     if (!TEXT_INDEX_PARTS.every((p) => parts.has(p))) return undefined;
     const params = JSON.parse(parts.get('params')!.toString('utf8')) as { k1: number; b: number };
     return {
