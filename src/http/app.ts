@@ -110,9 +110,13 @@ export function httpTimeouts(requestMs: number) {
     request: requestMs,
     // Headers come first and are small: a third of the request's time, at most 10 s.
     headers: Math.min(10_000, Math.max(50, Math.floor(requestMs / 3))),
-    keepAlive: 5_000,
+    // An idle keep-alive socket is kept longer than clients wait between calls (the SDK's pacing,
+    // a gateway's Retry-After): with Node's 5 s, a client reusing a socket just as the server
+    // closes it gets a reset ("fetch failed", undici#3141), which a POST cannot safely retry.
+    // undici closes its side a second before the `Keep-Alive: timeout=` the server announces.
+    keepAlive: 65_000,
     // A socket silent this long (no request, no bytes read or written) is closed.
-    idle: Math.max(60_000, requestMs * 2),
+    idle: Math.max(70_000, requestMs * 2),
     check: Math.max(25, Math.min(1_000, Math.floor(requestMs / 4))),
   };
 }

@@ -5,6 +5,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import net from 'node:net';
 import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
@@ -49,6 +50,22 @@ describe('edge items', () => {
     assert.deepEqual(jsonError(await raw('GET /v3/keyword-tool/limits HTTP/1.1\r\nConnection: close\r\n\r\n')), { status: 400, type: 'BadRequest' });
     assert.match(await raw('GET /healthz HTTP/1.0\r\n\r\n'), /^HTTP\/1\.1 200/);
     assert.match(await raw('GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'), /^HTTP\/1\.1 200/);
+  });
+
+  test('an idle keep-alive socket is kept a minute, longer than clients wait between calls', async () => {
+    // With Node's 5 s the SDK's paced calls met the server closing the socket they reused
+    // ("fetch failed" on a POST, undici#3141); clients close a second before the announced timeout.
+    const keepAlive = await new Promise<string>((resolve, reject) => {
+      const agent = new http.Agent({ keepAlive: true });
+      http
+        .get({ host: '127.0.0.1', port, path: '/healthz', agent }, (res) => {
+          res.resume();
+          res.on('end', () => (agent.destroy(), resolve(String(res.headers['keep-alive']))));
+        })
+        .on('error', reject);
+    });
+    const announced = Number(/timeout=(\d+)/.exec(keepAlive)?.[1]);
+    assert.ok(announced >= 60, `Keep-Alive: ${keepAlive}`);
   });
 
   test('an unsupported Expect answers 417 in the contract shape', async () => {
