@@ -24,6 +24,7 @@ import { DAY, unixSeconds } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import type { UrlSigner } from '../lib/signedUrl.js';
 import type { StateStore } from '../store/database.js';
+import type { ExportPages } from '../store/exportPages.js';
 import { type CsvColumn, type CsvRowsOptions, diskExportFiles, type ExportFiles } from './exportFiles.js';
 import { postgresExportFiles } from './postgresExportFiles.js';
 import type { Job, JobQueue } from './jobQueue.js';
@@ -161,6 +162,8 @@ export interface ExportJobHandlerOptions<P> {
   refund(job: Job<P>): unknown;
   /** Rows between progress updates. Default 10,000. */
   progressEvery?: number;
+  /** After the file is written, before the job completes: drops what `collect` kept for it (a real export's stored pages). */
+  written?(job: Job<P>): Promise<void>;
 }
 
 /** The worker's handler for backlink exports. */
@@ -181,6 +184,7 @@ export function exportJobHandler<P>(options: ExportJobHandlerOptions<P>): JobHan
         progressEvery: options.progressEvery,
         onProgress: (done) => ctx.progress(done, Math.max(total, done)),
       });
+      await options.written?.(ctx.job);
       return { fileName: written.fileName, rows: written.rows, bytes: written.bytes };
     },
     // The refund commits with the failure; the export's files (a copy a killed attempt left,
@@ -208,9 +212,14 @@ async function removeExportOf(files: ExportFiles, jobId: string): Promise<number
  * not running any more (one that failed for good after its worker died mid-write), and
  * finished files of jobs that did not complete (failed, or gone): the failure removes
  * them as it commits, this catches what a crash in between, or an attempt that lost its
- * lease and still finished its file, left.
+ * lease and still finished its file, left. Last, the provider pages collected by real
+ * exports that are over (store/exportPages.ts).
  */
-export async function sweepExports(queue: JobQueue, files: ExportFiles): Promise<{ expired: number; tempsRemoved: number; failedRemoved: number }> {
+export async function sweepExports(
+  queue: JobQueue,
+  files: ExportFiles,
+  pages?: Pick<ExportPages, 'owners' | 'remove'>,
+): Promise<{ expired: number; tempsRemoved: number; failedRemoved: number }> {
   const due = await queue.completedBefore(EXPORT_JOB_KIND, queue.clock.now() - EXPORT_RETENTION_MS);
   let expired = 0;
   for (const job of due) {
@@ -228,6 +237,11 @@ export async function sweepExports(queue: JobQueue, files: ExportFiles): Promise
     // A running or queued job's file is an earlier attempt's, which the next one replaces.
     if (state === 'completed' || state === 'running' || state === 'queued') continue;
     if (await files.remove(exportFileName(jobId))) failedRemoved++;
+  }
+  // Pages a real export collected stay while its job may run again; a job that failed for good leaves them here.
+  for (const jobId of (await pages?.owners()) ?? []) {
+    const state = (await queue.byId(jobId))?.state;
+    if (state !== 'queued' && state !== 'running') await pages!.remove(jobId);
   }
   return { expired, tempsRemoved, failedRemoved };
 }

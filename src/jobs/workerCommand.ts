@@ -11,6 +11,7 @@ import type { QuarryContext } from '../context.js';
 import { HOUR } from '../lib/clock.js';
 import { closeStateContext, createWorkerContext, type WorkerContext } from '../service.js';
 import { BACKGROUND_BUSY_TIMEOUT_MS } from '../store/database.js';
+import { ExportPages } from '../store/exportPages.js';
 import { openExportFiles, sweepExports } from './exportJobs.js';
 import { openJobQueue, type JobQueue } from './jobQueue.js';
 import { startMetricsServer } from '../metrics/metricsServer.js';
@@ -52,9 +53,10 @@ export function startEmbeddedWorker(ctx: WorkerHost, options: WorkerRuntimeOptio
   for (const [kind, handler] of Object.entries(options.handlers)) worker.register(kind, handler);
   const log = options.logger;
   const files = openExportFiles(ctx.state, ctx.config.dataDir);
+  const pages = new ExportPages(ctx.state.db);
   const sweep = async () => {
     try {
-      const { expired, tempsRemoved, failedRemoved } = await sweepExports(queue, files);
+      const { expired, tempsRemoved, failedRemoved } = await sweepExports(queue, files, pages);
       if (expired + tempsRemoved + failedRemoved > 0) log?.info({ expired, tempsRemoved, failedRemoved }, 'export sweep');
     } catch (err) {
       log?.error({ err }, 'export sweep failed');

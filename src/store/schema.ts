@@ -166,6 +166,21 @@ export interface StateDatabase {
   answer_report_deliveries: AnswerReportDeliveriesTable;
   keyword_difficulty: KeywordDifficultyTable;
   provider_answers: ProviderAnswersTable;
+  export_pages: ExportPagesTable;
+}
+
+/** A page of backlinks a real-mode export collected from the provider (tools/link/providerExport.ts, migration 0085). */
+export interface ExportPagesTable {
+  job_id: string;
+  /** 0, 1, 2… in the order they were read. */
+  page: number;
+  /** JSON array of the page's rows that matched the export's filter, as the CSV writes them. */
+  rows: string;
+  row_count: number;
+  /** JSON of where the next page starts (ListCursor); null when this page was the list's last. */
+  next_cursor: string | null;
+  /** The provider's count of the whole list, as this page's answer said it; null when it gave none. */
+  total: number | null;
 }
 
 /** A link-index or authority provider's answer and when it was bought (engine/sources/providerAnswers.ts). */

@@ -28,6 +28,10 @@ import {
   type BackLinkExportSuggestionResponseBody,
 } from './schemas.js';
 import { newId } from '../../lib/ids.js';
+import { createLinkData } from '../../engine/sources/links/linkData.js';
+import { ProviderLedger } from '../../engine/sources/providerLedger.js';
+import { ExportPages } from '../../store/exportPages.js';
+import { checkProviderFilter, collectFromProvider, PROVIDER_EXPORT_PAGE_ROWS, providerExportSuggestions } from './providerExport.js';
 
 const SUGGESTION_LOOKUP = 'export-suggestion';
 /** Export jobs per page of GET /link-tool/exports (all jobs are reachable page by page). */
@@ -99,7 +103,7 @@ function resolveExport(engine: Engine, url: string, type: TargetType): ResolvedT
 
 export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { engine, jobs, signer, clock } = app.quarry;
+  const { engine, jobs, signer, clock, sources } = app.quarry;
 
   app.post(
     '/exports/suggest',
@@ -115,7 +119,8 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (req): Promise<BackLinkExportSuggestionResponseBody> => {
       const { url } = req.body;
-      const found = engine.links.exportSuggestions(url.trim());
+      // Real mode: the provider's targets and counts (each bought once for everyone), never the sandbox's.
+      const found = sources.linkData ? await providerExportSuggestions(sources.linkData, url.trim()) : engine.links.exportSuggestions(url.trim());
       if (!found) throw errors.invalidParameter('url');
       const suggestions = found.suggestions.map((s) => ({ ...s, cost: s.backLinks, state: 'available' as const }));
       await app.quarry.policy.recordLookups(
@@ -173,19 +178,26 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
         if (!(reply.raw.writableFinished && reply.statusCode === 200)) releasePlace();
       });
       const suggestion = await suggestionFor((kind, key) => app.quarry.policy.lookupData(accountId, kind, key), b.url);
-      const target = resolveExport(engine, suggestion.url, suggestion.type);
       const filter: ExportFilter = { ...(b.filter ?? {}) };
       const cost = req.paid!.reserved;
-      const matching = engine.links.countBacklinks(target, filter);
-      const payload: ExportPayload = {
-        request: { url: suggestion.url, type: suggestion.type, limit: cost, filter },
-        cost,
-        costPrediction: suggestion.cost,
-        chargedAtMs: req.paid!.nowMs,
-        matching,
-        live: filter.liveLinks === false ? 0 : engine.links.countBacklinks(target, { ...filter, liveLinks: true }),
-        unfiltered: engine.links.countBacklinks(target, {}),
-      };
+      const request = { url: suggestion.url, type: suggestion.type, limit: cost, filter };
+      const charged = { cost, costPrediction: suggestion.cost, chargedAtMs: req.paid!.nowMs };
+      let payload: ExportPayload;
+      if (sources.linkData) {
+        // Real mode: the provider's count is all that is known before the worker reads its list.
+        checkProviderFilter(filter);
+        payload = { request, ...charged, matching: suggestion.backLinks, live: suggestion.backLinks, unfiltered: suggestion.backLinks };
+      } else {
+        const target = resolveExport(engine, suggestion.url, suggestion.type);
+        const matching = engine.links.countBacklinks(target, filter);
+        payload = {
+          request,
+          ...charged,
+          matching,
+          live: filter.liveLinks === false ? 0 : engine.links.countBacklinks(target, { ...filter, liveLinks: true }),
+          unfiltered: engine.links.countBacklinks(target, {}),
+        };
+      }
       // The job is stored with the charge and the cached answer, in one transaction: a crash
       // before it leaves neither a charge without a job nor a job an identical retry cannot find.
       const job = jobs.draft(EXPORT_JOB_KIND, accountId, payload, { id: jobId });
@@ -215,12 +227,29 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
   );
 }
 
-/** The worker's handler of backlink exports: streams the matching links into the CSV. */
-export function exportHandler(ctx: Pick<QuarryContext, 'engine' | 'config' | 'policy' | 'clock' | 'state'>): JobHandler<ExportPayload, ExportResult> {
+export interface ExportHandlerOptions {
+  /** Rows asked of the link-index provider per page in real mode (default PROVIDER_EXPORT_PAGE_ROWS). */
+  providerPageRows?: number;
+}
+
+/**
+ * The worker's handler of backlink exports: streams the matching links into the CSV; in real
+ * mode (a link-index provider configured) pages through the provider's list first, resumably
+ * (providerExport.ts).
+ */
+export function exportHandler(
+  ctx: Pick<QuarryContext, 'engine' | 'config' | 'policy' | 'clock' | 'state'>,
+  options: ExportHandlerOptions = {},
+): JobHandler<ExportPayload, ExportResult> {
+  const linkData = createLinkData(ctx.config.sources, { state: ctx.state.db, clock: ctx.clock, ledger: new ProviderLedger(ctx.state.db) });
+  const pages = new ExportPages(ctx.state.db);
   return exportJobHandler<ExportPayload>({
     files: openExportFiles(ctx.state, ctx.config.dataDir),
     columns: [...EXPORT_COLUMNS],
+    // The stored pages are in the CSV now.
+    written: linkData ? (job) => pages.remove(job.id) : undefined,
     collect(payload, job) {
+      if (linkData) return collectFromProvider(payload, job, { data: linkData, pages, pageRows: options.providerPageRows ?? PROVIDER_EXPORT_PAGE_ROWS });
       // The scan spans many turns of the event loop (the file's writes): it runs on a
       // connection of its own, so lookups answered in between use the shared one freely.
       const reader = ctx.engine.openLinksReader();

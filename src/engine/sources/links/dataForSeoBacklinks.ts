@@ -30,6 +30,7 @@ import {
   type IndexItemInfo,
   type LinkListSource,
   type LinkTarget,
+  type ListCursor,
   type ProviderBacklink,
   type RefDomainRow,
   type TopPageRow,
@@ -147,10 +148,7 @@ export function backlinkOfItem(item: unknown): ProviderBacklink | null {
 const daysBefore = (today: string, days: number) => new Date(Date.parse(`${today}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
 
 /** A cursor into a backlinks list: an offset, or past 20,000 the token DataForSEO answered. */
-export interface DfsCursor {
-  offset: number;
-  token: string | null;
-}
+export type DfsCursor = ListCursor;
 
 export class DataForSeoBacklinksClient {
   readonly name = 'dataforseo' as const;
@@ -238,6 +236,7 @@ export class DataForSeoBacklinksClient {
     return {
       value: {
         total: int(value.total_count),
+        rows: list(value.items).length,
         links: list(value.items)
           .map(backlinkOfItem)
           .filter((l): l is ProviderBacklink => l !== null),

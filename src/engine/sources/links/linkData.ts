@@ -23,7 +23,7 @@ import type { ProviderLedger } from '../providerLedger.js';
 import { ProviderAnswers, type AnswerKind } from '../providerAnswers.js';
 import type { SourcesConfig } from '../sourceConfig.js';
 import { SourceError } from '../types.js';
-import { DataForSeoBacklinksClient, DFS_MAX_OFFSET } from './dataForSeoBacklinks.js';
+import { DataForSeoBacklinksClient, DFS_BACKLINKS_PER_CALL, DFS_MAX_OFFSET } from './dataForSeoBacklinks.js';
 import type {
   AnchorRow,
   AuthorityFigures,
@@ -35,10 +35,11 @@ import type {
   IndexItemInfo,
   LinkListSource,
   LinkTarget,
+  ListCursor,
   RefDomainRow,
   TopPageRow,
 } from './linkTypes.js';
-import { MajesticClient, MAJESTIC_ITEMS_PER_CALL } from './majestic.js';
+import { MajesticClient, MAJESTIC_ITEMS_PER_CALL, MAJESTIC_MAX_BACKLINKS } from './majestic.js';
 import { MozClient, MOZ_TARGETS_PER_CALL } from './moz.js';
 
 /** Item info targets per DataForSEO bulk call: its limit is 100 root domains a call. */
@@ -55,6 +56,12 @@ export interface LinkData {
   itemInfo(targets: readonly LinkTarget[]): Promise<(IndexItemInfo | null)[]>;
   authority(urls: readonly LinkTarget[]): Promise<(AuthorityFigures | null)[]>;
   backlinks(target: LinkTarget, source: LinkListSource, perDomain: boolean, offset: number, limit: number): Promise<BacklinkPage>;
+  /**
+   * One page of an export's walk through all of a target's backlinks (deleted ones too), from
+   * `cursor`; `next` is where the following page starts, null once the list is read to its end.
+   * Not kept in provider_answers: the export keeps its pages itself (store/exportPages.ts).
+   */
+  exportPage(target: LinkTarget, perDomain: boolean, cursor: ListCursor, limit: number): Promise<ExportPage>;
   refDomains(target: LinkTarget, count: number): Promise<RefDomainRow[]>;
   anchors(target: LinkTarget, count: number): Promise<AnchorRow[]>;
   calendar(target: LinkTarget, days: number): Promise<CalendarRow[]>;
@@ -63,6 +70,11 @@ export interface LinkData {
   history(target: LinkTarget, since: string): Promise<HistoryRow[]>;
   /** Organic competitors of a domain in a market; null when no provider configured gives them (Majestic alone). */
   competitors(domain: string, locationCode: number, languageCode: string, count: number): Promise<CompetitorRow[] | null>;
+}
+
+/** A page of an export's walk (LinkData.exportPage). */
+export interface ExportPage extends BacklinkPage {
+  next: ListCursor | null;
 }
 
 export interface LinkDataDependencies {
@@ -143,6 +155,26 @@ export function createLinkData(config: SourcesConfig, deps: LinkDataDependencies
         }
         return dfs!.backlinks(target, source, perDomain, { offset, token: null }, limit);
       });
+    },
+
+    async exportPage(target, perDomain, cursor, limit) {
+      if (majestic) {
+        const count = Math.min(limit, MAJESTIC_MAX_BACKLINKS);
+        const page = await linkCall(() => majestic.backlinks(target, 0, perDomain, cursor.offset, count));
+        const read = page.rows ?? page.links.length;
+        const offset = cursor.offset + read;
+        // A short page is the list's end, as is the total Majestic says it has.
+        const more = read === count && (page.total === null || offset < page.total);
+        return { ...page, next: more ? { offset, token: null } : null };
+      }
+      const count = Math.min(limit, DFS_BACKLINKS_PER_CALL);
+      const page = await linkCall(() => dfs!.backlinks(target, 0, perDomain, cursor, count));
+      const read = page.rows ?? page.links.length;
+      const offset = cursor.offset + read;
+      const more = read === count && (page.total === null || offset < page.total);
+      // Past 20,000 only DataForSEO's search_after_token goes on; without one the walk ends there (docs/decisions.md).
+      const next = !more ? null : page.next !== null ? { offset, token: page.next } : offset <= DFS_MAX_OFFSET ? { offset, token: null } : null;
+      return { total: page.total, links: page.links, rows: page.rows, next };
     },
 
     refDomains: (target, count) =>

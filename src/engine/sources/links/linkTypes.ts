@@ -73,6 +73,14 @@ export type LinkListSource = 0 | 1 | 2;
 export interface BacklinkPage {
   total: number | null;
   links: ProviderBacklink[];
+  /** Rows the provider answered, unreadable ones included (the next page starts after them); absent in answers stored before it was kept. */
+  rows?: number;
+}
+
+/** Where a walk through a backlinks list stands: an offset, or (DataForSEO past 20,000) the token its last page answered. */
+export interface ListCursor {
+  offset: number;
+  token: string | null;
 }
 
 export interface RefDomainRow {

@@ -226,7 +226,7 @@ export class MajesticClient {
     const table = tableOf(await this.command('GetBackLinkData', params), 'BackLinks');
     const total = num(table.headers.AvailableLines) ?? num(table.headers.TotalBackLinks);
     const links = table.rows.map(backlinkOf).filter((l): l is ProviderBacklink => l !== null);
-    return this.bought({ total, links });
+    return this.bought({ total, links, rows: table.rows.length });
   }
 
   /** The referring domains with the most links to the target (`matchedLinks` ← MatchedLinks). */

@@ -207,4 +207,11 @@ export const postgresStateMigrations: Record<string, Migration> = {
       await sql.raw(BACKFILL_RANK_CHECK_DAYS).execute(db);
     },
   },
+  // SQLite's 0085: the pages a real-mode backlink export has collected, each with the cursor of the next (tools/link/providerExport.ts).
+  '0085_export_pages': {
+    async up(db: Kysely<any>) {
+      await sql`CREATE TABLE export_pages (job_id text not null, page bigint not null, rows text not null, row_count bigint not null,
+        next_cursor text, total bigint, constraint export_pages_pk primary key (job_id, page))`.execute(db);
+    },
+  },
 };
