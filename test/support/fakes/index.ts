@@ -51,8 +51,12 @@ export const FAKE_DFS_PASSWORD = 'secret';
  * (retries without waiting, a short deadline). Give the Majestic or DataForSEO fake for links
  * and the Moz or DataForSEO fake for authority.
  */
+// A local fake answers in milliseconds, but on a loaded 2-core machine (load 30) a call has taken
+// over 1.5 s: a deadline that short made a call time out and be retried (a batch bought twice),
+// so these deadlines only catch a hung call. Tests of the timeout itself use a fake that hangs
+// and a short deadline of their own.
 export function linkProviderEnv(fakes: { majestic?: FakeUpstream; moz?: FakeUpstream; dataforseo?: FakeUpstream }): Record<string, string> {
-  const env: Record<string, string> = { QUARRY_SOURCE_BACKOFF_MS: '0', QUARRY_SOURCE_RETRIES: '2', QUARRY_SOURCE_TIMEOUT_MS: '1500' };
+  const env: Record<string, string> = { QUARRY_SOURCE_BACKOFF_MS: '0', QUARRY_SOURCE_RETRIES: '2', QUARRY_SOURCE_TIMEOUT_MS: '20000' };
   if (fakes.majestic) Object.assign(env, { QUARRY_LINK_SOURCE: 'majestic', QUARRY_MAJESTIC_KEY: FAKE_MAJESTIC_KEY, QUARRY_MAJESTIC_URL: fakes.majestic.url });
   else if (fakes.dataforseo) env.QUARRY_LINK_SOURCE = 'dataforseo';
   if (fakes.moz) Object.assign(env, { QUARRY_AUTHORITY_SOURCE: 'moz', QUARRY_MOZ_TOKEN: FAKE_MOZ_TOKEN, QUARRY_MOZ_URL: fakes.moz.url });
@@ -69,7 +73,7 @@ export function keywordProviderEnv(dataforseo: FakeUpstream): Record<string, str
   return {
     QUARRY_SOURCE_BACKOFF_MS: '0',
     QUARRY_SOURCE_RETRIES: '2',
-    QUARRY_SOURCE_TIMEOUT_MS: '1500',
+    QUARRY_SOURCE_TIMEOUT_MS: '20000',
     QUARRY_KEYWORD_SOURCE: 'dataforseo',
     QUARRY_DATAFORSEO_LOGIN: FAKE_DFS_LOGIN,
     QUARRY_DATAFORSEO_PASSWORD: FAKE_DFS_PASSWORD,
