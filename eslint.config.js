@@ -20,8 +20,8 @@ export default tseslint.config(
     },
   },
   {
-    // The dashboard runs in the browser.
-    files: ['web/src/**'],
+    // The dashboard and the reference page's script run in the browser.
+    files: ['web/src/**', 'assets/**/*.js'],
     languageOptions: { globals: { ...globals.browser } },
   },
   {

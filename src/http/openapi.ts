@@ -8,7 +8,10 @@
  * `operationId` derived from method and path, as the published reference names them.
  */
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
+import swaggerUi, { type FastifySwaggerUiOptions } from '@fastify/swagger-ui';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { PaidOperation } from '../policy/accessPolicy.js';
 import type { QuarryContext } from './context.js';
@@ -73,9 +76,41 @@ export async function registerOpenApi(app: FastifyInstance, ctx: QuarryContext):
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     transformObject: (documentObject) => finishDocument((documentObject as unknown as { openapiObject: OpenApiDocument }).openapiObject, pools) as never,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: {
+      docExpansion: 'list',
+      deepLinking: true,
+      // Highlighting a body of a few dozen KB froze the tab for seconds (issue 27).
+      syntaxHighlight: false,
+      // Large answers are shown cut, with a download of the whole (assets/docs/large-answers.js).
+      responseInterceptor: (res) => (globalThis as unknown as DocsPage).quarryLargeAnswers.responseInterceptor(res),
+      // Swagger UI's own plugin that loads the document from `url`, then the theme script's.
+      plugins: [
+        (system) => (globalThis as unknown as DocsPage).SwaggerUIBundle.plugins.DownloadUrl(system),
+        (system) => (globalThis as unknown as DocsPage).quarryLargeAnswers.plugin(system),
+      ],
+    },
+    theme: { title: 'Quarry API reference', js: [{ filename: 'large-answers.js', content: fs.readFileSync(LARGE_ANSWERS_SCRIPT, 'utf8') }] },
+  });
   app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());
 }
+
+/** The interactive reference's own script (served from /docs/static/theme/). */
+const LARGE_ANSWERS_SCRIPT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'assets', 'docs', 'large-answers.js');
+
+/**
+ * What the reference page's globals offer. The functions in uiConfig reach the page as their
+ * source text (@fastify/swagger-ui serialises them into its initializer), so they can only use
+ * the page's globals: Swagger UI's bundle and the theme script.
+ */
+interface DocsPage {
+  SwaggerUIBundle: { plugins: { DownloadUrl: UiPlugin } };
+  quarryLargeAnswers: { responseInterceptor: UiResponseInterceptor; plugin: UiPlugin };
+}
+type UiConfig = NonNullable<FastifySwaggerUiOptions['uiConfig']>;
+type UiPlugin = NonNullable<UiConfig['plugins']>[number];
+type UiResponseInterceptor = NonNullable<UiConfig['responseInterceptor']>;
 
 interface OpenApiDocument {
   paths?: Record<string, Record<string, OpenApiOperation>>;
