@@ -4,7 +4,8 @@
  * at them. `links: 'majestic'` starts the Majestic and Moz fakes; `links: 'dataforseo'` one
  * DataForSEO fake answering Backlinks (link index and authority), Labs and Keywords Data as one
  * account. `dataforseo: true` beside Majestic starts that fake too and gives Quarry its
- * credentials (Labs' organic competitors) without making it the link source.
+ * credentials (Labs' organic competitors) without making it the link source; `keywordSource:
+ * true` makes it the keyword provider too.
  *
  * @example
  * const real = await startRealMode({ links: 'dataforseo' });
@@ -20,6 +21,7 @@ import {
   FAKE_DFS_PASSWORD,
   FAKE_MAJESTIC_KEY,
   FAKE_MOZ_TOKEN,
+  keywordProviderEnv,
   linkProviderEnv,
   startFakeDataForSeo,
   startFakeMajestic,
@@ -35,6 +37,8 @@ export interface RealModeOptions {
   links: 'majestic' | 'dataforseo';
   /** Beside Majestic: a DataForSEO account too (Labs competitors), not as the link source. */
   dataforseo?: boolean;
+  /** Keyword figures, ideas and rankings from the DataForSEO fake too (QUARRY_KEYWORD_SOURCE=dataforseo). */
+  keywordSource?: boolean;
   /** More environment (a SERP or keyword provider); wins over the fixture's. */
   env?: Record<string, string>;
   /** The sandbox world beside the providers (default `tiny`, so a leak of it can show). */
@@ -58,8 +62,14 @@ export async function startRealMode(options: RealModeOptions): Promise<RealMode>
   const majestic = options.links === 'majestic' ? await startFakeMajestic(web, FAKE_MAJESTIC_KEY) : null;
   const moz = options.links === 'majestic' ? await startFakeMoz(web, FAKE_MOZ_TOKEN) : null;
   const dataforseo =
-    options.links === 'dataforseo' || options.dataforseo ? await startFakeDataForSeo({ keywords, links: web }, FAKE_DFS_LOGIN, FAKE_DFS_PASSWORD) : null;
-  const env = { ...linkProviderEnv({ majestic: majestic ?? undefined, moz: moz ?? undefined, dataforseo: dataforseo ?? undefined }), ...options.env };
+    options.links === 'dataforseo' || options.dataforseo || options.keywordSource
+      ? await startFakeDataForSeo({ keywords, links: web }, FAKE_DFS_LOGIN, FAKE_DFS_PASSWORD)
+      : null;
+  const env = {
+    ...linkProviderEnv({ majestic: majestic ?? undefined, moz: moz ?? undefined, dataforseo: dataforseo ?? undefined }),
+    ...(options.keywordSource ? keywordProviderEnv(dataforseo!) : {}),
+    ...options.env,
+  };
   const t = await testApp({ env, world: options.world ?? 'tiny' });
   return {
     web,

@@ -22,7 +22,7 @@ import type { ResultMetrics } from './fetchedSerp.js';
 import { budgetedSpend, KeywordFill } from './keywordFill.js';
 import type { ProviderHttpOptions } from './providerHttp.js';
 import { ProviderLedger } from './providerLedger.js';
-import { createLinkData, type LinkData } from './links/linkData.js';
+import { createLabsCompetitors, createLinkData, type LinkData } from './links/linkData.js';
 import { providerResultMetrics } from './links/serpLinkMetrics.js';
 import { ProviderSerpSource } from './providerSerp.js';
 import { ProviderKeywords } from './providerKeywords.js';
@@ -123,7 +123,16 @@ export function createSources(config: SourcesConfig, deps: SourceDependencies): 
     // Ideas and rankings bought once for everyone; the lease outlasts a call with its retries.
     const { timeoutMs, retries, backoffMs } = config.limits;
     const leaseMs = timeoutMs * (retries + 1) + Math.min(30_000, backoffMs * 2 ** retries) * retries + 5_000;
-    providerKeywords = new ProviderKeywords({ provider, fill, search: deps.search, answers: new ProviderAnswers(deps.state, deps.clock, { leaseMs }) });
+    providerKeywords = new ProviderKeywords({
+      provider,
+      fill,
+      search: deps.search,
+      answers: new ProviderAnswers(deps.state, deps.clock, { leaseMs }),
+      // The keyword provider is DataForSEO: its Labs give organic competitors (the link data's when it has them).
+      competitors: linkData
+        ? (d, l, lang, n) => linkData.competitors(d, l, lang, n).then((rows) => rows ?? [])
+        : createLabsCompetitors(config, { state: deps.state, clock: deps.clock, ledger, sleep: deps.sleep }),
+    });
   }
   return {
     serp,

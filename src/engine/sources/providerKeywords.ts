@@ -18,7 +18,8 @@
  * (difficultyBook.ts), as everywhere else.
  */
 import type { KeywordItem } from '../search/keywordMetrics.js';
-import { classifyTarget, type CompetitorKeywords, type RankingKeyword, type SearchEngine } from '../search/searchEngine.js';
+import { classifyTarget, type CompetitorKeywords, type RankingKeyword, type SearchEngine, type SuggestedKeyword } from '../search/searchEngine.js';
+import type { CompetitorsOf } from './links/linkData.js';
 import { normaliseKeyword } from '../search/text.js';
 import type { KeywordFill } from './keywordFill.js';
 import type { ProviderAnswers } from './providerAnswers.js';
@@ -32,7 +33,12 @@ export interface ProviderKeywordsOptions {
   fill: KeywordFill;
   search: SearchEngine;
   answers: ProviderAnswers;
+  /** DataForSEO Labs' organic competitors (links/linkData.ts); null without them. */
+  competitors: CompetitorsOf | null;
 }
+
+/** The market a Labs request asks for: location 0 (all) is Labs' default, the United States. */
+const LABS_DEFAULT_LOCATION = 2840;
 
 export class ProviderKeywords {
   constructor(private readonly options: ProviderKeywordsOptions) {}
@@ -85,6 +91,32 @@ export class ProviderKeywords {
       .map((k) => ({ ...search.keywordItem(k.kw, locationId, 0), position: k.position, url: k.url }))
       .sort((a, b) => b.position - a.position || a.kw.localeCompare(b.kw));
     return { url_type: target.type, location: search.shortLocation(locationId), keywords, totalCount: found.total };
+  }
+
+  /**
+   * Competitor domains of a target: the organic competitors of its root domain in the market
+   * (DataForSEO Labs `competitors_domain`), most shared keywords first; empty when no
+   * provider configured gives them — never the sandbox's.
+   */
+  async competitorDomains(url: string, locationId: number, limit: number): Promise<string[]> {
+    const { competitors, search } = this.options;
+    const domain = classifyTarget(url).domain;
+    if (!competitors || domain === null) return [];
+    const market = locationId || LABS_DEFAULT_LOCATION;
+    const rows = await competitors(domain, market, search.languageFor(market, 0).code ?? 'en', limit);
+    return rows.map((r) => r.domain);
+  }
+
+  /**
+   * Keywords to track for a target: its ranking keywords from the provider (the answer
+   * competitor keywords buy), best position first, then by volume; one without a volume is
+   * left out (the reference's `sv` is an integer), as in the sandbox.
+   */
+  async suggestedKeywords(url: string, locationId: number, limit: number): Promise<SuggestedKeyword[]> {
+    const ranking = (await this.competitorKeywords(url, locationId, limit)).keywords;
+    const known = ranking.filter((k): k is RankingKeyword & { sv: number } => k.sv !== null);
+    known.sort((a, b) => a.position - b.position || b.sv - a.sv);
+    return known.map((k) => ({ _id: k._id, position: k.position, kw: k.kw, sv: k.sv, lid: k.lid }));
   }
 
   /** The provider's answer for a key: the stored one while fresh, else bought once for every asker. */

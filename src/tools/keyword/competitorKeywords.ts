@@ -28,6 +28,8 @@ type UrlLocation = Static<typeof UrlLocationQuery>;
 
 /** Lookups of competitor keywords unlock competitor domains for the same url and location. */
 const COMPETITOR_LOOKUP = 'competitor-keywords';
+/** Competitor domains answered. */
+const COMPETITOR_DOMAINS = 10;
 const competitorLookupKey = (p: UrlLocation) => lookupKey(requireTargetUrl(p.url).key, p.location_id);
 
 export async function competitorKeywordsRoutes(fastify: FastifyInstance): Promise<void> {
@@ -113,7 +115,9 @@ export async function competitorKeywordsRoutes(fastify: FastifyInstance): Promis
       requireLocation(locations, q.location_id);
       if (!(await policy.hasRecentLookup(req.account!.id, COMPETITOR_LOOKUP, competitorLookupKey(q)))) throw errors.noResult();
       const location = competitorLocation(q.location_id, locations) ?? 0;
-      const domains = await search.competitorDomains(target.input, location);
+      // Real mode: the provider's organic competitors, not the sandbox's rank index.
+      if (sources.providerKeywords) return sources.providerKeywords.competitorDomains(target.input, location, COMPETITOR_DOMAINS);
+      const domains = await search.competitorDomains(target.input, location, COMPETITOR_DOMAINS);
       return domains.map((d) => d.domain);
     },
   );
@@ -136,7 +140,10 @@ export async function competitorKeywordsRoutes(fastify: FastifyInstance): Promis
       requireLocation(locations, q.location_id);
       const location = competitorLocation(q.location_id, locations) ?? 0;
       const limit = Math.min(req.paid!.plan.competitorKeywordsRows, MAX_COMPETITOR_KEYWORDS_ROWS);
-      const keywords = await search.suggestedKeywords(target.input, location, limit);
+      // Real mode: the provider's ranking keywords, not the sandbox's rank index.
+      const keywords = sources.providerKeywords
+        ? await sources.providerKeywords.suggestedKeywords(target.input, location, limit)
+        : await search.suggestedKeywords(target.input, location, limit);
       return {
         // The engine's classification, as competitor keywords report it: `www.` is the domain.
         url_type: classifyTarget(target.input).type,

@@ -104,8 +104,7 @@ export function createLinkData(config: SourcesConfig, deps: LinkDataDependencies
   const authorityAccount = config.authority === 'moz' ? 'moz' : 'dataforseo-authority';
   const linkSpend = budgetedSpend(deps.ledger, linkAccount, config.linkDailyBudget, deps.clock);
   const authoritySpend = budgetedSpend(deps.ledger, authorityAccount, config.authorityDailyBudget, deps.clock);
-  // Organic competitors come from DataForSEO Labs whatever the link index: its own account, the link budget's amount.
-  const labsSpend = budgetedSpend(deps.ledger, 'dataforseo-labs', config.linkDailyBudget, deps.clock);
+  const labs = createLabsCompetitors(config, deps);
   const linkEstimate = config.links === 'majestic' ? config.majesticCost : config.backlinksCost;
 
   /** One link-index call, paid from the link budget. */
@@ -192,13 +191,31 @@ export function createLinkData(config: SourcesConfig, deps: LinkDataDependencies
       return one('history', `${target.rootDomain}|${since}`, () => dfs!.history(target, since));
     },
 
-    async competitors(domain, locationCode, languageCode, count) {
-      if (!dfs) return null;
-      const key = `${domain}|${locationCode}|${languageCode}|${count}`;
-      const found = await answers.get<CompetitorRow[]>('dataforseo-labs', 'competitors', [key], 1, async () => [
-        await labsSpend(config.backlinksCost, () => dfs.competitors(domain, locationCode, languageCode, count)),
-      ]);
-      return found.get(key) ?? [];
-    },
+    competitors: async (domain, locationCode, languageCode, count) => (labs ? labs(domain, locationCode, languageCode, count) : null),
+  };
+}
+
+/** Organic competitors of a domain in a market: the domain, Labs' location code and language code, how many. */
+export type CompetitorsOf = (domain: string, locationCode: number, languageCode: string, count: number) => Promise<CompetitorRow[]>;
+
+/**
+ * Organic competitors from DataForSEO Labs (`competitors_domain`), bought once for everyone,
+ * whatever the link index: null without DataForSEO credentials. Its own ledger account,
+ * `dataforseo-labs`, with the link budget's amount.
+ */
+export function createLabsCompetitors(config: SourcesConfig, deps: LinkDataDependencies): CompetitorsOf | null {
+  if (!config.dataforseo) return null;
+  const { timeoutMs, retries, backoffMs } = config.limits;
+  const leaseMs = timeoutMs * (retries + 1) + Math.min(30_000, backoffMs * 2 ** retries) * retries + 5_000;
+  const answers = new ProviderAnswers(deps.state, deps.clock, { leaseMs });
+  const http: ProviderHttpOptions = { ...config.limits, sleep: deps.sleep };
+  const dfs = new DataForSeoBacklinksClient({ ...config.dataforseo, http, estimate: config.backlinksCost, today: () => dayOf(deps.clock.now()) });
+  const spend = budgetedSpend(deps.ledger, 'dataforseo-labs', config.linkDailyBudget, deps.clock);
+  return async (domain, locationCode, languageCode, count) => {
+    const key = `${domain}|${locationCode}|${languageCode}|${count}`;
+    const found = await answers.get<CompetitorRow[]>('dataforseo-labs', 'competitors', [key], 1, async () => [
+      await spend(config.backlinksCost, () => dfs.competitors(domain, locationCode, languageCode, count)),
+    ]);
+    return found.get(key) ?? [];
   };
 }
