@@ -2,16 +2,16 @@
  * The answer tool's e-mail reports, to the account's address, for each live monitor whose
  * `reports_active` asks for them: 1 weekly and 2 monthly (the period that ended last, as the
  * rank tool's reports count periods), 0 a daily alert when a model's visibility moved by at
- * least ALERT_POINTS since the day before. Once per (monitor, type, period): the claim is a
- * row under a primary key, so two runs or processes never send one report twice; a refused
- * delivery is tried again by a later round, at most MAX_ATTEMPTS times, and one left `sending`
- * by a crash is taken over after the rank reports' lease (at least once, as rank reports).
+ * least ALERT_POINTS since the day before. Once per (monitor, type, period), through the
+ * deliveries record the rank reports use (rank/reportDeliveries.ts): two runs or processes never
+ * send one report twice, a refused delivery is tried again by a later round, a crash before the
+ * message's end is sent again after the lease and a mail the server accepted is not.
  */
-import { sql } from 'kysely';
 import type { QuarryContext } from '../context.js';
 import { DAY } from '../lib/clock.js';
 import { escapeHtml } from '../render/rankReportEmail.js';
-import { lastEndedPeriod, SENDING_LEASE_MS, type ReportPeriod } from '../rank/rankReports.js';
+import { lastEndedPeriod, type ReportPeriod } from '../rank/rankReports.js';
+import { ReportDeliveries } from '../rank/reportDeliveries.js';
 import { ReportMailer } from '../rank/reportMailer.js';
 import { REPORT_TYPES, utcDay } from '../store/rankTracking.js';
 import { parseJsonList, type AnswerMonitorStore, type MonitorRow } from '../store/answerMonitors.js';
@@ -20,8 +20,6 @@ import type { AnswerModel } from './models.js';
 
 /** Points of visibility a model must move by, day over day, for the daily alert. */
 export const ALERT_POINTS = 20;
-const MAX_ATTEMPTS = 5;
-const RETRY_AFTER_MS = 15 * 60_000;
 
 type ReportsContext = Pick<QuarryContext, 'config' | 'state'> & Partial<Pick<QuarryContext, 'metrics'>>;
 
@@ -76,6 +74,7 @@ ${rows.map((r) => `<tr><td>${escapeHtml(r.model)}</td>${r.cells.map((c) => `<td>
 
 export class AnswerReports {
   private readonly mailer: ReportMailer;
+  private readonly deliveries: ReportDeliveries;
 
   constructor(
     private readonly ctx: ReportsContext,
@@ -83,6 +82,7 @@ export class AnswerReports {
     private readonly models: readonly AnswerModel[],
   ) {
     this.mailer = new ReportMailer(ctx.config);
+    this.deliveries = new ReportDeliveries(ctx.state.db, 'answer_report_deliveries', ['monitor_id', 'type', 'period_start'], ctx.metrics);
   }
 
   /** Sends every report whose period ended (or today's alert) and was not sent yet; answers how many were sent. */
@@ -141,48 +141,22 @@ export class AnswerReports {
     compose: () => Promise<AnswerReportMail>,
   ): Promise<boolean> {
     const db = this.ctx.state.db;
-    const claim = await sql`
-      INSERT INTO answer_report_deliveries AS d (monitor_id, type, period_start, status, attempts, claimed_ms)
-      VALUES (${monitor.id}, ${type}, ${period.start}, 'sending', 1, ${nowMs})
-      ON CONFLICT (monitor_id, type, period_start) DO UPDATE SET status = 'sending', attempts = d.attempts + 1, claimed_ms = excluded.claimed_ms
-      WHERE d.attempts < ${MAX_ATTEMPTS} AND (
-        (d.status = 'failed' AND d.claimed_ms <= ${nowMs - RETRY_AFTER_MS}) OR (d.status = 'sending' AND d.claimed_ms <= ${nowMs - SENDING_LEASE_MS}))`.execute(
-      db,
-    );
-    if (Number(claim.numAffectedRows ?? 0) !== 1) return false;
-    try {
+    const key = { monitor_id: monitor.id, type, period_start: period.start };
+    const outcome = await this.deliveries.deliver(key, nowMs, this.mailer, async () => {
       const account = await db.selectFrom('accounts').select('email').where('id', '=', monitor.account_id).executeTakeFirstOrThrow();
       const mail = await compose();
       const domain = this.mailer.domain();
-      const messageId = await this.mailer.send(
-        {
+      return {
+        message: {
           from: `Quarry answer reports <reports@${domain}>`,
           to: [account.email],
           messageId: `<answer-report.${monitor.id}.${type}.${period.start}@${domain}>`,
           ...mail,
         },
-        `${period.start}-answers-${monitor.id}-${type}`,
-      );
-      await db
-        .updateTable('answer_report_deliveries')
-        .set({ status: 'sent', sent_ms: nowMs, message_id: messageId, error: null })
-        .where('monitor_id', '=', monitor.id)
-        .where('type', '=', type)
-        .where('period_start', '=', period.start)
-        .execute();
-      this.ctx.metrics?.emailed('sent');
-      return true;
-    } catch (err) {
-      this.ctx.metrics?.emailed('failed');
-      await db
-        .updateTable('answer_report_deliveries')
-        .set({ status: 'failed', error: String((err as Error)?.message ?? err).slice(0, 500) })
-        .where('monitor_id', '=', monitor.id)
-        .where('type', '=', type)
-        .where('period_start', '=', period.start)
-        .execute();
-      return false;
-    }
+        outboxName: `${period.start}-answers-${monitor.id}-${type}`,
+      };
+    });
+    return outcome === 'sent';
   }
 
   close(): void {

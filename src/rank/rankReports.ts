@@ -5,36 +5,29 @@
  * down are sent when it is back, oldest first, as far back as the last 4 weeks or 2 months.
  * A rank-change alert's period is a day.
  *
- * Once per period: the claim of (report, period) is a row under a primary key, inserted
- * in one statement, so two runs (or two processes) cannot both claim it. A delivery the
- * mail server refused is marked failed and retried by later runs. A claim still `sending`
- * after SENDING_LEASE_MS is a delivery that crashed, and is claimed again: at least once
- * after a crash, so a crash between the server accepting the mail and the row being marked
- * sent repeats it, with the same Message-ID (one per report and period) so that it is
- * recognisable as the same report.
+ * Once per period, through the deliveries record (reportDeliveries.ts): the claim of (report,
+ * period) is a row under a primary key, inserted in one statement, so two runs (or two
+ * processes) cannot both claim it; the row records how far the delivery got, so that a crash
+ * before the message's end is sent again and a mail the server accepted is not. A delivery
+ * the mail server refused is marked failed and retried by later runs. A repeat after a crash
+ * in the at-least-once window carries the same Message-ID (one per report and period), so that
+ * it is recognisable as the same report.
  *
  * Without QUARRY_SMTP_URL the raw message is written to `<dataDir>/outbox/*.eml`.
  */
 import type Mail from 'nodemailer/lib/mailer/index.js';
-import { sql } from 'kysely';
 import type { QuarryContext } from '../context.js';
-import { DAY, MINUTE } from '../lib/clock.js';
+import { DAY } from '../lib/clock.js';
 import { renderRankReport, type RankReportEmail, type RankReportKeyword } from '../render/rankReportEmail.js';
 import { REPORT_TYPES, utcDay, type ReportRow, type TrackingRow } from '../store/rankTracking.js';
 import { changeOf, DEFAULT_MIN_CHANGE, renderRankChangeAlert, type AlertMove } from './rankChangeAlert.js';
 import { ReportMailer } from './reportMailer.js';
+import { ReportDeliveries, SENDING_LEASE_MS } from './reportDeliveries.js';
+
+export { SENDING_LEASE_MS };
 
 type ReportsContext = Pick<QuarryContext, 'config' | 'state' | 'locations'> & Partial<Pick<QuarryContext, 'metrics'>>;
 
-/** A failed delivery is retried no sooner than this, and at most MAX_ATTEMPTS times. */
-const RETRY_AFTER_MS = 15 * MINUTE;
-const MAX_ATTEMPTS = 5;
-/**
- * A claim older than this that is still `sending` belongs to a delivery that crashed. It
- * outlasts the longest send nodemailer allows (its socket timeout is 10 minutes), so a slow
- * delivery still under way in another process is not taken over.
- */
-export const SENDING_LEASE_MS = 15 * MINUTE;
 /** A report sent per period: weekly or monthly (REPORT_TYPES). */
 export type PeriodicType = typeof REPORT_TYPES.weekly | typeof REPORT_TYPES.monthly;
 
@@ -105,10 +98,12 @@ export interface ReportRunResult {
 
 export class RankReports {
   private readonly mailer: ReportMailer;
+  private readonly deliveries: ReportDeliveries;
   private running: Promise<ReportRunResult> | null = null;
 
   constructor(private readonly ctx: ReportsContext) {
     this.mailer = new ReportMailer(ctx.config);
+    this.deliveries = new ReportDeliveries(ctx.state.db, 'rank_report_deliveries', ['report_id', 'period_start'], ctx.metrics);
   }
 
   /** Sends every report whose period ended and that was not sent for it yet. */
@@ -167,36 +162,22 @@ export class RankReports {
       for (const period of endedPeriods(type, nowMs, CATCH_UP_PERIODS[type])) {
         // A report is owed for the periods that end after it was created.
         if (period.endMs <= r.created_at * 1000 || sent.has(deliveryKey(r.id, period.start))) continue;
-        await this.deliver(r.id, period.start, nowMs, result, () => this.sendReport(r, tracking, period));
+        await this.deliver(r.id, period.start, nowMs, result, async () => this.message(r, period.start, await this.composeReport(r, tracking, period)));
       }
     }
     return result;
   }
 
-  /** Claims (report, period), sends, and records the outcome. */
-  private async deliver(reportId: string, periodStart: string, nowMs: number, result: ReportRunResult, send: () => Promise<string>): Promise<void> {
-    if (!(await this.claim(reportId, periodStart, nowMs))) return;
-    const db = this.ctx.state.db;
-    try {
-      const messageId = await send();
-      await db
-        .updateTable('rank_report_deliveries')
-        .set({ status: 'sent', sent_ms: nowMs, message_id: messageId, error: null })
-        .where('report_id', '=', reportId)
-        .where('period_start', '=', periodStart)
-        .execute();
-      result.sent++;
-      this.ctx.metrics?.emailed('sent');
-    } catch (err) {
-      this.ctx.metrics?.emailed('failed');
-      await db
-        .updateTable('rank_report_deliveries')
-        .set({ status: 'failed', error: String((err as Error)?.message ?? err).slice(0, 500) })
-        .where('report_id', '=', reportId)
-        .where('period_start', '=', periodStart)
-        .execute();
-      result.failed++;
-    }
+  /** Claims (report, period), sends, and records the outcome (reportDeliveries.ts). */
+  private async deliver(
+    reportId: string,
+    periodStart: string,
+    nowMs: number,
+    result: ReportRunResult,
+    compose: () => Promise<{ message: Mail.Options; outboxName: string }>,
+  ): Promise<void> {
+    const outcome = await this.deliveries.deliver({ report_id: reportId, period_start: periodStart }, nowMs, this.mailer, compose);
+    if (outcome !== 'skipped') result[outcome]++;
   }
 
   /**
@@ -207,7 +188,7 @@ export class RankReports {
     const today = utcDay(nowMs);
     const { moves, mail } = await this.composeAlert(report, tracking, today);
     if (moves === 0) return;
-    await this.deliver(report.id, today, nowMs, result, () => this.dispatch(report, today, mail));
+    await this.deliver(report.id, today, nowMs, result, async () => this.message(report, today, mail));
   }
 
   /** Today's rank-change alert of a report: the keywords that moved enough since yesterday, and its mail. */
@@ -264,25 +245,6 @@ export class RankReports {
     };
   }
 
-  /**
-   * Takes (report, period) for this run: new, failed long enough ago, or left `sending` by
-   * a crashed delivery; in each case not given up on.
-   */
-  private async claim(reportId: string, periodStart: string, nowMs: number): Promise<boolean> {
-    const res = await sql`
-      INSERT INTO rank_report_deliveries AS d (report_id, period_start, status, attempts, claimed_ms)
-      VALUES (${reportId}, ${periodStart}, 'sending', 1, ${nowMs})
-      ON CONFLICT (report_id, period_start) DO UPDATE SET status = 'sending', attempts = d.attempts + 1, claimed_ms = excluded.claimed_ms
-      WHERE d.attempts < ${MAX_ATTEMPTS} AND (
-        (d.status = 'failed' AND d.claimed_ms <= ${nowMs - RETRY_AFTER_MS}) OR
-        (d.status = 'sending' AND d.claimed_ms <= ${nowMs - SENDING_LEASE_MS}))`.execute(this.ctx.state.db);
-    return Number(res.numAffectedRows ?? 0) === 1;
-  }
-
-  private async sendReport(report: ReportRow, tracking: TrackingRow, period: ReportPeriod): Promise<string> {
-    return this.dispatch(report, period.start, await this.composeReport(report, tracking, period));
-  }
-
   /** A weekly or monthly report's mail for one period. */
   private async composeReport(report: ReportRow, tracking: TrackingRow, period: Pick<ReportPeriod, 'start' | 'end'>): Promise<ReportMail> {
     const keywords = await this.keywordHistories(tracking.id, period);
@@ -297,8 +259,8 @@ export class RankReports {
     });
   }
 
-  /** Sends through QUARRY_SMTP_URL, or writes the raw message into the outbox; answers the message id. */
-  private async dispatch(report: ReportRow, periodStart: string, mail: Omit<Mail.Options, 'from' | 'to'>): Promise<string> {
+  /** A report's message for one period (a day for an alert), and its outbox name when there is no SMTP server. */
+  private message(report: ReportRow, periodStart: string, mail: Omit<Mail.Options, 'from' | 'to'>): { message: Mail.Options; outboxName: string } {
     const domain = this.mailer.domain();
     const message = {
       from: `Quarry rank reports <reports@${domain}>`,
@@ -306,7 +268,7 @@ export class RankReports {
       messageId: reportMessageId(report.id, periodStart, domain),
       ...mail,
     };
-    return this.mailer.send(message, `${periodStart}-${report.id}`);
+    return { message, outboxName: `${periodStart}-${report.id}` };
   }
 
   private async keywordHistories(trackingId: string, period: Pick<ReportPeriod, 'start' | 'end'>): Promise<RankReportKeyword[]> {

@@ -441,7 +441,8 @@ export interface RankReportDeliveriesTable {
   report_id: string;
   /** YYYY-MM-DD: first day of the period. */
   period_start: string;
-  status: 'sending' | 'sent' | 'failed';
+  /** How far a delivery got (rank/reportDeliveries.ts). */
+  status: 'sending' | 'accepting' | 'sent' | 'failed';
   attempts: number;
   claimed_ms: number;
   sent_ms: number | null;
@@ -535,7 +536,8 @@ export interface AnswerReportDeliveriesTable {
   monitor_id: string;
   type: number;
   period_start: string;
-  status: 'sending' | 'sent' | 'failed';
+  /** How far a delivery got (rank/reportDeliveries.ts). */
+  status: 'sending' | 'accepting' | 'sent' | 'failed';
   attempts: number;
   claimed_ms: number;
   sent_ms: number | null;

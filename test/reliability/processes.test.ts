@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { copyTinyWorld } from '../support/world.js';
-import { Processes, type QuarryProcess } from '../support/processes.js';
+import { type Exit, Processes, type QuarryProcess, STARTUP_TIMEOUT_MS } from '../support/processes.js';
 import { embeddedOnly } from '../support/postgres.js';
 
 const processes = new Processes();
@@ -28,6 +28,24 @@ function spawnQuarry(args: string[], dataDir: string, extraEnv: Record<string, s
       ...extraEnv,
     },
   });
+}
+
+/**
+ * The exit of a process that must be refused at start. Bounded: it fails as soon as the
+ * process listens (it started, which is the bug: it would otherwise run until killed), and
+ * `finished` kills it past the startup timeout whatever it does.
+ */
+async function refusedAtStart(p: QuarryProcess): Promise<Exit> {
+  const started = p.waitFor(/listening on/, 'listening').then(
+    () => 'started' as const,
+    () => p.exit,
+  );
+  const outcome: Exit | 'started' = await Promise.race([p.finished(STARTUP_TIMEOUT_MS), started]);
+  if (outcome === 'started') {
+    await p.kill();
+    assert.fail(`it started instead of being refused:\n${p.output()}`);
+  }
+  return outcome;
 }
 
 describe('several processes on one data directory', { timeout: 10 * 60_000, skip: embeddedOnly('a SQLite data directory') }, () => {
@@ -51,7 +69,7 @@ describe('several processes on one data directory', { timeout: 10 * 60_000, skip
 
   test('a second `quarry serve` on the same data directory is refused at start, naming the scale mode', async () => {
     const second = spawnQuarry(['serve'], dataDir);
-    const { code } = await second.exit;
+    const { code } = await refusedAtStart(second);
     assert.equal(code, 2, second.output());
     assert.match(second.output(), /another `quarry serve` is already running on the data directory/);
     assert.match(second.output(), /quarry worker/);
@@ -73,14 +91,14 @@ describe('several processes on one data directory', { timeout: 10 * 60_000, skip
     fs.rmSync(path.join(dataDir, 'serve.lock'));
     fs.rmSync(path.join(dataDir, 'scheduler.lock'));
     const second = spawnQuarry(['serve'], dataDir);
-    assert.equal((await second.exit).code, 2, second.output());
+    assert.equal((await refusedAtStart(second)).code, 2, second.output());
     assert.match(second.output(), /another `quarry serve` is already running on the data directory/);
     // The same directory by another path (a symlink) is the same lock.
     const alias = `${dataDir}-alias`;
     fs.symlinkSync(dataDir, alias);
     try {
       const scheduler = spawnQuarry(['serve', '--roles', 'scheduler'], alias);
-      assert.equal((await scheduler.exit).code, 2, scheduler.output());
+      assert.equal((await refusedAtStart(scheduler)).code, 2, scheduler.output());
       assert.match(scheduler.output(), /another process already runs the rank scheduler/);
     } finally {
       fs.rmSync(alias);

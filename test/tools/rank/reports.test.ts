@@ -2,7 +2,9 @@
  * Email reports through a real SMTP server started by the test: a weekly and a monthly
  * report arrive with the right recipients, subject and positions, once per period even
  * when runDueReports runs twice (also concurrently); inactive reports and deleted
- * trackings send nothing; a delivery that crashed is sent again after its lease; after
+ * trackings send nothing; a delivery that crashed is sent again after its lease; a mail the
+ * server accepted is recorded so (its end waits for the `accepting` record) and not sent again
+ * when the store refused its `sent` record at first; after
  * downtime each missed period is sent once, as far back as 4 weeks or 2 months.
  */
 import fs from 'node:fs';
@@ -11,6 +13,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SMTPServer } from 'smtp-server';
+import { sql } from 'kysely';
 import { testApp, type TestApp } from '../../support/app.js';
 import { DAY, HOUR, MINUTE } from '../../../src/lib/clock.js';
 import { rankServices } from '../../../src/rank/rankService.js';
@@ -28,6 +31,8 @@ interface Received extends Omit<ReadMail, 'to'> {
 let t: TestApp;
 let smtp: SMTPServer;
 const inbox: Received[] = [];
+/** Called when the server has a whole message (its end came), before it answers. */
+let onMessageEnd: ((to: string[]) => Promise<void>) | null = null;
 let c: RankClient;
 let trackingId: string;
 let domain: string;
@@ -70,14 +75,17 @@ describe('rank email reports', () => {
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));
         stream.on('end', () => {
-          void readMail(Buffer.concat(chunks)).then((mail) => {
-            inbox.push({
-              ...mail,
-              from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-              to: session.envelope.rcptTo.map((r) => r.address),
-            });
-            callback();
-          }, callback);
+          const to = session.envelope.rcptTo.map((r) => r.address);
+          void Promise.resolve(onMessageEnd?.(to))
+            .then(() => readMail(Buffer.concat(chunks)))
+            .then((mail) => {
+              inbox.push({
+                ...mail,
+                from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+                to,
+              });
+              callback();
+            }, callback);
         });
       },
     });
@@ -282,10 +290,11 @@ describe('rank email reports', () => {
       assert.equal(weeklyMails()[0].messageId, messageId);
       await restarted.runDueReports(crashedAt + 40 * MINUTE);
       assert.equal(weeklyMails().length, 1, 'sent once');
-      // The worst moment: the server took the mail, the process died before marking it sent.
+      // The worst moment: the server took the mail, the process died before marking it sent
+      // (the at-least-once window, docs/operations.md).
       await t.ctx.state.db
         .updateTable('rank_report_deliveries')
-        .set({ status: 'sending', claimed_ms: crashedAt + 40 * MINUTE })
+        .set({ status: 'accepting', claimed_ms: crashedAt + 40 * MINUTE })
         .where('report_id', '=', weekly._id)
         .execute();
       await restarted.runDueReports(crashedAt + 56 * MINUTE);
@@ -296,6 +305,66 @@ describe('rank email reports', () => {
         'the repeat is recognisably the same mail',
       );
     } finally {
+      await restarted.close();
+    }
+  });
+  test('a mail is recorded accepting before its end reaches the server; one the server accepted whose sent record the store refused is recorded by the next run, not sent again', async () => {
+    const owner = await rankClient(t, 'premium', 'refused-record@reports.test');
+    const id = (await owner.post('/trackings', { domain, location_id: 2840, platform_id: 1, keywords: ['tent'] })).json().tracking._id;
+    await rankServices(t.ctx).checks.idle();
+    t.clock.advance(7 * DAY);
+    await rankServices(t.ctx).checks.runDueChecks(t.clock.now());
+    const weekly = (await owner.get(`/trackings/${id}/reports`)).json().find((r: { type: number }) => r.type === 1);
+    const period = lastEndedPeriod(1, t.clock.now());
+    const db = t.ctx.state.db;
+    const statusOf = async () =>
+      (
+        await db
+          .selectFrom('rank_report_deliveries')
+          .select('status')
+          .where('report_id', '=', weekly._id)
+          .where('period_start', '=', period.start)
+          .executeTakeFirst()
+      )?.status;
+    const mails = () => inbox.filter((m) => m.to.join() === 'refused-record@reports.test' && m.subject.startsWith('Weekly'));
+    // The store refuses this report's `sent` record (as a busy one would) until the trigger goes.
+    const refuse =
+      t.ctx.state.dialect === 'sqlite'
+        ? [
+            sql`CREATE TRIGGER refuse_sent BEFORE UPDATE ON rank_report_deliveries WHEN NEW.status = 'sent' AND NEW.report_id = ${sql.lit(weekly._id)}
+                BEGIN SELECT RAISE(ABORT, 'database is locked'); END`,
+          ]
+        : [
+            sql`CREATE FUNCTION refuse_sent() RETURNS trigger AS $$ BEGIN
+                  IF NEW.status = 'sent' AND NEW.report_id = ${sql.lit(weekly._id)} THEN RAISE EXCEPTION 'database is locked'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`,
+            sql`CREATE TRIGGER refuse_sent BEFORE UPDATE ON rank_report_deliveries FOR EACH ROW EXECUTE FUNCTION refuse_sent()`,
+          ];
+    const allow =
+      t.ctx.state.dialect === 'sqlite'
+        ? [sql`DROP TRIGGER refuse_sent`]
+        : [sql`DROP TRIGGER refuse_sent ON rank_report_deliveries`, sql`DROP FUNCTION refuse_sent`];
+    for (const statement of refuse) await statement.execute(db);
+    const seenAtEnd: (string | undefined)[] = [];
+    onMessageEnd = async (to) => {
+      if (to.join() === 'refused-record@reports.test') seenAtEnd.push(await statusOf());
+    };
+    inbox.length = 0;
+    const restarted = new RankReports(t.ctx);
+    let allowed = false;
+    try {
+      await restarted.runDueReports(t.clock.now());
+      assert.deepEqual(seenAtEnd, ['accepting'], 'recorded before the server had the whole message');
+      assert.equal(mails().length, 1);
+      assert.equal(await statusOf(), 'accepting', 'accepted by the server: never marked failed');
+      for (const statement of allow) await statement.execute(db);
+      allowed = true;
+      await restarted.runDueReports(t.clock.now() + 16 * MINUTE);
+      assert.equal(await statusOf(), 'sent');
+      await restarted.runDueReports(t.clock.now() + 40 * MINUTE);
+      assert.equal(mails().length, 1, 'sent once');
+    } finally {
+      onMessageEnd = null;
+      if (!allowed) for (const statement of allow) await statement.execute(db);
       await restarted.close();
     }
   });
