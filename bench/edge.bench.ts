@@ -1,12 +1,13 @@
 /**
  * The cost of Quarry's edge on the hottest path: a paid request answered from the request
- * cache, through gateway hook, router, auth (key hash lookup), validation and the policy's
- * cache lookup, over a real loopback socket. Compared with a bare Fastify app that returns
+ * cache, through router, auth (a remembered key), the fair-use door, validation, the policy's
+ * cache lookup, /metrics counting and the request log line (as served: at info, to /dev/null
+ * here), over a real loopback socket (the gateway limit is off: one address sends everything). Compared with a bare Fastify app that returns
  * the same bytes with the same headers; target (issue 26): edge ≥ 0.90 × bare by requests/s,
  * and printed beside it the same ratio by server CPU time per request (bare µs / edge µs).
  *
  * Run: `npm run bench:edge` (env: BENCH_CONNECTIONS, BENCH_SECONDS per server, BENCH_SLICE_SECONDS,
- * BENCH_WARMUP_SECONDS).
+ * BENCH_WARMUP_SECONDS, BENCH_EDGE_LOG=0 for an edge without its request log).
  * The load generator runs in a child process; besides req/s the bench prints the servers' CPU
  * time per request, which other people's load on the machine disturbs far less.
  */
@@ -15,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import Fastify from 'fastify';
+import pino from 'pino';
 import { loadConfig } from '../src/config.js';
 import { buildApp } from '../src/http/app.js';
 import { createContext } from '../src/service.js';
@@ -95,12 +97,17 @@ function line(name: string, f: Figures): string {
 
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-bench-edge-'));
-  const config = loadConfig({ QUARRY_DATA_DIR: dataDir, QUARRY_GATEWAY_RPS: '0', QUARRY_PORT: '0', QUARRY_LOG_LEVEL: 'silent' });
+  const config = loadConfig({ QUARRY_DATA_DIR: dataDir, QUARRY_GATEWAY_RPS: '0', QUARRY_PORT: '0' });
   // File-backed state store, as in production (WAL SQLite), not the tests' in-memory one.
   const ctx = await createContext(config);
   const account = await ctx.accounts.create('bench@quarry.local', 'premium', Math.floor(Date.now() / 1000));
   const { key } = await ctx.accounts.createKey(account.id, Math.floor(Date.now() / 1000));
-  const app = await buildApp(ctx, { logger: false });
+  // As served (serve.ts: the request log at the configured level, info by default, on stdout
+  // through pino's synchronous destination), written to /dev/null here: the edge's cost
+  // includes its log line. BENCH_EDGE_LOG=0 measures it without.
+  const logged = process.env.BENCH_EDGE_LOG !== '0';
+  const logger = logged ? { level: config.logLevel, stream: pino.destination({ dest: '/dev/null', sync: true }) } : false;
+  const app = await buildApp(ctx, { logger });
   const edgeUrl = await app.listen({ port: 0, host: '127.0.0.1' });
 
   const headers = { 'x-access-token': key };
@@ -117,7 +124,9 @@ async function main(): Promise<void> {
   bare.get('/v3/keyword-tool/trends', async (_req, reply) => reply.header('content-type', contentType).header('x-cache', 'HIT').send(hitBody));
   const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
 
-  console.log(`edge benchmark: ${CONNECTIONS} connections, ${SECONDS} s per server after ${WARMUP_SECONDS} s warm-up each, body ${hitBody.length} bytes`);
+  console.log(
+    `edge benchmark: ${CONNECTIONS} connections, ${SECONDS} s per server after ${WARMUP_SECONDS} s warm-up each, body ${hitBody.length} bytes, edge request log ${logged ? `at ${config.logLevel} to /dev/null` : 'off'}`,
+  );
   console.log(
     `load average before: ${os
       .loadavg()

@@ -35,6 +35,7 @@ import { dashboardRoutes } from '../dashboard/routes.js';
 import { checkSessionRequest, sessionToken } from '../dashboard/webSession.js';
 import type { LiveSession } from '../sessions/sessionStore.js';
 import { answerExpectations, PROTOCOL_SERVER_OPTIONS, requireHost } from './protocolErrors.js';
+import { requestLogOptions } from './requestLog.js';
 
 export interface AppOptions {
   /** Pino logger options, or false for none (tests). */
@@ -47,7 +48,7 @@ export interface AppOptions {
   webDir?: string;
 }
 
-/** The header an API key travels in; redacted from every log line. */
+/** The header an API key travels in; never written to a log line (requestLog.ts writes no headers). */
 export const KEY_HEADER = 'x-access-token';
 
 /**
@@ -58,51 +59,7 @@ export const KEY_HEADER = 'x-access-token';
  */
 const INTERNAL_CLIENT_HEADER = 'x-quarry-internal-client';
 
-/** Query parameters whose values never reach a log line. */
-const SECRET_PARAMS =
-  /^(sig|signature|expires|key|api[-_]?key|apikey|access[-_]?token|x-access-token|token|share[-_]?token|csrf[-_]?token|auth|authorization|password|secret)$/i;
-
-/**
- * A path segment shaped like a secret: an API key (its `qry_` prefix), or a long run of
- * token characters (32 or more: keys, share tokens, session tokens). Ids are 24 hex digits and
- * stay readable. A client that sends its key where an id belongs (`/keyword-tool/lists/<key>`)
- * must not see it logged.
- */
-const TOKEN_SEGMENT = /^(qry_|[A-Za-z0-9_~+=.-]{32,}$)/i;
-
-/** A request URL for the log: token-shaped path segments and the value of every secret-looking query parameter replaced. */
-export function redactUrl(url: string): string {
-  const q = url.indexOf('?');
-  const path = (q < 0 ? url : url.slice(0, q))
-    .split('/')
-    .map((segment) => {
-      let decoded = segment;
-      try {
-        decoded = decodeURIComponent(segment);
-      } catch {
-        // an undecodable segment is judged as sent
-      }
-      return TOKEN_SEGMENT.test(decoded) ? '[REDACTED]' : segment;
-    })
-    .join('/');
-  if (q < 0) return path;
-  const query = url
-    .slice(q + 1)
-    .split('&')
-    .map((pair) => {
-      const eq = pair.indexOf('=');
-      const name = eq < 0 ? pair : pair.slice(0, eq);
-      let decoded = name;
-      try {
-        decoded = decodeURIComponent(name);
-      } catch {
-        // an undecodable name is compared as sent
-      }
-      return eq >= 0 && SECRET_PARAMS.test(decoded.trim()) ? `${name}=[REDACTED]` : pair;
-    })
-    .join('&');
-  return `${path}?${query}`;
-}
+export { redactUrl } from './requestLog.js';
 
 /** The server's deadlines, from the request timeout (QUARRY_REQUEST_TIMEOUT_MS, default 30 s). */
 export function httpTimeouts(requestMs: number) {
@@ -135,26 +92,10 @@ export function clientErrorResponse(err: Error & { code?: string }): string {
 }
 
 export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Promise<FastifyInstance> {
-  const logger =
-    options.logger === false || options.logger === undefined
-      ? false
-      : {
-          ...(typeof options.logger === 'object' ? options.logger : {}),
-          redact: [`req.headers["${KEY_HEADER}"]`, 'req.headers.authorization'],
-          // Request lines carry secrets too: download signatures, keys sent in a query string.
-          serializers: {
-            req: (req: FastifyRequest) => ({
-              method: req.method,
-              url: redactUrl(req.url),
-              host: req.host,
-              remoteAddress: req.ip,
-              remotePort: req.socket?.remotePort,
-            }),
-          },
-        };
   const timeouts = httpTimeouts(ctx.config.requestTimeoutMs);
   const app: FastifyInstance = Fastify({
-    logger,
+    // One line per request, written when it is answered, secrets left out (requestLog.ts).
+    ...requestLogOptions(options.logger),
     bodyLimit: ctx.config.bodyLimit,
     // Slow clients (headers or body a byte at a time, idle keep-alive sockets) are cut off
     // instead of holding a socket forever; Node checks these deadlines on its own timer.
