@@ -119,15 +119,16 @@ export function createSources(config: SourcesConfig, deps: SourceDependencies): 
       (locationId, languageId) => deps.search.languageFor(locationId, languageId).code,
     );
     keywords = provider;
-    fill = new KeywordFill({ sandbox: sandboxKeywords, provider, store: deps.research, search: deps.search, reload: deps.reloadKeywords, clock: deps.clock });
-    // Ideas and rankings bought once for everyone; the lease outlasts a call with its retries.
+    // Keyword figures, ideas and rankings bought once for everyone; the lease outlasts a call with its retries.
     const { timeoutMs, retries, backoffMs } = config.limits;
     const leaseMs = timeoutMs * (retries + 1) + Math.min(30_000, backoffMs * 2 ** retries) * retries + 5_000;
+    const answers = new ProviderAnswers(deps.state, deps.clock, { leaseMs });
+    fill = new KeywordFill({ sandbox: sandboxKeywords, provider, answers, store: deps.research, search: deps.search, reload: deps.reloadKeywords });
     providerKeywords = new ProviderKeywords({
       provider,
       fill,
       search: deps.search,
-      answers: new ProviderAnswers(deps.state, deps.clock, { leaseMs }),
+      answers,
       // The keyword provider is DataForSEO: its Labs give organic competitors (the link data's when it has them).
       competitors: linkData
         ? (d, l, lang, n) => linkData.competitors(d, l, lang, n).then((rows) => rows ?? [])

@@ -1,10 +1,13 @@
 /**
  * Fills the keyword catalogue from a keyword provider: before a keyword lookup, the
- * keywords the sandbox does not hold for the lookup's language are asked of the provider
- * once, and what it knows (volume, CPC, competition, monthly searches) is stored in the
- * research store like a Keyword Planner import (origin `provider:<source>`), so every keyword tool
- * serves it from then on without asking again. Keywords the provider has no data for are
- * remembered for the day, so a repeated lookup does not pay for the same empty answer.
+ * keywords the catalogue does not hold for the lookup's language are asked of the provider
+ * once for everyone: each keyword's answer is kept in the state store (providerAnswers.ts,
+ * kind `keyword-data`; PostgreSQL in the scale mode, so every process sees what any process
+ * bought), and a keyword the provider has no data for is kept as that answer for the same
+ * time, so no process pays for it again. What the provider knows (volume, CPC, competition,
+ * monthly searches) is then put in this process's research store like a Keyword Planner
+ * import (origin `provider:<source>`; a research store is a per-process copy in the scale
+ * mode), so every keyword tool serves it from then on without asking again.
  *
  * New keywords are not added to stored rank indexes (re-ranking a market takes minutes);
  * they rank from the next rank-index build. Keyword Planner CSV imports stay as they were.
@@ -16,6 +19,7 @@ import type { SearchEngine } from '../search/searchEngine.js';
 import { normaliseKeyword } from '../search/text.js';
 import { PROVIDER_ORIGIN, UNKNOWN_FIGURE } from '../search/keywordMetrics.js';
 import { hash32 } from '../world/random.js';
+import type { ProviderAnswers } from './providerAnswers.js';
 import type { ProviderLedger } from './providerLedger.js';
 import type { SandboxKeywordSource } from './sandbox.js';
 import { SourceError, type KeywordData, type KeywordSource } from './types.js';
@@ -23,22 +27,20 @@ import { SourceError, type KeywordData, type KeywordSource } from './types.js';
 export interface KeywordFillOptions {
   sandbox: SandboxKeywordSource;
   provider: KeywordSource;
+  /** Where the provider's answers are kept, shared by every process. */
+  answers: ProviderAnswers;
   store: ResearchStore;
   search: SearchEngine;
   /** Makes keywords written to the store visible to the engine (search/index.ts reloadSearchKeywords). */
   reload: () => void;
-  clock: Clock;
 }
-
-/** Most distinct unknown keywords remembered as "the provider has none" per day. */
-const MAX_REMEMBERED_MISSES = 100_000;
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-export class KeywordFill {
-  private missDay = '';
-  private readonly misses = new Set<string>();
+/** Keywords one provider call takes (DataForSEO's search_volume: 1,000 a task). */
+const KEYWORDS_PER_CALL = 1_000;
 
+export class KeywordFill {
   constructor(private readonly options: KeywordFillOptions) {}
 
   /**
@@ -47,26 +49,22 @@ export class KeywordFill {
    * (the route's charge is then released).
    */
   async fill(texts: readonly string[], locationId: number, languageId: number): Promise<number> {
-    const { sandbox, provider, search, clock } = this.options;
-    const today = day(clock.now());
-    if (today !== this.missDay) {
-      this.misses.clear();
-      this.missDay = today;
-    }
+    const { sandbox, provider, search, answers } = this.options;
     const lang = search.languageFor(locationId, languageId);
-    const missing = [...new Set(texts.map(normaliseKeyword))].filter(
-      (kw) => kw !== '' && !sandbox.holds(kw, locationId, languageId) && !this.misses.has(missKey(kw, locationId, lang._id)),
-    );
+    const missing = [...new Set(texts.map(normaliseKeyword))].filter((kw) => kw !== '' && !sandbox.holds(kw, locationId, languageId));
     if (missing.length === 0) return 0;
-    const found = await provider.keywordData(missing, locationId, languageId);
-    const foundKws = new Set(found.map((k) => k.kw));
-    for (const kw of missing) {
-      if (foundKws.has(kw)) continue;
-      if (this.misses.size >= MAX_REMEMBERED_MISSES) this.misses.clear();
-      this.misses.add(missKey(kw, locationId, lang._id));
-    }
-    if (found.length === 0) return 0;
-    const stored = storeKeywordData(this.options.store, found, search.marketOf(locationId), lang._id, `${PROVIDER_ORIGIN}${provider.name}`);
+    // Keys are stored as PostgreSQL text, which cannot hold NUL: `|` separates their parts.
+    const keyOf = (kw: string) => `${kw}|${locationId}|${lang._id}`;
+    const kwOf = new Map(missing.map((kw) => [keyOf(kw), kw]));
+    const found = await answers.get<KeywordData>(provider.name, 'keyword-data', [...kwOf.keys()], KEYWORDS_PER_CALL, async (keys) => {
+      const asked = keys.map((k) => kwOf.get(k)!);
+      const byKw = new Map((await provider.keywordData(asked, locationId, languageId)).map((k) => [k.kw, k]));
+      return asked.map((kw) => byKw.get(kw) ?? null);
+    });
+    // Bought here or by another process: this process's catalogue gets the figures.
+    const rows = missing.map((kw) => found.get(keyOf(kw)) ?? null).filter((k): k is KeywordData => k !== null);
+    if (rows.length === 0) return 0;
+    const stored = storeKeywordData(this.options.store, rows, search.marketOf(locationId), lang._id, `${PROVIDER_ORIGIN}${provider.name}`);
     this.options.reload();
     return stored;
   }
@@ -88,8 +86,6 @@ export class KeywordFill {
 }
 
 export { PROVIDER_ORIGIN };
-
-const missKey = (kw: string, locationId: number, languageId: number) => `${kw}\u0000${locationId}\u0000${languageId}`;
 
 /**
  * Writes provider keyword data into the research store's keyword tables, as the planner
