@@ -33,7 +33,7 @@ import { migrateSearchTables, SearchStore } from '../search/searchStore.js';
 import { DEFAULT_SERP_LOCATION } from '../search/searchEngine.js';
 
 /** Bumped whenever generated content changes, so cached test worlds are rebuilt. */
-export const GENERATOR_VERSION = 12;
+export const GENERATOR_VERSION = 11;
 
 export type { ProgressListener } from '../../lib/progress.js';
 import type { ProgressListener } from '../../lib/progress.js';
@@ -96,8 +96,7 @@ export async function buildWorld(options: BuildWorldOptions): Promise<BuiltWorld
   progress('keywords', 0, 1);
   const keywords = generateKeywords(spec.keywords, rng.fork(1));
   progress('sites', 0, 1);
-  // Names redrawn to keep them distinct come from their own stream (siteGenerator.ts: freshName).
-  const sites = generateSites(spec, keywords, asOfDay, rng.fork(2), new Rng(hash32(`site names|${seed}`)));
+  const sites = generateSites(spec, keywords, asOfDay, rng.fork(2));
   progress('links', 0, 1);
   const links = generateLinks(sites, spec, asOfDay, rng.fork(3));
   // After the sites: pages were written before a trend broke out (trends.ts).
@@ -204,7 +203,7 @@ export async function buildWorld(options: BuildWorldOptions): Promise<BuiltWorld
         const h = hosts[pages.host[p]];
         const k = pages.keyword[p] >= 0 ? keywords[pages.keyword[p]] : null;
         if (p % 5_000 === 0) progress('write sites', p, pages.count);
-        const text = pageText(p + 1, r.kind, r.brand, k, r.niche, pages.niche[p], pages.isHome[p] === 1);
+        const text = pageText(p + 1, r.kind, r.brand, k?.kw ?? null, pages.niche[p], pages.isHome[p] === 1, k?.synonyms);
         page.run(
           p + 1,
           pageUrl(sites, p),

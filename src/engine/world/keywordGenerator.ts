@@ -165,9 +165,7 @@ export function generateKeywords(count: number, rng: Rng): GeneratedKeyword[] {
           continue;
         }
         const profile = headProfile(head);
-        const patterns = EN_PATTERNS[profile.kind].filter(
-          (m) => (m.needs === undefined || profile[m.needs] === true) && (profile.patterns === undefined || profile.patterns.includes(m.template)),
-        );
+        const patterns = EN_PATTERNS[profile.kind].filter((m) => m.needs === undefined || profile[m.needs] === true);
         const applyPatterns = (phrase: string, phraseVolume: number, tier: number, family: string, questions = true) => {
           for (const m of patterns) {
             if (conflicts(phrase, m.template, m.clashes) || (!questions && m.kind === 'question')) continue;
@@ -185,9 +183,7 @@ export function generateKeywords(count: number, rng: Rng): GeneratedKeyword[] {
           }
         };
         applyPatterns(head, volume, 1, head);
-        // The year's best of things one buys ("best vpn 2026"), never of a topic ("best learn python 2026").
-        if (profile.kind !== 'topic' && patterns.some((m) => m.template === 'best {h}'))
-          add({ kw: `best ${head} ${YEAR}`, language, niche: nicheId, head, kind: 'modifier', intent: 'commercial', base: volume * 0.02, tier: 2 });
+        add({ kw: `best ${head} ${YEAR}`, language, niche: nicheId, head, kind: 'modifier', intent: 'commercial', base: volume * 0.02, tier: 2 });
         if (profile.local) {
           for (const city of CITIES) {
             add({ kw: `${head} in ${city}`, language, niche: nicheId, head, kind: 'modifier', intent: 'transactional,local', base: volume * 0.004, tier: 3 });

@@ -153,12 +153,6 @@ const NEWS_WORDS = [
   'wire',
   'report',
 ];
-/** Words that set a site's name apart from another's ("trueroasthub" beside "roasthub"). */
-const NAME_PREFIXES = ['the', 'my', 'get', 'go', 'true', 'pure', 'smart', 'urban', 'happy', 'daily', 'prime', 'simply', 'just', 'all', 'top', 'one'];
-/** Endings of small brands' names, when a niche's known brands have their sites already. */
-const BRAND_ENDS = ['ly', 'ify', 'co', 'labs', 'works', 'ware', 'craft', 'kind', 'wise', 'folk'];
-/** Names of general encyclopedias (a niche's wiki is named after its niche). */
-const WIKI_NAMES = ['know', 'fact', 'info', 'omni', 'every', 'open', 'world', 'free'];
 const FARM_WORDS = ['seo', 'links', 'rank', 'backlink', 'top', 'best', 'web', 'traffic', 'free', 'fast', 'boost', 'promo', 'site', 'cheap'];
 
 function slug(text: string): string {
@@ -182,31 +176,18 @@ function kindOf(rng: Rng, cumulative: number[], kinds: SiteKind[]): SiteKind {
  * Generates roots, hosts and pages. Root 0 is the giant wiki every kind of site links to
  * (the size spec decides its page count and later its share of backlinks).
  */
-export function generateSites(spec: WorldSizeSpec, keywords: readonly GeneratedKeyword[], asOfDay: number, rng: Rng, naming: Rng): WorldSites {
+export function generateSites(spec: WorldSizeSpec, keywords: readonly GeneratedKeyword[], asOfDay: number, rng: Rng): WorldSites {
   const kinds = Object.keys(KIND_TRAITS) as SiteKind[];
   const cumulative: number[] = [];
   let acc = 0;
   for (const kind of kinds) cumulative.push((acc += KIND_TRAITS[kind].share));
 
   const usedDomains = new Set<string>();
-  const usedNames = new Set<string>();
   const unique = (name: string, tld: string): string => {
     let domain = `${name}.${tld}`;
     for (let n = 2; usedDomains.has(domain); n++) domain = `${name}${n}.${tld}`;
     usedDomains.add(domain);
-    usedNames.add(name);
     return domain;
-  };
-  /**
-   * A name no other site has (on any TLD): numbered clones ("cremalab5.com", "cremalab19.com")
-   * give a sandbox away. Draws again from `naming`, with a distinguishing word after twenty
-   * tries; numbers only when a hundred found nothing free (link farms number themselves).
-   * The redraws come from their own stream so that the rest of the world (kinds, sizes,
-   * links: what ranking depends on) is drawn as before.
-   */
-  const freshName = (name: string, draw: (r: Rng) => string): string => {
-    for (let attempt = 0; attempt < 100 && usedNames.has(name); attempt++) name = attempt < 20 ? draw(naming) : `${naming.pick(NAME_PREFIXES)}${draw(naming)}`;
-    return name;
   };
 
   const roots: RootSpec[] = [];
@@ -242,62 +223,43 @@ export function generateSites(spec: WorldSizeSpec, keywords: readonly GeneratedK
     let tld: string;
     switch (kind) {
       case 'edu': {
-        const draw = (r: Rng) => `${localTld ? 'uni-' : ''}${r.pick(PLACES)}${r.pick(PLACE_ENDS)}`;
-        const first = `${rng.pick(PLACES)}${rng.pick(PLACE_ENDS)}`;
+        name = `${rng.pick(PLACES)}${rng.pick(PLACE_ENDS)}`;
         tld = localTld === 'de' ? 'de' : localTld === 'fr' ? 'fr' : rng.chance(0.7) ? 'edu' : rng.pick(['ac.uk', 'edu.au', 'ac.nz']);
-        name = freshName(`${localTld ? 'uni-' : ''}${first}`, draw);
+        if (localTld) name = `uni-${name}`;
         break;
       }
       case 'gov': {
-        const draw = (r: Rng) => `${r.pick(GOV_AGENCIES)}${r.chance(0.5) ? '' : `-${r.pick(PLACES)}`}`;
-        name = freshName(draw(rng), draw);
+        name = `${rng.pick(GOV_AGENCIES)}${rng.chance(0.5) ? '' : `-${rng.pick(PLACES)}`}`;
         tld = language === 'de' ? 'bund.de' : language === 'fr' ? 'gouv.fr' : rng.chance(0.7) ? 'gov' : 'gov.uk';
         break;
       }
-      case 'news': {
-        const draw = (r: Rng) => `${r.pick(PLACES)}${r.pick(NEWS_WORDS)}`;
-        name = freshName(draw(rng), draw);
+      case 'news':
+        name = `${rng.pick(PLACES)}${rng.pick(NEWS_WORDS)}`;
         tld = localTld ?? 'com';
         break;
-      }
-      case 'wiki': {
-        // A wiki named after a niche is about that niche ("Petspedia" wrote on everything); a general one has a general name.
-        const draw = (r: Rng) => `${niche === 0 ? r.pick(WIKI_NAMES) : slug(vocabulary.name)}${r.pick(['wiki', 'pedia', 'fandom'])}`;
-        const ending = rng.pick(['wiki', 'pedia', 'fandom']);
-        name = freshName(niche === 0 ? `${naming.pick(WIKI_NAMES)}${ending}` : `${slug(vocabulary.name)}${ending}`, draw);
+      case 'wiki':
+        name = `${slug(vocabulary.name)}${rng.pick(['wiki', 'pedia', 'fandom'])}`;
         tld = localTld ?? 'org';
         break;
-      }
-      case 'directory': {
-        const draw = (r: Rng) => `${r.pick(['web', 'link', 'site', 'best', 'top'])}${r.pick(['directory', 'dir', 'listings', 'index'])}`;
-        name = freshName(draw(rng), draw);
+      case 'directory':
+        name = `${rng.pick(['web', 'link', 'site', 'best', 'top'])}${rng.pick(['directory', 'dir', 'listings', 'index'])}`;
         tld = rng.pick(['com', 'net', 'org']);
         break;
-      }
       case 'farm':
         name = `${rng.pick(FARM_WORDS)}-${rng.pick(FARM_WORDS)}-${rng.int(1, 99)}`;
         tld = rng.pick(['info', 'xyz', 'biz', 'top', 'online']);
         break;
-      case 'brand': {
-        // A known brand has one site: once the niche's known brands have theirs, a smaller brand ("roastcraft").
-        const brand = slug(rng.pick(vocabulary.brands)).replace(/-/g, '');
-        const known = vocabulary.brands.map((b) => slug(b).replace(/-/g, '')).filter((b) => !usedNames.has(b));
-        const other = known.length > 0 ? naming.pick(known) : `${slug(naming.pick(vocabulary.terms))}${naming.pick(BRAND_ENDS)}`;
-        name = freshName(usedNames.has(brand) ? other : brand, (r) => `${slug(r.pick(vocabulary.terms))}${r.pick(BRAND_ENDS)}`);
+      case 'brand':
+        name = slug(rng.pick(vocabulary.brands)).replace(/-/g, '');
         tld = localTld ?? 'com';
         break;
-      }
-      case 'shop': {
-        const draw = (r: Rng) => `${slug(r.pick(vocabulary.terms))}${r.pick(SHOP_SUFFIXES)}`;
-        name = freshName(draw(rng), draw);
+      case 'shop':
+        name = `${slug(rng.pick(vocabulary.terms))}${rng.pick(SHOP_SUFFIXES)}`;
         tld = localTld ?? rng.pick(['com', 'com', 'com', 'co.uk', 'net', 'store']);
         break;
-      }
-      default: {
-        const draw = (r: Rng) => `${slug(r.pick(vocabulary.terms))}${r.pick(SUFFIXES)}`;
-        name = freshName(draw(rng), draw);
+      default:
+        name = `${slug(rng.pick(vocabulary.terms))}${rng.pick(SUFFIXES)}`;
         tld = localTld ?? rng.pick(['com', 'com', 'com', 'net', 'org', 'io', 'co.uk', 'blog']);
-      }
     }
     const domain = unique(name, tld);
     const trusted = kind === 'edu' || kind === 'gov' || (kind === 'news' && rng.chance(0.2)) || (kind === 'wiki' && rng.chance(0.5));
@@ -485,7 +447,7 @@ export function generateSites(spec: WorldSizeSpec, keywords: readonly GeneratedK
 const EDITORIAL = /\b(best|top|review|reviews|vs|comparison|compare|beste|test|vergleich|meilleur|avis|comparatif)\b/;
 
 /** Questions an encyclopedia answers: what a thing is, how it works. */
-const DEFINITION = /^(what is|what are|how does|how do|was ist|wie funktioniert|qu est ce que)\b/;
+const DEFINITION = /^(what is|how does|how do|was ist|wie funktioniert|qu est ce que)\b/;
 
 export function keywordFits(kind: SiteKind, k: Pick<GeneratedKeyword, 'kw' | 'kind' | 'intent'>): boolean {
   const intents = k.intent.split(',');

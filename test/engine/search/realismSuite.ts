@@ -17,7 +17,6 @@ import { Rng } from '../../../src/engine/world/random.js';
 import { WORLD_SIZE_SPECS } from '../../../src/engine/world/sizes.js';
 import { BREAKOUT_CANDIDATES, isBreakout } from '../../../src/engine/world/trends.js';
 import { openWorldSearch, type TestSearch } from './searchWorld.js';
-import { textRealismSuite } from './realismText.js';
 
 /** Registers the checks over the world of `size` (built once and cached, test/support/world.ts). */
 export function realismSuite(size: WorldSize, seed = 1): void {
@@ -57,8 +56,6 @@ export function realismSuite(size: WorldSize, seed = 1): void {
   after(async () => {
     await t.close();
   });
-
-  textRealismSuite(size, () => t);
 
   test(`${size}: no variant outsearches a shorter keyword it contains, worldwide or in the US, but the seeded breakouts`, () => {
     const rows = t.store.raw
