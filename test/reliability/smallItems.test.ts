@@ -86,7 +86,9 @@ describe('small items', () => {
     assert.equal(e400.status, 400);
     assert.equal(e400.body.error.type, 'BadRequest');
     const many = await raw((s) =>
-      s.write(`GET /v3/keyword-tool/limits HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${Array.from({ length: 1000 }, (_, i) => `X-H${i}: v`).join('\r\n')}\r\n\r\n`),
+      s.write(
+        `GET /v3/keyword-tool/limits HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${Array.from({ length: 1000 }, (_, i) => `X-H${i}: v`).join('\r\n')}\r\n\r\n`,
+      ),
     );
     assert.ok([200, 431].includes(jsonErrorOf(many.text).status), many.text.slice(0, 100));
   });
