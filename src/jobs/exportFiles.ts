@@ -121,15 +121,19 @@ function isTempOf(entry: string, fileName: string): boolean {
   return entry.startsWith(`.${fileName}.`) && entry.endsWith(TEMP_SUFFIX);
 }
 
-/** Removes the temporary files that earlier (crashed) attempts left for `fileName`. */
-export async function removeTempFiles(dir: string, fileName: string): Promise<number> {
-  let entries: string[];
+/** The entries of `dir`; none when it does not exist yet (nothing was exported there). */
+async function listDir(dir: string): Promise<string[]> {
   try {
-    entries = await fs.promises.readdir(dir);
+    return await fs.promises.readdir(dir);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;
   }
+}
+
+/** Removes the temporary files that earlier (crashed) attempts left for `fileName`. */
+export async function removeTempFiles(dir: string, fileName: string): Promise<number> {
+  const entries = await listDir(dir);
   let removed = 0;
   for (const entry of entries) {
     if (!isTempOf(entry, fileName)) continue;
@@ -141,13 +145,7 @@ export async function removeTempFiles(dir: string, fileName: string): Promise<nu
 
 /** The final file names that have temporary files in `dir` (finished or crashed attempts). */
 async function tempFileNames(dir: string): Promise<string[]> {
-  let entries: string[];
-  try {
-    entries = await fs.promises.readdir(dir);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw err;
-  }
+  const entries = await listDir(dir);
   const names = new Set<string>();
   for (const entry of entries) {
     const match = /^\.(.+\.csv)\.[^.]+\.tmp$/.exec(entry);
@@ -163,13 +161,7 @@ export async function tempFileOwners(dir: string): Promise<string[]> {
 
 /** Ids of the jobs whose finished export (`<jobId>.csv`) is in `dir`. */
 export async function finishedFileOwners(dir: string): Promise<string[]> {
-  let entries: string[];
-  try {
-    entries = await fs.promises.readdir(dir);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw err;
-  }
+  const entries = await listDir(dir);
   // Temporary copies are hidden (a leading dot); a finished export is `<jobId>.csv`.
   return entries.filter((entry) => !entry.startsWith('.') && entry.endsWith('.csv')).map((entry) => entry.slice(0, -'.csv'.length));
 }
