@@ -170,8 +170,8 @@ describe('tables: sorting, filters, keyboard (1400 px)', () => {
     const first = table.locator('.vt-body [role=row]').first();
     await first.focus();
     await w.page.keyboard.press('ArrowDown');
-    const focused = await w.page.evaluate(`document.activeElement.getAttribute('aria-rowindex')`);
-    assert.equal(focused, '3');
+    // The focus may move on the next frame (a row outside the rendered window): wait for it.
+    await w.page.waitForFunction(`document.activeElement?.getAttribute('aria-rowindex') === '3'`, undefined, { timeout: 10_000 });
     const target = await table.locator('.vt-body [aria-rowindex="3"] [role=cell]').nth(1).innerText();
     await w.page.keyboard.press('Enter');
     await w.page.locator(`section.serp-panel[aria-label="SERP for ${target}"] .serp-items`).waitFor({ timeout: 60_000 });

@@ -93,7 +93,13 @@ export function VirtualTable<T>(props: Props<T>) {
       if (next * rowHeight < el.scrollTop) el.scrollTop = next * rowHeight;
       else if ((next + 1) * rowHeight > el.scrollTop + el.clientHeight) el.scrollTop = (next + 1) * rowHeight - el.clientHeight;
       setScrollTop(el.scrollTop);
-      requestAnimationFrame(() => el.querySelector<HTMLElement>(`[aria-rowindex="${next + 2}"]`)?.focus());
+      // A row already rendered (the usual case: the next one is in the overscan) takes the focus
+      // now, so a key pressed right after lands on it; one outside the rendered window gets it
+      // on the next frame, once the scroll has rendered it.
+      const target = () => el.querySelector<HTMLElement>(`[aria-rowindex="${next + 2}"]`);
+      const now = target();
+      if (now) now.focus();
+      else requestAnimationFrame(() => target()?.focus());
     }
   };
   const first = Math.max(0, Math.floor(scrollTop / rowHeight) - OVERSCAN);
