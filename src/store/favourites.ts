@@ -1,6 +1,8 @@
 /**
  * Favourite-link lists: one list per account and target root domain, holding backlink ids.
- * Another account's list is as unknown as one that never existed.
+ * Another account's list is as unknown as one that never existed. A provider's link (real
+ * mode) is kept with a copy of its data as it was served when it was favourited: no index
+ * Quarry holds can give it again (store/servedLinks.ts); a sandbox link is read from the index.
  */
 import { sql, type Kysely } from 'kysely';
 import { newId } from '../lib/ids.js';
@@ -21,9 +23,10 @@ export class Favourites {
 
   /**
    * Marks a link of `domain` as favourite or not; returns the account's list of that domain
-   * (null when un-marking a link of a domain that has no list: nothing is created).
+   * (null when un-marking a link of a domain that has no list: nothing is created). `body`: the
+   * provider's link as served (JSON), kept with the favourite; a link marked again keeps its first copy.
    */
-  async set(accountId: string, domain: string, linkId: string, favourite: boolean, nowSec: number): Promise<FavouriteList | null> {
+  async set(accountId: string, domain: string, linkId: string, favourite: boolean, nowSec: number, body: string | null = null): Promise<FavouriteList | null> {
     const listId = await this.db.transaction().execute(async (trx) => {
       // One list per account and domain: a concurrent first mark of the same domain waits here
       // and then finds the list (PostgreSQL; SQLite runs one transaction at a time).
@@ -37,7 +40,7 @@ export class Favourites {
       if (favourite) {
         await trx
           .insertInto('favourite_links')
-          .values({ list_id: list.id, link_id: linkId, added_at: nowSec })
+          .values({ list_id: list.id, link_id: linkId, added_at: nowSec, body })
           .onConflict((oc) => oc.doNothing())
           .execute();
       } else {
@@ -70,6 +73,24 @@ export class Favourites {
   async get(accountId: string, listId: string): Promise<FavouriteList | undefined> {
     const list = await this.db.selectFrom('favourite_lists').selectAll().where('id', '=', listId).where('account_id', '=', accountId).executeTakeFirst();
     return list ? this.withLinks(list) : undefined;
+  }
+
+  /** The domain of the account's list that holds the link; undefined when none does. */
+  async domainHolding(accountId: string, linkId: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('favourite_links')
+      .innerJoin('favourite_lists', 'favourite_lists.id', 'favourite_links.list_id')
+      .select('favourite_lists.domain')
+      .where('favourite_lists.account_id', '=', accountId)
+      .where('favourite_links.link_id', '=', linkId)
+      .executeTakeFirst();
+    return row?.domain;
+  }
+
+  /** The copies of the provider links a list holds (link id → JSON as served); sandbox links have none. */
+  async storedLinks(listId: string): Promise<Map<string, string>> {
+    const rows = await this.db.selectFrom('favourite_links').select(['link_id', 'body']).where('list_id', '=', listId).where('body', 'is not', null).execute();
+    return new Map(rows.map((r) => [r.link_id, r.body!]));
   }
 
   /** Deletes the account's list; whether there was one (another account's list is untouched). */

@@ -167,6 +167,20 @@ export interface StateDatabase {
   keyword_difficulty: KeywordDifficultyTable;
   provider_answers: ProviderAnswersTable;
   export_pages: ExportPagesTable;
+  served_links: ServedLinksTable;
+}
+
+/** A backlink a link-index provider served to an account in GET /link-tool/links (store/servedLinks.ts, migration 0088). */
+export interface ServedLinksTable {
+  account_id: string;
+  /** The link's `_id` as served (tools/link/realLinks.ts). */
+  link_id: string;
+  /** Root domain of the target it was served for: the favourite list it goes to. */
+  domain: string;
+  /** JSON of the BackLink as served. */
+  body: string;
+  /** When it was last served (the service's clock, ms). */
+  served_ms: number;
 }
 
 /** A page of backlinks a real-mode export collected from the provider (tools/link/providerExport.ts, migration 0085). */
@@ -288,6 +302,8 @@ export interface FavouriteLinksTable {
   list_id: string;
   link_id: string;
   added_at: number;
+  /** JSON of a provider's link as it was served when favourited (migration 0088); null for a sandbox link, read from the index. */
+  body: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Rank trackings: a domain's positions for a location and platform (rank tool). */

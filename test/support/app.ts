@@ -38,6 +38,12 @@ export interface TestAppOptions {
    */
   dataDir?: string;
   /**
+   * A state store that outlives the app (sharedTestState): two apps given one stand for two
+   * processes on one state store, or one app and its restart. Its SQLite file in its data
+   * directory; under npm run test:scale its PostgreSQL database (dropped by its close, not the app's).
+   */
+  state?: SharedTestState;
+  /**
    * 'none': the research store of QUARRY_WORLD_SIZE=none (empty: no sandbox web), created for
    * this app; default the tiny sandbox world.
    */
@@ -45,6 +51,29 @@ export interface TestAppOptions {
 }
 
 let counter = 0;
+
+/** A state store for several apps in turn or side by side (TestAppOptions.state). */
+export interface SharedTestState {
+  dataDir: string;
+  /** Under npm run test:scale: the PostgreSQL database every app given this state opens. */
+  databaseUrl: string | null;
+  close(): Promise<void>;
+}
+
+/** A data directory, and under npm run test:scale a PostgreSQL database, for apps to share; close() removes both. */
+export async function sharedTestState(): Promise<SharedTestState> {
+  fs.mkdirSync(path.resolve('.test-data'), { recursive: true });
+  const dataDir = fs.mkdtempSync(path.resolve('.test-data', 'state-'));
+  const database = process.env.QUARRY_TEST_SCALE === '1' ? await createTestDatabase() : null;
+  return {
+    dataDir,
+    databaseUrl: database?.url ?? null,
+    async close() {
+      await database?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
 
 /** The bearer token of a test app's GET /metrics (QUARRY_METRICS_TOKEN). */
 export const TEST_METRICS_TOKEN = 'test-metrics-token-0123456789';
@@ -64,7 +93,12 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
   // of its own, and its state store on the test PostgreSQL, in a database of its own.
   const scale = process.env.QUARRY_TEST_SCALE === '1';
   const redisPrefix = scale ? testRedisPrefix() : null;
-  const database = scale ? await createTestDatabase() : null;
+  // A shared state's database is dropped by the state, not by the app.
+  const database = options.state?.databaseUrl
+    ? { url: options.state.databaseUrl, drop: async () => undefined }
+    : scale && !options.state
+      ? await createTestDatabase()
+      : null;
   const config: Config = loadConfig({
     ...(redisPrefix ? { QUARRY_REDIS_URL: TEST_REDIS_URL, QUARRY_REDIS_PREFIX: redisPrefix } : {}),
     ...(database ? { QUARRY_DATABASE_URL: database.url } : {}),
@@ -75,13 +109,14 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
     QUARRY_FREE_WRITES_PER_MINUTE: '0',
     QUARRY_METRICS_TOKEN: TEST_METRICS_TOKEN,
     ...(options.dataDir ? { QUARRY_DATA_DIR: options.dataDir } : {}),
+    ...(options.state ? { QUARRY_DATA_DIR: options.state.dataDir } : {}),
     ...(options.world === 'none' ? { QUARRY_WORLD_SIZE: 'none' } : {}),
     ...options.env,
   });
   // Each app works on its own copy of the shared tiny world: the engine records issued
   // keyword ids and difficulty in it.
   const researchFile = options.world === 'none' ? await emptyWorldFile() : await copyTinyWorld();
-  const ctx = await createContext(config, { clock, inMemory: options.dataDir === undefined, researchFile });
+  const ctx = await createContext(config, { clock, inMemory: options.dataDir === undefined && options.state === undefined, researchFile });
   // The default market's rank index warms up in the background; related keywords answer
   // without SERP overlap until it is ready, so tests wait for it to see one answer each time.
   await ctx.search.rankIndex(DEFAULT_SERP_LOCATION);

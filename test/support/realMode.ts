@@ -13,7 +13,7 @@
  * // … GET /site-tool/overview?url=starbucks.com → RefIPs from the fake's referring_ips
  * await real.close();
  */
-import { testApp, type TestApp } from './app.js';
+import { testApp, type SharedTestState, type TestApp } from './app.js';
 import {
   coffeeKeywords,
   coffeeWeb,
@@ -43,6 +43,8 @@ export interface RealModeOptions {
   env?: Record<string, string>;
   /** The sandbox world beside the providers (default `tiny`, so a leak of it can show). */
   world?: 'tiny' | 'none';
+  /** A state store that outlives the app (sharedTestState), so that `restart()` finds what the app stored. */
+  state?: SharedTestState;
 }
 
 export interface RealMode {
@@ -53,6 +55,8 @@ export interface RealMode {
   moz: FakeUpstream | null;
   dataforseo: FakeUpstream | null;
   t: TestApp;
+  /** Closes the app and opens it again on the same state store (give `state`), clock and fakes; `t` is the new app. */
+  restart(): Promise<TestApp>;
   close(): Promise<void>;
 }
 
@@ -70,17 +74,24 @@ export async function startRealMode(options: RealModeOptions): Promise<RealMode>
     ...(options.keywordSource ? keywordProviderEnv(dataforseo!) : {}),
     ...options.env,
   };
-  const t = await testApp({ env, world: options.world ?? 'tiny' });
-  return {
+  const open = (clock?: TestApp['clock']) => testApp({ env, world: options.world ?? 'tiny', state: options.state, clock });
+  const real: RealMode = {
     web,
     keywords,
     majestic,
     moz,
     dataforseo,
-    t,
+    t: await open(),
+    async restart() {
+      const clock = real.t.clock;
+      await real.t.close();
+      real.t = await open(clock);
+      return real.t;
+    },
     async close() {
-      await t.close();
+      await real.t.close();
       for (const fake of [majestic, moz, dataforseo]) await fake?.close();
     },
   };
+  return real;
 }

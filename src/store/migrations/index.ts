@@ -21,6 +21,7 @@ import { lookupKeySeparatorMigrations } from './0018_lookup_key_separator.js';
 import { searchConsoleMigrations } from './0020_search_console.js';
 import { providerAnswerMigrations } from './0040_provider_answers.js';
 import { exportPageMigrations } from './0085_export_pages.js';
+import { servedLinkMigrations } from './0088_served_links.js';
 import { keywordDifficultyMigrations } from './0045_keyword_difficulty.js';
 import { answerMonitoringMigrations } from './0050_answer_monitoring.js';
 import { rankCheckDaysMigrations } from './0075_rank_check_days.js';
@@ -47,4 +48,5 @@ export const stateMigrations: Record<string, Migration> = {
   ...answerMonitoringMigrations,
   ...rankCheckDaysMigrations,
   ...exportPageMigrations,
+  ...servedLinkMigrations,
 };

@@ -12,6 +12,7 @@ import type { PaidOperation } from '../../policy/accessPolicy.js';
 import { errorResponses, Ref } from '../common/schemas.js';
 import { requireTargetUrl } from '../common/params.js';
 import { linkTarget } from '../../engine/sources/links/linkTypes.js';
+import { ServedLinks } from '../../store/servedLinks.js';
 import { presentBacklink } from './presenters.js';
 import { notFoundInfo, presentProviderBacklink } from './realLinks.js';
 import { BackLinks, LinksQuery, LinkToolUrlMetrics, UrlQuery, type BackLinksBody, type LinkToolUrlMetricsBody } from './schemas.js';
@@ -24,7 +25,8 @@ type LinksParams = Required<Static<typeof LinksQuery>>;
 
 export async function backlinkRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { engine, sources } = app.quarry;
+  const { engine, sources, state } = app.quarry;
+  const served = new ServedLinks(state.db);
 
   app.get(
     '/url-metrics',
@@ -93,10 +95,10 @@ export async function backlinkRoutes(fastify: FastifyInstance): Promise<void> {
         if (!target) throw errors.invalidParameter('url');
         const page = await sources.linkData.backlinks(target, source, links_per_domain === 1, pageNumber * LINKS_PER_PAGE, limit);
         req.paid!.charge(page.links.length);
-        return {
-          meta: { url_type: target.type, available_links: page.total ?? pageNumber * LINKS_PER_PAGE + page.links.length },
-          links: page.links.map(presentProviderBacklink),
-        };
+        const presented = page.links.map(presentProviderBacklink);
+        // What the favourite operation may then mark for this account (store/servedLinks.ts).
+        await served.record(req.account!.id, target.rootDomain, presented, req.paid!.nowMs);
+        return { meta: { url_type: target.type, available_links: page.total ?? pageNumber * LINKS_PER_PAGE + page.links.length }, links: presented };
       }
       const page = engine.links.backlinks(url, { source, linksPerDomain: links_per_domain }, { offset: pageNumber * LINKS_PER_PAGE, limit });
       if (!page) throw errors.invalidParameter('url');

@@ -43,13 +43,14 @@ export function presentBacklink(link: BacklinkItem): BackLinkBody {
   };
 }
 
-export function presentFavouriteList(list: FavouriteList, links?: readonly BacklinkItem[]): FavoriteListBody {
+/** A list; `links` (its links as BackLinks, in its order) on the detail only. */
+export function presentFavouriteList(list: FavouriteList, links?: readonly BackLinkBody[]): FavoriteListBody {
   return {
     _id: list._id,
     domain: list.domain,
     user_id: list.user_id,
     link_ids: list.link_ids,
-    ...(links ? { links: links.map(presentBacklink) } : {}),
+    ...(links ? { links: [...links] } : {}),
     updated_at: list.updated_at,
     created_at: list.created_at,
   };

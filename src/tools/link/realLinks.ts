@@ -20,6 +20,9 @@ export function notFoundInfo(target: LinkTarget): IndexItemInfo {
 
 const id24 = (text: string) => md5Hex(text).slice(0, 24);
 
+/** What a provider link's `_id` looks like (id24): a path id of any other form names no served link. */
+export const PROVIDER_LINK_ID = /^[0-9a-f]{24}$/;
+
 function rootDomainOf(url: string): string {
   try {
     return parseDomain(new URL(url).hostname).domain ?? new URL(url).hostname;

@@ -214,4 +214,13 @@ export const postgresStateMigrations: Record<string, Migration> = {
         next_cursor text, total bigint, constraint export_pages_pk primary key (job_id, page))`.execute(db);
     },
   },
+  // SQLite's 0088: the backlinks a link-index provider served to an account, and a favourite's copy of its link (store/servedLinks.ts).
+  '0088_served_links': {
+    async up(db: Kysely<any>) {
+      await sql`CREATE TABLE served_links (account_id text not null, link_id text not null, domain text not null, body text not null,
+        served_ms bigint not null, constraint served_links_pk primary key (account_id, link_id))`.execute(db);
+      await sql`CREATE INDEX served_links_served ON served_links (served_ms)`.execute(db);
+      await sql`ALTER TABLE favourite_links ADD COLUMN body text`.execute(db);
+    },
+  },
 };
