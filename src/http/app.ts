@@ -30,6 +30,7 @@ import { isStoreBusy } from '../store/database.js';
 import { STATUS_CODES } from 'node:http';
 import { mcpRoutes } from '../mcp/routes.js';
 import { registerMetrics } from './metrics.js';
+import { closeConnectionsWhenDraining } from './drain.js';
 import { pinResearch } from './researchPin.js';
 import { dashboardRoutes } from '../dashboard/routes.js';
 import { checkSessionRequest, sessionToken } from '../dashboard/webSession.js';
@@ -131,6 +132,7 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
   });
 
   app.decorate('quarry', ctx);
+  closeConnectionsWhenDraining(app);
   // Answers Node would give bare (no Host, an unsupported Expect), in the contract's shape.
   app.addHook('onRequest', requireHost);
   answerExpectations(app);
