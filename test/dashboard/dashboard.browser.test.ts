@@ -177,7 +177,7 @@ describe('the dashboard, first account', () => {
     const rankTable = w.page.getByRole('table', { name: 'Tracked keywords' });
     await rankTable.waitFor();
     // The first check comes right after creation; the page looks again until positions are in.
-    await w.page.waitForFunction(`[...document.querySelectorAll('td[data-position]')].some((td) => /^\\d+$/.test(td.textContent))`, null, {
+    await w.page.waitForFunction(`[...document.querySelectorAll('[data-position]')].some((td) => /^\\d+$/.test(td.textContent))`, null, {
       timeout: 60_000,
     });
     await w.page.locator('.chart canvas').first().waitFor();

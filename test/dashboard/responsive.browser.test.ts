@@ -241,6 +241,68 @@ describe('tables: sorting, filters, keyboard (1400 px)', () => {
     await checkpoint(w, 'tables-backlinks-1400');
   });
 
+  /** The texts of one column of a plain table's body. */
+  const plainColumn = (table: string, n: number) =>
+    w.page
+      .locator(`table[aria-label="${table}"] tbody tr`)
+      .evaluateAll((rows, i) => rows.map((r) => (r.querySelectorAll('td')[i as number] as unknown as { textContent: string }).textContent.trim()), n);
+
+  test('site profile: the referring domains and top pages tables sort by a figure, highest first then lowest', async () => {
+    await w.page.goto('/app/site?url=openpedia.org');
+    const domains = w.page.getByRole('table', { name: 'Top referring domains' });
+    await domains.waitFor({ timeout: 60_000 });
+    await domains.getByRole('button', { name: /^Links/ }).click();
+    assert.equal(await domains.locator('th[aria-sort=descending]').innerText(), 'Links ▼');
+    const links = numbers(await plainColumn('Top referring domains', 1));
+    assert.ok(links.length > 1, `${links.length} referring domains`);
+    assert.deepEqual(
+      links,
+      [...links].sort((a, b) => b - a),
+      'links, most first',
+    );
+    await domains.getByRole('button', { name: /^Links/ }).click();
+    await domains.locator('th[aria-sort=ascending]').waitFor();
+    assert.deepEqual(
+      numbers(await plainColumn('Top referring domains', 1)),
+      [...links].sort((a, b) => a - b),
+      'a second click: fewest first',
+    );
+    const pages = w.page.getByRole('table', { name: 'Top pages' });
+    await pages.waitFor({ timeout: 60_000 });
+    await pages.getByRole('button', { name: /^Ref\. domains/ }).click();
+    await pages.locator('th[aria-sort=descending]').waitFor();
+    const refDomains = numbers((await plainColumn('Top pages', 2)).filter((t) => t !== '–'));
+    assert.deepEqual(
+      refDomains,
+      [...refDomains].sort((a, b) => b - a),
+      'referring domains, most first',
+    );
+    assert.deepEqual(w.refusals, []);
+    await checkpoint(w, 'tables-site-1400');
+  });
+
+  test('tracked keywords: filtered by words, sorted by volume', async () => {
+    await w.page.goto(trackingPath);
+    const table = w.page.getByRole('table', { name: 'Tracked keywords' });
+    await table.waitFor({ timeout: 60_000 });
+    assert.equal(await table.locator('tbody tr').count(), 2);
+    await table.getByRole('button', { name: /^Volume/ }).click();
+    await table.locator('th[aria-sort=descending]').waitFor();
+    const volumes = numbers(await plainColumn('Tracked keywords', 2));
+    assert.deepEqual(
+      volumes,
+      [...volumes].sort((a, b) => b - a),
+      'volume, highest first',
+    );
+    await w.page.getByLabel('Keyword contains').fill('hiking');
+    await w.page.waitForFunction(`document.querySelectorAll('table[aria-label="Tracked keywords"] tbody tr').length === 1`);
+    assert.deepEqual(
+      (await plainColumn('Tracked keywords', 1)).map((t) => t.trim()),
+      ['hiking boots'],
+    );
+    assert.deepEqual(w.refusals, []);
+  });
+
   test('keyword import: pasted keywords looked up and shown in the filterable table', async () => {
     await w.page.goto('/app/keywords?tab=import&loc=2840');
     await w.page.getByLabel('Keywords to import, one per line').fill('running shoes\nhiking boots\nrunning shoes');

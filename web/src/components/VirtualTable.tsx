@@ -3,27 +3,10 @@
  * keywords stay 10,000 objects in memory but a few dozen rows in the DOM. Rows have a fixed
  * height, so the scroll position alone says which rows are visible.
  */
-import type { ComponentChildren } from 'preact';
 import { useMemo, useRef, useState } from 'preact/hooks';
+import { ariaSort, SortableLabel, sortRows, type Column, type Sort } from './sorting';
 
-export interface Column<T> {
-  key: string;
-  label: string;
-  width?: string;
-  align?: 'left' | 'right';
-  sortable?: boolean;
-  /**
-   * The value the column sorts by (null last whichever the direction). A column with one is
-   * sortable; a table without `onSort` then sorts its rows itself.
-   */
-  value?: (row: T) => number | string | null | undefined;
-  render: (row: T) => ComponentChildren;
-}
-
-export interface Sort {
-  key: string;
-  dir: 'asc' | 'desc';
-}
+export { sortRows, type Column, type Sort } from './sorting';
 
 interface Props<T> {
   rows: T[];
@@ -38,24 +21,6 @@ interface Props<T> {
   label: string;
   /** The sort a table that sorts itself starts with. */
   initialSort?: Sort | null;
-}
-
-/** Rows sorted by a column's value: numbers by size, text by the locale; missing values last. */
-export function sortRows<T>(rows: T[], columns: Column<T>[], sort: Sort | null): T[] {
-  const col = sort ? columns.find((c) => c.key === sort.key) : undefined;
-  if (!sort || !col?.value) return rows;
-  const value = col.value;
-  const sign = sort.dir === 'asc' ? 1 : -1;
-  return rows
-    .map((row, i) => ({ row, i, v: value(row) }))
-    .sort((a, b) => {
-      const an = a.v === null || a.v === undefined || a.v === '';
-      const bn = b.v === null || b.v === undefined || b.v === '';
-      if (an || bn) return an === bn ? a.i - b.i : an ? 1 : -1;
-      const d = typeof a.v === 'number' && typeof b.v === 'number' ? a.v - b.v : String(a.v).localeCompare(String(b.v), 'en');
-      return d === 0 ? a.i - b.i : sign * d;
-    })
-    .map((x) => x.row);
 }
 
 const OVERSCAN = 8;
@@ -107,25 +72,11 @@ export function VirtualTable<T>(props: Props<T>) {
   const template = columns.map((c) => c.width ?? '1fr').join(' ');
   const header = (
     <div class="vt-row vt-head" role="row" style={{ gridTemplateColumns: template }}>
-      {columns.map((c) => {
-        const active = sort?.key === c.key;
-        return (
-          <div
-            key={c.key}
-            role="columnheader"
-            class={`vt-cell ${c.align === 'right' ? 'right' : ''}`}
-            aria-sort={active ? (sort!.dir === 'asc' ? 'ascending' : 'descending') : undefined}
-          >
-            {c.sortable || c.value ? (
-              <button type="button" class="sort" onClick={() => onSort({ key: c.key, dir: active && sort!.dir === 'desc' ? 'asc' : 'desc' })}>
-                {c.label} {active ? (sort!.dir === 'desc' ? '▼' : '▲') : ''}
-              </button>
-            ) : (
-              c.label
-            )}
-          </div>
-        );
-      })}
+      {columns.map((c) => (
+        <div key={c.key} role="columnheader" class={`vt-cell ${c.align === 'right' ? 'right' : ''}`} aria-sort={ariaSort(sort, c.key)}>
+          <SortableLabel column={c} sort={sort} onSort={onSort} />
+        </div>
+      ))}
     </div>
   );
   const visible = [];

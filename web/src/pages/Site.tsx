@@ -13,6 +13,8 @@ import { href, linkClick, navigate, useLocation } from '../router';
 import { AsyncView, Empty } from '../components/States';
 import { Chart } from '../components/Chart';
 import { Form, Input } from '../components/Form';
+import { PlainTable } from '../components/PlainTable';
+import type { Column } from '../components/sorting';
 
 type Schemas = components['schemas'];
 type Overview = Schemas['SiteMetrics'];
@@ -23,6 +25,55 @@ type Competitors = Schemas['SiteCompetitors'];
 const monthToSeconds = (month: string) => Date.parse(`${month}-01T00:00:00Z`) / 1000;
 const dayToSeconds = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
 const n = (v: number | null | undefined) => (v === null || v === undefined ? '–' : v.toLocaleString('en'));
+
+// The profile's tables, sortable by each figure (CF / TF sorts by TrustFlow, the figure link builders rank by).
+const cfTf = (r: { citationFlow: number | null; trustFlow: number | null }) => `${n(r.citationFlow)} / ${n(r.trustFlow)}`;
+const refDomainColumns: Column<Profile['linkindexRefDomains'][number]>[] = [
+  { key: 'domain', label: 'Referring domain', value: (d) => d.domain, render: (d) => d.domain },
+  { key: 'links', label: 'Links', align: 'right', value: (d) => d.matchedLinks, render: (d) => n(d.matchedLinks) },
+  { key: 'tf', label: 'CF / TF', align: 'right', value: (d) => d.trustFlow, render: cfTf },
+  { key: 'topRank', label: 'TopRank', align: 'right', value: (d) => d.topRank, render: (d) => n(d.topRank) },
+];
+const anchorColumns: Column<Profile['linkindexAnchors'][number]>[] = [
+  { key: 'anchor', label: 'Anchor', value: (a) => a.anchorText, render: (a) => a.anchorText || <i class="muted">empty</i> },
+  { key: 'class', label: 'Class', value: (a) => a.class, render: (a) => <span class="chip small">{a.class}</span> },
+  { key: 'domains', label: 'Domains', align: 'right', value: (a) => a.refDomains, render: (a) => n(a.refDomains) },
+  { key: 'links', label: 'Links', align: 'right', value: (a) => a.totalLinks, render: (a) => n(a.totalLinks) },
+];
+const topPageColumns: Column<TopContent['topContent'][number]>[] = [
+  { key: 'url', label: 'Page', value: (p) => p.url, cellClass: () => 'url', render: (p) => <span title={p.social.og?.title ?? p.url}>{p.url}</span> },
+  { key: 'tf', label: 'CF / TF', align: 'right', value: (p) => p.trustFlow, render: cfTf },
+  { key: 'refDomains', label: 'Ref. domains', align: 'right', value: (p) => p.refDomains, render: (p) => n(p.refDomains) },
+  { key: 'shares', label: 'Shares', align: 'right', value: (p) => p.social.l, render: (p) => n(p.social.l) },
+];
+const competitorColumns: Column<Competitors['competitors'][number]>[] = [
+  {
+    key: 'domain',
+    label: 'Domain',
+    value: (d) => d.domain,
+    render: (d) => (
+      <a href={href('/app/site', { url: d.domain })} onClick={linkClick}>
+        {d.domain}
+      </a>
+    ),
+  },
+  {
+    key: 'score',
+    label: 'Similarity',
+    align: 'right',
+    value: (d) => d.score,
+    render: (d) =>
+      d.score === null ? (
+        '—'
+      ) : (
+        <>
+          <meter min={0} max={100} value={d.score} /> {d.score.toFixed(0)}
+        </>
+      ),
+  },
+  { key: 'topRank', label: 'TopRank', align: 'right', value: (d) => d.topRank, render: (d) => n(d.topRank) },
+  { key: 'refIps', label: 'Ref. IPs', align: 'right', value: (d) => d.refIps, render: (d) => n(d.refIps) },
+];
 
 export default function Site() {
   const loc = useLocation();
@@ -169,54 +220,12 @@ function BacklinkProfile({ url }: { url: string }) {
                 {p.linkindexRefDomains.length === 0 ? (
                   <Empty>No referring domains.</Empty>
                 ) : (
-                  <table class="plain" aria-label="Top referring domains">
-                    <thead>
-                      <tr>
-                        <th>Referring domain</th>
-                        <th class="right">Links</th>
-                        <th class="right">CF / TF</th>
-                        <th class="right">TopRank</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {p.linkindexRefDomains.slice(0, 25).map((d) => (
-                        <tr key={d.domain}>
-                          <td>{d.domain}</td>
-                          <td class="right">{n(d.matchedLinks)}</td>
-                          <td class="right">
-                            {d.citationFlow} / {d.trustFlow}
-                          </td>
-                          <td class="right">{n(d.topRank)}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
+                  <PlainTable label="Top referring domains" rows={p.linkindexRefDomains.slice(0, 25)} columns={refDomainColumns} rowKey={(d) => d.domain} />
                 )}
                 {p.linkindexAnchors.length === 0 ? (
                   <Empty>No anchors.</Empty>
                 ) : (
-                  <table class="plain" aria-label="Top anchors">
-                    <thead>
-                      <tr>
-                        <th>Anchor</th>
-                        <th>Class</th>
-                        <th class="right">Domains</th>
-                        <th class="right">Links</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {p.linkindexAnchors.slice(0, 25).map((a) => (
-                        <tr key={a.anchorText}>
-                          <td>{a.anchorText || <i class="muted">empty</i>}</td>
-                          <td>
-                            <span class="chip small">{a.class}</span>
-                          </td>
-                          <td class="right">{n(a.refDomains)}</td>
-                          <td class="right">{n(a.totalLinks)}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
+                  <PlainTable label="Top anchors" rows={p.linkindexAnchors.slice(0, 25)} columns={anchorColumns} rowKey={(a) => a.anchorText} />
                 )}
               </div>
             </>
@@ -237,30 +246,7 @@ function TopContentView({ url }: { url: string }) {
           t.topContent.length === 0 ? (
             <Empty>No pages of this site are in the link index.</Empty>
           ) : (
-            <table class="plain" aria-label="Top pages">
-              <thead>
-                <tr>
-                  <th>Page</th>
-                  <th class="right">CF / TF</th>
-                  <th class="right">Ref. domains</th>
-                  <th class="right">Shares</th>
-                </tr>
-              </thead>
-              <tbody>
-                {t.topContent.slice(0, 25).map((p) => (
-                  <tr key={p.url}>
-                    <td class="url" title={p.social.og?.title ?? p.url}>
-                      {p.url}
-                    </td>
-                    <td class="right">
-                      {p.citationFlow} / {p.trustFlow}
-                    </td>
-                    <td class="right">{n(p.refDomains)}</td>
-                    <td class="right">{n(p.social.l)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <PlainTable label="Top pages" rows={t.topContent.slice(0, 25)} columns={topPageColumns} rowKey={(p) => p.url} />
           )
         }
       </AsyncView>
@@ -278,38 +264,7 @@ function CompetitorsView({ url }: { url: string }) {
           c.competitors.length === 0 ? (
             <Empty>No site shares referring domains with this one.</Empty>
           ) : (
-            <table class="plain" aria-label="Competing sites">
-              <thead>
-                <tr>
-                  <th>Domain</th>
-                  <th class="right">Similarity</th>
-                  <th class="right">TopRank</th>
-                  <th class="right">Ref. IPs</th>
-                </tr>
-              </thead>
-              <tbody>
-                {c.competitors.map((d) => (
-                  <tr key={d.domainId}>
-                    <td>
-                      <a href={href('/app/site', { url: d.domain })} onClick={linkClick}>
-                        {d.domain}
-                      </a>
-                    </td>
-                    <td class="right">
-                      {d.score === null ? (
-                        '—'
-                      ) : (
-                        <>
-                          <meter min={0} max={100} value={d.score} /> {d.score.toFixed(0)}
-                        </>
-                      )}
-                    </td>
-                    <td class="right">{n(d.topRank)}</td>
-                    <td class="right">{n(d.refIps)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <PlainTable label="Competing sites" rows={c.competitors} columns={competitorColumns} rowKey={(d) => String(d.domainId)} />
           )
         }
       </AsyncView>

@@ -16,6 +16,7 @@ import { annotationText, TrackingExtras } from '../components/TrackingExtras';
 import type { Annotation, Tag, Tracking } from '../types';
 import { Form, Input, Select } from '../components/Form';
 import { useSelection } from '../useSelection';
+import { TrackedKeywords, type KeywordDetail, type StatsKeyword } from './tracking/TrackedKeywords';
 
 export default function TrackingPage() {
   const loc = useLocation();
@@ -127,28 +128,11 @@ function CreateTracking() {
   );
 }
 
-interface StatsKeyword {
-  keyword_id: string;
-  kw: string;
-  sv: number;
-  position: number | null;
-  start_position: number | null;
-  rank_change: number | null;
-  url: string | null;
-  tag_ids: string[];
-}
-
 interface Stats {
   history_dates: string[];
   stats: { timeframes: Record<string, { visibility_index: number; average_position: number | null; estimated_visits: number }> };
   keywords: StatsKeyword[];
   annotations: Annotation[];
-}
-
-interface KeywordDetail {
-  kw: string;
-  rank: { last: number | null; best: number | null; avg: number | null; change: number };
-  items: { url: string; rank_history: Record<string, { p: number | null }> }[];
 }
 
 const dayToSeconds = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
@@ -234,7 +218,6 @@ function TrackingStats({
     clearChecked();
     onTagged();
   });
-  const best = useBestPositions(trackingId, stats.keywords);
   const marks: ChartMark[] = stats.annotations.map((a) => ({ x: dayToSeconds(a.date), label: annotationText(a) }));
   return (
     <>
@@ -273,85 +256,10 @@ function TrackingStats({
           {assign.problem && <ProblemBox problem={assign.problem} />}
         </div>
       )}
-      <table class="plain rank-table" aria-label="Tracked keywords">
-        <thead>
-          <tr>
-            <th />
-            <th>Keyword</th>
-            <th class="right">Volume</th>
-            <th class="right">Position</th>
-            <th class="right">Change</th>
-            <th class="right">Best</th>
-            <th>Ranking URL</th>
-          </tr>
-        </thead>
-        <tbody>
-          {stats.keywords.map((k) => (
-            <tr key={k.keyword_id} class={k.keyword_id === keywordId ? 'selected' : ''}>
-              <td>
-                <input type="checkbox" aria-label={`Select ${k.kw}`} checked={checked.has(k.keyword_id)} onChange={() => toggle(k.keyword_id)} />
-              </td>
-              <td>
-                <a href={href(`/app/tracking/${trackingId}`, { kw: k.keyword_id })} onClick={linkClick}>
-                  {k.kw}
-                </a>
-                {(k.tag_ids ?? []).map((id) => {
-                  const t = tagById.get(id);
-                  return t ? (
-                    <span key={id} class="chip small tag" style={{ borderColor: t.color, color: t.color }}>
-                      {t.name}
-                    </span>
-                  ) : null;
-                })}
-              </td>
-              <td class="right">{k.sv?.toLocaleString('en') ?? '–'}</td>
-              <td class="right" data-position>
-                {k.position ?? (k.url === null ? '>100' : '–')}
-              </td>
-              <td class={`right ${(k.rank_change ?? 0) > 0 ? 'up' : (k.rank_change ?? 0) < 0 ? 'down' : ''}`}>
-                {k.rank_change ? (k.rank_change > 0 ? `▲${k.rank_change}` : `▼${-k.rank_change}`) : '–'}
-              </td>
-              <td class="right">{best[k.keyword_id] ?? '…'}</td>
-              <td class="url">{k.url ?? '–'}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <TrackedKeywords trackingId={trackingId} keywords={stats.keywords} keywordId={keywordId} tags={tags} checked={checked} toggle={toggle} />
       {keywordId && <KeywordHistory trackingId={trackingId} keywordId={keywordId} />}
     </>
   );
-}
-
-/**
- * Best positions come with each keyword's detail; they are fetched two at a time so that a
- * large tracking does not trip the per-address gateway limit.
- */
-function useBestPositions(trackingId: string, keywords: StatsKeyword[]): Record<string, string> {
-  const [best, setBest] = useState<Record<string, string>>({});
-  useEffect(() => {
-    let cancelled = false;
-    const queue = keywords.slice(0, 200).map((k) => k.keyword_id);
-    const worker = async () => {
-      for (let next = queue.shift(); next !== undefined && !cancelled; next = queue.shift()) {
-        const kwId = next;
-        try {
-          const d = await data<KeywordDetail>(
-            api.GET('/rank-tool/trackings/{tracking_id}/tracked-keywords/{tracked_keyword_id}', {
-              params: { path: { tracking_id: trackingId, tracked_keyword_id: kwId } },
-            }),
-          );
-          if (!cancelled) setBest((b) => ({ ...b, [kwId]: d.rank.best === null ? '–' : String(d.rank.best) }));
-        } catch {
-          if (!cancelled) setBest((b) => ({ ...b, [kwId]: '?' }));
-        }
-      }
-    };
-    void Promise.all([worker(), worker()]);
-    return () => {
-      cancelled = true;
-    };
-  }, [trackingId, keywords.map((k) => k.keyword_id).join(',')]);
-  return best;
 }
 
 function KeywordHistory({ trackingId, keywordId }: { trackingId: string; keywordId: string }) {

@@ -5,6 +5,8 @@ import { useAction, useApi } from '../../useApi';
 import { href, linkClick, navigate } from '../../router';
 import { AsyncView, Empty, ProblemBox } from '../../components/States';
 import { DeleteButton } from '../../components/Form';
+import { PlainTable } from '../../components/PlainTable';
+import type { Column } from '../../components/sorting';
 
 type Schemas = components['schemas'];
 type BackLink = Schemas['BackLink'];
@@ -68,6 +70,21 @@ function FavouriteList({ id, onChange }: { id: string; onChange: () => void }) {
     list.reload();
     onChange();
   });
+  // Sortable by the linking page, the anchor and its TrustFlow (what a link builder ranks by).
+  const columns: Column<BackLink>[] = [
+    { key: 'source', label: 'Linking page', value: (link) => link.source, cellClass: () => 'url', render: (link) => link.source },
+    { key: 'anchor', label: 'Anchor', value: (link) => link.anchor, render: (link) => link.anchor },
+    { key: 'tf', label: 'CF / TF', align: 'right', value: (link) => link.source_tf, render: (link) => `${link.source_cf ?? '–'} / ${link.source_tf ?? '–'}` },
+    {
+      key: 'remove',
+      label: '',
+      render: (link) => (
+        <button type="button" disabled={unstar.busy} onClick={() => void unstar.run(link)}>
+          Remove
+        </button>
+      ),
+    },
+  ];
   return (
     <section class="favourite-list">
       {unstar.problem && <ProblemBox problem={unstar.problem} />}
@@ -80,32 +97,7 @@ function FavouriteList({ id, onChange }: { id: string; onChange: () => void }) {
           ) : (
             <>
               <h2>Favourite backlinks of {l.domain}</h2>
-              <table class="plain" aria-label={`Favourite backlinks of ${l.domain}`}>
-                <thead>
-                  <tr>
-                    <th>Linking page</th>
-                    <th>Anchor</th>
-                    <th class="right">CF / TF</th>
-                    <th />
-                  </tr>
-                </thead>
-                <tbody>
-                  {(l.links ?? []).map((link) => (
-                    <tr key={link._id}>
-                      <td class="url">{link.source}</td>
-                      <td>{link.anchor}</td>
-                      <td class="right">
-                        {link.source_cf} / {link.source_tf}
-                      </td>
-                      <td>
-                        <button type="button" disabled={unstar.busy} onClick={() => void unstar.run(link)}>
-                          Remove
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <PlainTable label={`Favourite backlinks of ${l.domain}`} rows={l.links ?? []} columns={columns} rowKey={(link) => link._id} />
             </>
           )
         }
