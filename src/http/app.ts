@@ -20,6 +20,7 @@ import { GatewayLimiter } from './gateway.js';
 import { SharedGatewayLimiter } from './sharedGateway.js';
 import { installPaidRoutes } from './paidRoutes.js';
 import { addSharedSchemas, compileValidator, validationError } from './validation.js';
+import { lazySerializers } from './lazySerializers.js';
 import { apiComponents } from '../tools/components.js';
 import { registerOpenApi } from './openapi.js';
 import { toolRoutes } from '../tools/routes.js';
@@ -94,7 +95,10 @@ export function clientErrorResponse(err: Error & { code?: string }): string {
 
 export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Promise<FastifyInstance> {
   const timeouts = httpTimeouts(ctx.config.requestTimeoutMs);
+  const serializers = lazySerializers();
   const app: FastifyInstance = Fastify({
+    // Response serialisers compiled on each route's first answer, not all at start (lazySerializers.ts).
+    schemaController: { compilersFactory: { buildSerializer: serializers.buildSerializer } },
     // One line per request, written when it is answered, secrets left out (requestLog.ts).
     ...requestLogOptions(options.logger),
     bodyLimit: ctx.config.bodyLimit,
@@ -133,6 +137,7 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
 
   app.decorate('quarry', ctx);
   closeConnectionsWhenDraining(app);
+  app.decorate('compileAllSerializers', serializers.compileAll);
   // Answers Node would give bare (no Host, an unsupported Expect), in the contract's shape.
   app.addHook('onRequest', requireHost);
   answerExpectations(app);

@@ -17,6 +17,8 @@ declare module 'fastify' {
     quarry: QuarryContext;
     /** Headers that give a request the app sends itself (`app.inject`) a client class; see app.ts. */
     internalClientHeaders(clientClass: ClientClass): Record<string, string>;
+    /** Compiles every route's response serialisers now (they compile on first use; lazySerializers.ts); answers how many. */
+    compileAllSerializers(): number;
   }
   interface FastifyRequest {
     /** The authenticated account; null where authentication is optional and absent. */
