@@ -7,7 +7,7 @@ import type { LiveResearch, LoadedSet } from './engine/live/liveResearch.js';
 import { EXPORT_JOB_KIND } from './jobs/exportJobs.js';
 import type { JobHandlers } from './jobs/workerCommand.js';
 import type { JobHandler } from './jobs/worker.js';
-import { exportHandler } from './tools/link/exports.js';
+import { exportHandler, type ExportHandlerOptions } from './tools/link/exports.js';
 
 /**
  * What the job handlers read: the research engine (not its search half: `quarry worker` never
@@ -17,8 +17,9 @@ export type JobHost = Pick<QuarryContext, 'engine' | 'config' | 'policy' | 'cloc
   research: { live: Pick<LiveResearch<LoadedSet>, 'use'> };
 };
 
-export function jobHandlers(ctx: JobHost): JobHandlers {
-  return { [EXPORT_JOB_KIND]: onOneGeneration(ctx, exportHandler(ctx)) };
+/** `exports`: the export handler's options (tests: smaller provider pages, more progress reports). */
+export function jobHandlers(ctx: JobHost, exports: ExportHandlerOptions = {}): JobHandlers {
+  return { [EXPORT_JOB_KIND]: onOneGeneration(ctx, exportHandler(ctx, exports)) };
 }
 
 /** A job reads one generation of the research data from start to end, like a request (engine/live/liveResearch.ts). */

@@ -230,6 +230,8 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
 export interface ExportHandlerOptions {
   /** Rows asked of the link-index provider per page in real mode (default PROVIDER_EXPORT_PAGE_ROWS). */
   providerPageRows?: number;
+  /** Rows written between progress reports (default 10,000, exportJobs.ts). */
+  progressEvery?: number;
 }
 
 /**
@@ -246,6 +248,7 @@ export function exportHandler(
   return exportJobHandler<ExportPayload>({
     files: openExportFiles(ctx.state, ctx.config.dataDir),
     columns: [...EXPORT_COLUMNS],
+    progressEvery: options.progressEvery,
     // The stored pages are in the CSV now.
     written: linkData ? (job) => pages.remove(job.id) : undefined,
     collect(payload, job) {
