@@ -242,7 +242,7 @@ describe('DataForSEO Backlinks', () => {
     const task = JSON.parse(dfs.requests.at(-1)!.body)[0];
     assert.equal(task.mode, 'as_is');
     assert.equal(task.backlinks_status_type, 'all');
-    assert.equal(task.offset, 0);
+    assert.equal(task.offset, undefined, 'the head is asked at the default offset (0), as the token requests after it are');
     assert.equal(value.total, 4);
     const wiki = value.links.find((l) => l.sourceUrl === 'https://en.wikipedia.org/wiki/Starbucks')!;
     assert.equal(wiki.targetUrl, 'https://www.starbucks.com/');

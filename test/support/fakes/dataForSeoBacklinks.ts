@@ -90,6 +90,55 @@ const summaryOf = (web: FakeLinkWeb, name: string) => {
   };
 };
 
+/**
+ * Paging of `backlinks/backlinks/live` as DataForSEO documents it (dataforseo/PythonClient
+ * docs/BacklinksBacklinksLiveRequestInfo.md and BacklinksBacklinksLiveResultInfo.md, the
+ * fields of docs.dataforseo.com/v3/backlinks/backlinks/live): `offset` "the maximum value is
+ * 20,000, use the search_after_token if you would like to offset more results"; the answer to
+ * each request carries a `search_after_token`, "by specifying the unique search_after_token value
+ * from the response array, you will get the subsequent results of the initial task;
+ * search_after_token values are unique for each subsequent task. Note: if the
+ * search_after_token is specified in the request, all other parameters should be identical to
+ * the previous request". The fake's token is opaque to the client but carries where the next
+ * results start and the other parameters of the request that got it; a request whose other
+ * parameters differ, an offset past 20,000 or a token it never gave is refused with DataForSEO's
+ * 40501 (Invalid Field, docs.dataforseo.com/v3/appendix/errors; the wording is the fake's).
+ */
+export const DFS_FAKE_MAX_OFFSET = 20_000;
+
+/** The parameters a token must be used with: the task's own, but the token. */
+const otherParameters = (task: Record<string, unknown>) =>
+  JSON.stringify(
+    Object.entries(task)
+      .filter(([k]) => k !== 'search_after_token')
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
+
+let tokensGiven = 0;
+
+/** A token for the results after `next` of this request (unique per answer, as DataForSEO's). */
+function searchAfterToken(task: Record<string, unknown>, next: number): string {
+  return Buffer.from(JSON.stringify({ next, params: otherParameters(task), n: ++tokensGiven })).toString('base64url');
+}
+
+/** Where a backlinks request's results start: after its token's answer, or at its offset. */
+function pagePosition(task: Record<string, unknown>): { start: number } | { error: Answer } {
+  const invalid = (field: string) => ({ error: dfsError(40501, `Invalid Field: '${field}'.`) });
+  if (typeof task.search_after_token === 'string') {
+    let token: { next?: unknown; params?: unknown };
+    try {
+      token = JSON.parse(Buffer.from(task.search_after_token, 'base64url').toString('utf8')) as typeof token;
+    } catch {
+      return invalid('search_after_token');
+    }
+    if (typeof token.next !== 'number' || token.params !== otherParameters(task)) return invalid('search_after_token');
+    return { start: token.next };
+  }
+  const offset = Number(task.offset ?? 0);
+  if (!Number.isInteger(offset) || offset < 0 || offset > DFS_FAKE_MAX_OFFSET) return invalid('offset');
+  return { start: offset };
+}
+
 /** The answer to one Backlinks/Labs request. */
 export function dataForSeoBacklinksAnswer(web: FakeLinkWeb, login: string, password: string, req: Recorded): Answer {
   if (req.headers.authorization !== `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`) {
@@ -108,6 +157,8 @@ export function dataForSeoBacklinksAnswer(web: FakeLinkWeb, login: string, passw
     return envelope(path, task, [{ total_count: items.length, items_count: items.length, items }], 0.02 + items.length * 0.00003);
   }
   if (fn === 'backlinks/backlinks') {
+    const at = pagePosition(task);
+    if ('error' in at) return at.error;
     let links = linksTo(web, target).length > 0 ? linksTo(web, target) : linksTo(web, `www.${target}`);
     if (task.backlinks_status_type === 'lost') links = links.filter((l) => l.lostOn !== null);
     const f = task.filters as [string, string, string] | undefined;
@@ -116,9 +167,8 @@ export function dataForSeoBacklinksAnswer(web: FakeLinkWeb, login: string, passw
       const seen = new Set<string>();
       links = links.filter((l) => !seen.has(fakeRoot(l.source)) && seen.add(fakeRoot(l.source)) !== undefined);
     }
-    const offset = Number(task.offset ?? 0);
     const limit = Number(task.limit ?? 100);
-    const items = links.slice(offset, offset + limit).map((l) => ({
+    const items = links.slice(at.start, at.start + limit).map((l) => ({
       type: 'backlink',
       domain_from: l.source.split('/')[2],
       url_from: l.source,
@@ -163,7 +213,15 @@ export function dataForSeoBacklinksAnswer(web: FakeLinkWeb, login: string, passw
       indirect_link_path: null,
     }));
     return envelope(path, task, [
-      { target, mode: task.mode, custom_mode: null, total_count: links.length, items_count: items.length, items, search_after_token: null },
+      {
+        target,
+        mode: task.mode,
+        custom_mode: null,
+        total_count: links.length,
+        items_count: items.length,
+        items,
+        search_after_token: searchAfterToken(task, at.start + items.length),
+      },
     ]);
   }
   if (fn === 'backlinks/referring_domains') {

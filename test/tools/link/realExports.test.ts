@@ -11,12 +11,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parse } from 'csv-parse/sync';
 import { testApp, type TestApp } from '../../support/app.js';
-import { startEmbeddedWorker, type RunningWorker } from '../../../src/jobs/workerCommand.js';
-import { EXPORT_JOB_KIND } from '../../../src/jobs/exportJobs.js';
-import type { JobHandler } from '../../../src/jobs/worker.js';
-import { EXPORT_COLUMNS, exportHandler } from '../../../src/tools/link/exports.js';
+import type { RunningWorker } from '../../../src/jobs/workerCommand.js';
 import {
   coffeeWeb,
   FAKE_MAJESTIC_KEY,
@@ -31,6 +27,7 @@ import {
   type FakeUpstream,
 } from '../../support/fakes/index.js';
 import { newLinkClient, pace, type LinkClient } from './helpers.js';
+import { createExport, csvOf, finished, listed, startExportWorker, stopAfterFirstPage, type ExportJob, type OnProgress } from './realExportHelpers.js';
 
 const TARGET = 'bigbrew.com';
 const LINKS = 23;
@@ -59,77 +56,8 @@ let majestic: FakeMajestic;
 let moz: FakeUpstream;
 let t: TestApp;
 
-interface ExportJob {
-  _id: string;
-  state: number;
-  error: string;
-  cost: number;
-  backLinks: number;
-  progress: { done: number; total: number | null };
-  downloadURL?: string;
-}
-
-type Row = Record<string, string>;
-
-/** The export handler with 10-row provider pages; `onProgress` sees each progress note of the run. */
-function handlers(onProgress?: (done: number, signal: AbortSignal) => Promise<void>): Record<string, JobHandler> {
-  const real = exportHandler(t.ctx, { providerPageRows: PAGE_ROWS }) as JobHandler;
-  return {
-    [EXPORT_JOB_KIND]: {
-      ...real,
-      run: (ctx) =>
-        real.run({
-          ...ctx,
-          progress: async (done, total) => {
-            await ctx.progress(done, total);
-            await onProgress?.(done, ctx.signal);
-          },
-        }),
-    },
-  };
-}
-
-const startWorker = (onProgress?: (done: number, signal: AbortSignal) => Promise<void>): RunningWorker =>
-  startEmbeddedWorker(t.ctx, { handlers: handlers(onProgress), queue: t.ctx.jobs, pollIntervalMs: 20 });
-
-async function listed(c: LinkClient): Promise<ExportJob[]> {
-  const res = await c.get('/exports');
-  assert.equal(res.statusCode, 200, res.body);
-  return res.json();
-}
-
-/** Polls GET /link-tool/exports until the job is done (600) or failed (`error` set); records the progress seen. */
-async function finished(c: LinkClient, id: string, seen: ExportJob['progress'][] = []): Promise<ExportJob> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const job = (await listed(c)).find((j) => j._id === id);
-    assert.ok(job, `job ${id} is listed`);
-    seen.push(job.progress);
-    if (job.state === 600 || job.error !== '') return job;
-    if (Date.now() > deadline) assert.fail(`job ${id} still in state ${job.state}`);
-    await sleep(20);
-  }
-}
-
-async function create(c: LinkClient, body: Record<string, unknown>): Promise<ExportJob> {
-  pace(t);
-  const suggested = await c.post('/exports/suggest', { url: body.url });
-  assert.equal(suggested.statusCode, 200, suggested.body);
-  pace(t);
-  const res = await c.post('/exports', body);
-  assert.equal(res.statusCode, 200, res.body);
-  return res.json();
-}
-
-async function csvOf(job: ExportJob): Promise<Row[]> {
-  assert.ok(job.downloadURL, 'a completed export has a downloadURL');
-  const u = new URL(job.downloadURL);
-  const res = await t.app.inject({ method: 'GET', url: `${u.pathname}${u.search}` });
-  assert.equal(res.statusCode, 200, res.body);
-  const rows = parse(res.body, { columns: true, skip_empty_lines: true }) as Row[];
-  if (rows.length > 0) assert.deepEqual(Object.keys(rows[0]), [...EXPORT_COLUMNS]);
-  return rows;
-}
+const startWorker = (onProgress?: OnProgress): RunningWorker => startExportWorker(t, PAGE_ROWS, onProgress);
+const create = (c: LinkClient, body: Record<string, unknown>) => createExport(t, c, body);
 
 /** The From of each GetBackLinkData call made for the target since `since` calls. */
 const pagesAsked = (since: number) =>
@@ -174,7 +102,7 @@ describe('backlink exports in real mode', () => {
       const job = await finished(c, created._id, seen);
       assert.equal(job.state, 600, job.error);
       assert.deepEqual(pagesAsked(calls), [0, 10, 20], 'three pages of 10, each asked once');
-      const rows = await csvOf(job);
+      const rows = await csvOf(t, job);
       // The provider's rows in its order, source ← SourceURL, target ← TargetURL, anchor ← AnchorText.
       assert.deepEqual(
         rows.map((r) => [r.source, r.target, r.anchor, r.no_follow, r.deleted]),
@@ -196,17 +124,8 @@ describe('backlink exports in real mode', () => {
     const c = await newLinkClient(t);
     const calls = majestic.calls('GetBackLinkData').length;
     const created = await create(c, { url: TARGET, filter: { liveLinks: true } });
-    let stopping: Promise<void> | null = null;
-    let first: RunningWorker | null = null;
     // The first worker stops as soon as the first page is stored (a shutdown or a crash between two pages).
-    first = startWorker(async (done, signal) => {
-      if (done === 0 || stopping) return;
-      stopping = first!.stop(0);
-      if (!signal.aborted) await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
-    });
-    for (let i = 0; !stopping && i < 6000; i++) await sleep(20);
-    assert.ok(stopping, 'the first worker was stopped');
-    await stopping;
+    await stopAfterFirstPage(startWorker);
     assert.deepEqual(pagesAsked(calls), [0], 'stopped after the first page');
     const stored = await t.ctx.state.db.selectFrom('export_pages').select(['page', 'row_count']).where('job_id', '=', created._id).execute();
     assert.deepEqual(
@@ -222,7 +141,7 @@ describe('backlink exports in real mode', () => {
       const job = await finished(c, created._id);
       assert.equal(job.state, 600, job.error);
       assert.deepEqual(pagesAsked(calls), [0, 10, 20], 'the second worker asked only the pages after the stored one');
-      const rows = await csvOf(job);
+      const rows = await csvOf(t, job);
       const live = bigLinks.filter((l) => l.lostOn === null);
       assert.deepEqual(
         rows.map((r) => r.source),

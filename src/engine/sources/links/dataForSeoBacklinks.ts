@@ -227,8 +227,12 @@ export class DataForSeoBacklinksClient {
       rank_scale: 'one_hundred',
       order_by: ['rank,desc'],
     };
+    // A request with a token must repeat every other parameter of the request before it
+    // (DataForSEO's search_after_token): the head is asked without `offset` (its default, 0), so
+    // the walk's token requests, which carry none, repeat it exactly. An explicit `offset: 0` on
+    // the first request made the second one differ from it.
     if (cursor.token !== null) task.search_after_token = cursor.token;
-    else task.offset = cursor.offset;
+    else if (cursor.offset > 0) task.offset = cursor.offset;
     const today = this.options.today();
     if (source === 1) task.filters = ['first_seen', '>', `${daysBefore(today, 31)} 00:00:00 +00:00`];
     if (source === 2) task.filters = ['last_seen', '>', `${daysBefore(today, 91)} 00:00:00 +00:00`];
