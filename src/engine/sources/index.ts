@@ -26,7 +26,7 @@ import { createLabsCompetitors, createLinkData, type LinkData } from './links/li
 import { providerResultMetrics } from './links/serpLinkMetrics.js';
 import { ProviderSerpSource } from './providerSerp.js';
 import { ProviderKeywords } from './providerKeywords.js';
-import { ProviderAnswers } from './providerAnswers.js';
+import { leaseFor, ProviderAnswers } from './providerAnswers.js';
 import { SandboxKeywordSource, SandboxLinkSource, SandboxSerpSource } from './sandbox.js';
 import { serpApiFetcher } from './serpApi.js';
 import type { SourcesConfig } from './sourceConfig.js';
@@ -40,6 +40,11 @@ export type { LinkData } from './links/linkData.js';
 
 /** The configured sources, and the keyword fill that puts a keyword provider's data into the catalogue. */
 export interface EngineSources extends Sources {
+  /**
+   * The SERPs and keyword data bought from providers, each once for everyone (a process's
+   * `waiting` says how many it is waiting on another process's purchase for).
+   */
+  answers: ProviderAnswers;
   /**
    * The real web's link index and authority (Majestic or DataForSEO, Moz or DataForSEO),
    * each answer bought once for everyone; null while both are the sandbox, whose figures
@@ -93,10 +98,13 @@ export function createSources(config: SourcesConfig, deps: SourceDependencies): 
       : config.serp === 'dataforseo'
         ? dataForSeoSerpFetcher({ ...config.dataforseo!, http, estimate: config.serpCost })
         : null;
+  // SERPs and keyword data bought once for everyone: claims on shared rows, a lease outlasting a call with its retries.
+  const answers = new ProviderAnswers(deps.state, deps.clock, { leaseMs: leaseFor(config.limits) });
   const serp = serpFetcher
     ? new ProviderSerpSource({
         fetcher: serpFetcher,
         ledger,
+        answers,
         dailyBudget: config.serpDailyBudget,
         search: deps.search,
         locations: deps.locations,
@@ -119,10 +127,6 @@ export function createSources(config: SourcesConfig, deps: SourceDependencies): 
       (locationId, languageId) => deps.search.languageFor(locationId, languageId).code,
     );
     keywords = provider;
-    // Keyword figures, ideas and rankings bought once for everyone; the lease outlasts a call with its retries.
-    const { timeoutMs, retries, backoffMs } = config.limits;
-    const leaseMs = timeoutMs * (retries + 1) + Math.min(30_000, backoffMs * 2 ** retries) * retries + 5_000;
-    const answers = new ProviderAnswers(deps.state, deps.clock, { leaseMs });
     fill = new KeywordFill({ sandbox: sandboxKeywords, provider, answers, store: deps.research, search: deps.search, reload: deps.reloadKeywords });
     providerKeywords = new ProviderKeywords({
       provider,
@@ -137,6 +141,7 @@ export function createSources(config: SourcesConfig, deps: SourceDependencies): 
   }
   return {
     serp,
+    answers,
     linkData,
     keywords,
     links: new SandboxLinkSource(deps.links),

@@ -23,6 +23,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../lib/clock.js';
 import type { StateDatabase } from '../../store/schema.js';
+import { SourceError } from './types.js';
 
 const DAY_MS = 86_400_000;
 
@@ -53,6 +54,11 @@ export const FRESHNESS = {
   'keyword-ideas': 30 * DAY_MS,
   /** The keywords a site ranks for (a ranking database refreshed over days). */
   'ranked-keywords': 7 * DAY_MS,
+  /**
+   * That a query's SERP of the day (the key ends with the UTC day) is bought: a marker whose
+   * lease makes one process the buyer; the SERP itself is kept in provider_serps (providerSerp.ts).
+   */
+  serp: DAY_MS,
 } as const;
 
 export type AnswerKind = keyof typeof FRESHNESS;
@@ -77,9 +83,16 @@ export type Buy<T> = (keys: string[]) => Promise<(T | null)[]>;
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** A purchase's lease: it outlasts a provider call with every retry and its longest backoff (providerHttp.ts). */
+export function leaseFor(limits: { timeoutMs: number; retries: number; backoffMs: number }): number {
+  const { timeoutMs, retries, backoffMs } = limits;
+  return timeoutMs * (retries + 1) + Math.min(30_000, backoffMs * 2 ** retries) * retries + 5_000;
+}
+
 export class ProviderAnswers {
   private readonly flights = new Map<string, Promise<unknown>>();
   private lastPruneDay = '';
+  private waitingKeys = 0;
   private readonly pollMs: number;
   private readonly sleep: (ms: number) => Promise<void>;
 
@@ -90,6 +103,11 @@ export class ProviderAnswers {
   ) {
     this.pollMs = options.pollMs ?? 50;
     this.sleep = options.sleep ?? realSleep;
+  }
+
+  /** Keys this process is waiting on another process's purchase for, now (tests wait on it). */
+  get waiting(): number {
+    return this.waitingKeys;
   }
 
   /**
@@ -150,8 +168,16 @@ export class ProviderAnswers {
       pending = pending.filter((k) => !claimedSet.has(k));
       if (pending.length === 0) break;
       // Another process holds these: wait for its answer rather than buy them twice.
-      if (round >= MAX_ROUNDS) throw new Error(`${provider}: another process kept its claim on ${kind} answers past ${MAX_ROUNDS} leases`);
-      await this.waitFor(provider, kind, pending);
+      // A 424 without a charge, like a provider failure: the asker may try again.
+      if (round >= MAX_ROUNDS) {
+        throw new SourceError(provider, 'unavailable', `${provider}: another process kept its claim on ${kind} answers past ${MAX_ROUNDS} leases`);
+      }
+      this.waitingKeys += pending.length;
+      try {
+        await this.waitFor(provider, kind, pending);
+      } finally {
+        this.waitingKeys -= pending.length;
+      }
     }
     return out;
   }

@@ -1,8 +1,11 @@
 /**
  * A SERP source backed by a provider API (SerpApi, DataForSEO): the provider fetches the
- * page, everything else is ours. Each SERP is bought at most once per (query, UTC day) —
- * the ledger keeps it for the day, and concurrent lookups of one SERP share one call — and
- * only while the provider's daily budget has room. Past days are answered from what was
+ * page, everything else is ours. Each SERP is bought at most once per (query, UTC day) for
+ * everyone — the ledger keeps it for the day, and concurrent lookups of one SERP, in this
+ * process or in any other on the state store, share one call: the buyer holds a lease on the
+ * query's `serp` row of provider_answers (providerAnswers.ts) while it buys, and another asker
+ * waits for the SERP instead (at most a lease, then it buys if the buyer failed or died) —
+ * and only while the provider's daily budget has room. Past days are answered from what was
  * bought that day; a provider cannot fetch yesterday's page.
  *
  * A failure rejects with a SourceError: the route's handler throws, so the access policy
@@ -21,6 +24,7 @@ import type { Serp } from '../search/serpTypes.js';
 import { contentTokens, normaliseKeyword, tokenize } from '../search/text.js';
 import { assembleSerp, fetchedUrls, type FetchedSerp, type ResultMetrics } from './fetchedSerp.js';
 import type { DifficultyBook } from './difficultyBook.js';
+import type { ProviderAnswers } from './providerAnswers.js';
 import type { ProviderLedger } from './providerLedger.js';
 import { SourceError, type SerpSource, type SerpSourceName } from './types.js';
 
@@ -49,6 +53,8 @@ export interface SerpFetcher {
 export interface ProviderSerpSourceOptions {
   fetcher: SerpFetcher;
   ledger: ProviderLedger;
+  /** The claims that make one process the buyer of a query's SERP of the day. */
+  answers: ProviderAnswers;
   /** Daily budget in US dollars. */
   dailyBudget: number;
   search: SearchEngine;
@@ -68,7 +74,6 @@ const OUTDATED_AFTER_MONTHS = 6;
 export class ProviderSerpSource implements SerpSource {
   readonly name: SerpSourceName;
   readonly pastDays = false;
-  private readonly inFlight = new Map<string, Promise<FetchedSerp>>();
 
   constructor(private readonly options: ProviderSerpSourceOptions) {
     this.name = options.fetcher.name;
@@ -156,15 +161,21 @@ export class ProviderSerpSource implements SerpSource {
     return { serp, fetched };
   }
 
-  /** One provider call per (query, day), shared by concurrent lookups in this process. */
-  private buyOnce(key: string, today: string, query: ProviderSerpQuery): Promise<FetchedSerp> {
-    const flight = `${key}\u0000${today}`;
-    let pending = this.inFlight.get(flight);
-    if (!pending) {
-      pending = this.buy(key, today, query).finally(() => this.inFlight.delete(flight));
-      this.inFlight.set(flight, pending);
-    }
-    return pending;
+  /**
+   * One provider call per (query, day), whichever process asks: the buyer claims the query's
+   * marker row, buys and saves the SERP; the others (here or in other processes) wait for the
+   * marker and read the SERP from the ledger.
+   */
+  private async buyOnce(key: string, today: string, query: ProviderSerpQuery): Promise<FetchedSerp> {
+    const { answers, ledger, fetcher } = this.options;
+    let bought: FetchedSerp | null = null;
+    await answers.get<true>(fetcher.name, 'serp', [`${key}|${today}`], 1, async () => {
+      bought = await this.buy(key, today, query);
+      return [true];
+    });
+    const fetched = bought ?? (await ledger.serp(fetcher.name, key, today));
+    if (!fetched) throw new SourceError(fetcher.name, 'unavailable', `${fetcher.name}: the SERP of "${query.keyword}" bought today could not be read`);
+    return fetched;
   }
 
   private async buy(key: string, today: string, query: ProviderSerpQuery): Promise<FetchedSerp> {

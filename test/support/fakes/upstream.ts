@@ -1,7 +1,7 @@
 /**
  * A local stand-in for a provider API, started by a test: answers each request with the
  * next scripted answer (or the default), records what it was sent, and can hold a request
- * without answering (a timeout). Nothing here reaches the internet. The provider fakes
+ * without answering (a timeout) or hold every answer until the test lets them go (hold()). Nothing here reaches the internet. The provider fakes
  * (majestic.ts, moz.ts, dataForSeoBacklinks.ts; see index.ts) are this server with a default
  * answer in the provider's format.
  */
@@ -37,6 +37,11 @@ export interface FakeUpstream {
   script(...answers: Answer[]): void;
   /** The answer once the script is spent; a function sees the request. */
   setDefault(answer: Answer | ((req: Recorded) => Answer)): void;
+  /**
+   * Holds every answer (recorded, not sent) until the returned function is called: a purchase
+   * kept in flight while a test brings a second asker to it.
+   */
+  hold(): () => void;
   close(): Promise<void>;
 }
 
@@ -45,6 +50,7 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
   const queue: Answer[] = [];
   let fallback: Answer | ((req: Recorded) => Answer) = { status: 500, json: { error: 'no answer scripted' } };
   const held = new Set<http.ServerResponse>();
+  let gate: Promise<void> | null = null;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -66,8 +72,9 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
         res.writeHead(answer.status ?? 200, { 'content-type': answer.raw !== undefined ? 'text/html' : 'application/json', ...answer.headers });
         res.end(answer.raw ?? JSON.stringify(answer.json ?? {}));
       };
-      if (options.latencyMs) setTimeout(send, options.latencyMs);
-      else send();
+      const later = () => (options.latencyMs ? setTimeout(send, options.latencyMs) : send());
+      if (gate) void gate.then(later);
+      else later();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -78,6 +85,14 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     script: (...answers) => queue.push(...answers),
     setDefault: (answer) => {
       fallback = answer;
+    },
+    hold: () => {
+      let open!: () => void;
+      gate = new Promise<void>((resolve) => (open = resolve));
+      return () => {
+        gate = null;
+        open();
+      };
     },
     close: async () => {
       for (const res of held) res.destroy();

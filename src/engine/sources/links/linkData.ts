@@ -20,7 +20,7 @@ import type { StateDatabase } from '../../../store/schema.js';
 import { budgetedSpend } from '../keywordFill.js';
 import type { ProviderHttpOptions } from '../providerHttp.js';
 import type { ProviderLedger } from '../providerLedger.js';
-import { ProviderAnswers, type AnswerKind } from '../providerAnswers.js';
+import { leaseFor, ProviderAnswers, type AnswerKind } from '../providerAnswers.js';
 import type { SourcesConfig } from '../sourceConfig.js';
 import { SourceError } from '../types.js';
 import { DataForSeoBacklinksClient, DFS_BACKLINKS_PER_CALL, DFS_MAX_OFFSET } from './dataForSeoBacklinks.js';
@@ -92,11 +92,8 @@ export function createLinkData(config: SourcesConfig, deps: LinkDataDependencies
   if (config.links === 'sandbox' && config.authority === 'sandbox') return null;
   const http: ProviderHttpOptions = { ...config.limits, sleep: deps.sleep };
   const today = () => dayOf(deps.clock.now());
-  const { timeoutMs, retries, backoffMs } = config.limits;
-  // A purchase's lease outlasts a call with every retry and its longest backoff.
-  const leaseMs = timeoutMs * (retries + 1) + Math.min(30_000, backoffMs * 2 ** retries) * retries + 5_000;
   // Waiting for another process's purchase takes real time (the injected sleep only skips retry backoffs).
-  const answers = new ProviderAnswers(deps.state, deps.clock, { leaseMs });
+  const answers = new ProviderAnswers(deps.state, deps.clock, { leaseMs: leaseFor(config.limits) });
   const dfs = config.dataforseo ? new DataForSeoBacklinksClient({ ...config.dataforseo, http, estimate: config.backlinksCost, today }) : null;
   const majestic = config.links === 'majestic' ? new MajesticClient({ ...config.majestic!, http, costPerCall: config.majesticCost, today }) : null;
   const moz = config.authority === 'moz' ? new MozClient({ ...config.moz!, http, costPerRow: config.mozRowCost }) : null;
@@ -205,9 +202,7 @@ export type CompetitorsOf = (domain: string, locationCode: number, languageCode:
  */
 export function createLabsCompetitors(config: SourcesConfig, deps: LinkDataDependencies): CompetitorsOf | null {
   if (!config.dataforseo) return null;
-  const { timeoutMs, retries, backoffMs } = config.limits;
-  const leaseMs = timeoutMs * (retries + 1) + Math.min(30_000, backoffMs * 2 ** retries) * retries + 5_000;
-  const answers = new ProviderAnswers(deps.state, deps.clock, { leaseMs });
+  const answers = new ProviderAnswers(deps.state, deps.clock, { leaseMs: leaseFor(config.limits) });
   const http: ProviderHttpOptions = { ...config.limits, sleep: deps.sleep };
   const dfs = new DataForSeoBacklinksClient({ ...config.dataforseo, http, estimate: config.backlinksCost, today: () => dayOf(deps.clock.now()) });
   const spend = budgetedSpend(deps.ledger, 'dataforseo-labs', config.linkDailyBudget, deps.clock);
