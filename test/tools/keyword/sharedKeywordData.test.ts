@@ -5,7 +5,8 @@
  * store (each with its own research copy and state-store connections; under npm run test:scale,
  * one PostgreSQL database with a pool each): a keyword the first bought is served by the second
  * with the same figures, and a keyword the provider has no data for is not asked again
- * either. The provider is the DataForSEO fake (dataForSeoKeywords.ts: the documented Keywords
+ * either; and when both processes ask for a new keyword at the same moment, the second waits
+ * for the first's purchase (its lease on the keyword's row) instead of buying it too. The provider is the DataForSEO fake (dataForSeoKeywords.ts: the documented Keywords
  * Data format, figures from keywordWeb.ts).
  */
 import { after, before, test } from 'node:test';
@@ -20,6 +21,7 @@ import {
   startFakeDataForSeo,
   type FakeUpstream,
 } from '../../support/fakes/index.js';
+import { until } from '../../support/processes.js';
 import { client, pace } from './helpers.js';
 
 let fake: FakeUpstream;
@@ -58,4 +60,37 @@ test('a keyword’s figures bought for one account through one process are serve
   assert.equal(figures(a)[0][1], 1900, 'the provider’s search_volume');
   assert.equal(figures(a)[1][1], null, 'a keyword the provider has no data for');
   assert.equal(volumeCalls(), 1, 'neither keyword bought again by the second process');
+});
+
+test('two processes importing one new keyword at the same moment buy its figures once', async () => {
+  const one = client(first, (await first.account()).key);
+  const two = client(second, (await second.account()).key);
+  pace(first);
+  pace(second);
+  const body = { keywords: ['iced coffee'], location_id: 2840, language_id: 1000 };
+  const before = volumeCalls();
+  // The fake holds its answer until the second process waits for the first's purchase (or
+  // makes one of its own, which the count below then shows).
+  const release = fake.hold();
+  try {
+    const a = one.post('/keyword-imports', body);
+    await until('the first process’s purchase', () => (volumeCalls() > before ? true : undefined), 120_000, 10);
+    const b = two.post('/keyword-imports', body);
+    await until(
+      'the second process waiting for it',
+      () => (second.ctx.sources.answers.waiting > 0 || volumeCalls() > before + 1 ? true : undefined),
+      120_000,
+      10,
+    );
+    release();
+    const [ra, rb] = await Promise.all([a, b]);
+    assert.equal(ra.statusCode, 200, ra.body);
+    assert.equal(rb.statusCode, 200, rb.body);
+    assert.equal(volumeCalls() - before, 1, 'one purchase for both processes');
+    const volume = (res: typeof ra) => res.json().keywords.map((k: { kw: string; sv: number | null }) => [k.kw, k.sv]);
+    assert.deepEqual(volume(ra), [['iced coffee', 135_000]]);
+    assert.deepEqual(volume(rb), volume(ra));
+  } finally {
+    release();
+  }
 });
