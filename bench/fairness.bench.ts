@@ -19,8 +19,15 @@
  * runs here. World: $QUARRY_BENCH_WORLD, else the `small` one (`npm run bench:engine-world`),
  * else the tiny one, copied into a fresh data directory.
  *
+ * Per phase it also prints the server's own event-loop delay (p99 and max, from its /metrics,
+ * reset at each scrape) and the CPU of the server and of the flooding process: on a shared
+ * 2-core machine the bystander's wall-clock figures hold the machine's load too, the event
+ * loop's delay says what the server itself held it for.
+ *
  * Goal (issue 28): p99 ≤ 300 ms for free and paid calls in every phase on a 2-core machine;
- * peak memory ≤ 1.5 GB. Env: FAIRNESS_PHASE_SECONDS (default 60), FAIRNESS_WARMUP_MS (default 3000).
+ * peak memory ≤ 1.5 GB. Env: FAIRNESS_PHASE_SECONDS (default 60), FAIRNESS_WARMUP_MS (default
+ * 3000); FAIRNESS_SERVER_NODE_ARGS, Node options of the server alone, space-separated (e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it: written when the bench stops it).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -60,7 +67,8 @@ const load = () =>
 const worldFile = await largestBenchWorld();
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-fairness-'));
 fs.copyFileSync(worldFile, path.join(dir, 'research.db'));
-const env = { QUARRY_DATA_DIR: dir, QUARRY_GATEWAY_RPS: '0', QUARRY_LOG_LEVEL: 'warn' };
+const METRICS_TOKEN = 'fairness-bench-metrics-token';
+const env = { QUARRY_DATA_DIR: dir, QUARRY_GATEWAY_RPS: '0', QUARRY_LOG_LEVEL: 'warn', QUARRY_METRICS_TOKEN: METRICS_TOKEN };
 const ctx = await createContext(loadConfig(env));
 const nowSec = unixSeconds(Date.now());
 const makeAccount = async (email: string, plan: string) => {
@@ -123,7 +131,10 @@ research.close();
 // ---- the server ----
 const children = new Set<{ kill(signal?: NodeJS.Signals): boolean }>();
 const port = await freePort();
-const server = startQuarry(['serve'], { env: { ...env, QUARRY_PORT: String(port), QUARRY_HOST: '127.0.0.1' } });
+const server = startQuarry(['serve'], {
+  env: { ...env, QUARRY_PORT: String(port), QUARRY_HOST: '127.0.0.1' },
+  nodeArgs: (process.env.FAIRNESS_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
+});
 children.add(server.child);
 process.once('exit', () => {
   for (const child of children) child.kill('SIGKILL');
@@ -133,10 +144,21 @@ const origin = await server.ready();
 const base = `${origin}/v3`;
 const pid = server.child.pid!;
 const status = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
-/** The server's CPU seconds so far (user + system, /proc ticks of 1/100 s). */
-const serverCpu = () => {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+/** A process's CPU seconds so far (user + system, /proc ticks of 1/100 s); 0 once it has gone. */
+const cpuOf = (p: number | undefined) => {
+  try {
+    const fields = fs.readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+};
+const serverCpu = () => cpuOf(pid);
+/** The server's event-loop delay since the last scrape (prom-client resets it at each), in ms. */
+const eventLoopDelay = async () => {
+  const text = await (await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const value = (name: string) => Number(new RegExp(`^quarry_nodejs_eventloop_lag_${name}_seconds (\\S+)`, 'm').exec(text)?.[1] ?? NaN) * 1000;
+  return { p99: value('p99'), max: value('max') };
 };
 
 const call = async (key: string, url: string, init: RequestInit = {}) => {
@@ -168,8 +190,10 @@ interface Phase {
   peakRss: number;
   flood?: Record<string, number>;
   cpu: number;
+  floodCpu?: number;
   seconds: number;
   load: string;
+  loopDelay: { p99: number; max: number };
 }
 
 /** The bystander's rounds, paced; the server's RSS sampled meanwhile. */
@@ -178,6 +202,7 @@ async function measure(name: string): Promise<Phase> {
   const failures: string[] = [];
   let peakRss = status('VmRSS');
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, status('VmRSS'))), 200);
+  await eventLoopDelay();
   const cpu0 = serverCpu();
   const t0 = performance.now();
   for (let i = 0; performance.now() - t0 < PHASE_SECONDS * 1000; i++) {
@@ -194,7 +219,9 @@ async function measure(name: string): Promise<Phase> {
     await sleep(Math.max(0, ROUND_MS - (performance.now() - round)));
   }
   clearInterval(sampler);
-  return { name, samples, failures, peakRss, cpu: serverCpu() - cpu0, seconds: (performance.now() - t0) / 1000, load: load() };
+  const cpu = serverCpu() - cpu0;
+  const seconds = (performance.now() - t0) / 1000;
+  return { name, samples, failures, peakRss, cpu, seconds, load: load(), loopDelay: await eventLoopDelay() };
 }
 
 function startFlood(phase: FloodPlan['phase']) {
@@ -211,13 +238,15 @@ function startFlood(phase: FloodPlan['phase']) {
     child.once('close', () => resolve(JSON.parse(out.trim().split('\n').pop() || '{}') as Record<string, number>)),
   );
   const spent = new Promise<void>((resolve) => child.stdout!.on('data', () => out.startsWith('spent') && resolve()));
-  return { spent, stop: () => (child.kill('SIGTERM'), ended) };
+  return { spent, cpu: () => cpuOf(child.pid), stop: () => (child.kill('SIGTERM'), ended) };
 }
 
 async function floodPhase(name: string, phase: FloodPlan['phase']): Promise<Phase> {
   const flood = startFlood(phase);
   await sleep(WARMUP_MS);
+  const floodCpu0 = flood.cpu();
   const measured = await measure(name);
+  measured.floodCpu = flood.cpu() - floodCpu0;
   measured.flood = await flood.stop();
   return measured;
 }
@@ -250,8 +279,10 @@ const idle = phases[0];
 let met = peak <= MEMORY_GOAL_BYTES;
 for (const p of phases) {
   console.log(
-    `\n${p.name}: ${p.samples['free call'].length} rounds (load ${p.load}; server CPU ${(p.cpu / p.seconds).toFixed(2)} cores over ${p.seconds.toFixed(0)} s; peak RSS ${(p.peakRss / 1024 ** 2).toFixed(0)} MiB)`,
+    `\n${p.name}: ${p.samples['free call'].length} rounds (load ${p.load}; server CPU ${(p.cpu / p.seconds).toFixed(2)} cores over ${p.seconds.toFixed(0)} s` +
+      `${p.floodCpu === undefined ? '' : `, flooding client ${(p.floodCpu / p.seconds).toFixed(2)} cores`}; peak RSS ${(p.peakRss / 1024 ** 2).toFixed(0)} MiB)`,
   );
+  console.log(`  server event-loop delay p99 ${fmt(p.loopDelay.p99)}, max ${fmt(p.loopDelay.max)}`);
   if (p.flood) console.log(`  flooder's answers: ${JSON.stringify(p.flood)}`);
   if (p.failures.length > 0) console.log(`  bystander non-2xx: ${p.failures.slice(0, 10).join(', ')}${p.failures.length > 10 ? ' …' : ''}`);
   for (const kind of ['free call', 'free write', 'paid call'] as const) {

@@ -38,10 +38,17 @@ const idsBody = JSON.stringify({ keyword_ids: ids });
 const statuses = new Map<string, number>();
 let running = true;
 // Stopped: every request still waiting is abandoned at once (a stalled server must not hold the bench).
-const stopped = new AbortController();
+// A controller per request, dropped when it is answered: fetch leaves its listener on a signal it
+// is given until that signal is collected, so one shared signal gathered thousands of them.
+const waiting = new Set<AbortController>();
+const abortable = <T>(send: (signal: AbortSignal) => Promise<T>): Promise<T> => {
+  const controller = new AbortController();
+  waiting.add(controller);
+  return send(controller.signal).finally(() => waiting.delete(controller));
+};
 process.once('SIGTERM', () => {
   running = false;
-  stopped.abort();
+  for (const controller of waiting) controller.abort();
 });
 // The bench ended without stopping this flood: end too, at once.
 process.once('disconnect', () => process.exit(0));
@@ -49,12 +56,14 @@ process.once('disconnect', () => process.exit(0));
 /** The answer's status and text, counted by label and status; null when the connection failed. */
 async function call(label: string, path: string, init: RequestInit = {}): Promise<{ status: number; text: string } | null> {
   try {
-    const res = await fetch(`${plan.base}${path}`, {
-      ...init,
-      signal: stopped.signal,
-      headers: { 'x-access-token': plan.key, 'content-type': 'application/json', ...(init.headers ?? {}) },
+    const { res, text } = await abortable(async (signal) => {
+      const res = await fetch(`${plan.base}${path}`, {
+        ...init,
+        signal,
+        headers: { 'x-access-token': plan.key, 'content-type': 'application/json', ...(init.headers ?? {}) },
+      });
+      return { res, text: await res.text() };
     });
-    const text = await res.text();
     const k = `${label} ${res.status}`;
     statuses.set(k, (statuses.get(k) ?? 0) + 1);
     return { status: res.status, text };
@@ -100,8 +109,10 @@ async function exports(): Promise<void> {
     const job = JSON.parse(res.text) as { _id?: string };
     while (running && job._id) {
       await sleep(1_000);
-      const list = await fetch(`${plan.base}/link-tool/exports`, { headers: { 'x-access-token': plan.key }, signal: stopped.signal }).catch(() => null);
-      const jobs = list?.ok ? ((await list.json().catch(() => [])) as { _id: string; state: number; error: string }[]) : [];
+      const jobs = await abortable(async (signal) => {
+        const list = await fetch(`${plan.base}/link-tool/exports`, { headers: { 'x-access-token': plan.key }, signal });
+        return list.ok ? ((await list.json()) as { _id: string; state: number; error: string }[]) : [];
+      }).catch(() => []);
       const mine = jobs.find((j) => j._id === job._id);
       if (!mine || mine.state === 600 || mine.error) break;
     }

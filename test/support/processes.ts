@@ -32,6 +32,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** The script run with these arguments: src/main.ts (the `quarry` command) unless given (relative to the repository root, or absolute). */
   script?: string;
+  /** Node's own options, before the script (`--cpu-prof`, which NODE_OPTIONS does not take). */
+  nodeArgs?: readonly string[];
 }
 
 export interface QuarryProcess {
@@ -56,7 +58,7 @@ export interface QuarryProcess {
 
 export function startQuarry(args: readonly string[], options: StartOptions = {}): QuarryProcess {
   const script = options.script ?? 'src/main.ts';
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', script, ...args], {
     cwd: ROOT,
     env: { ...process.env, QUARRY_LOG_LEVEL: 'warn', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
