@@ -245,6 +245,8 @@ export interface KeywordListsTable {
   creator: string;
   created_at: number;
   updated_at: number;
+  /** The keyword ids the list holds (migration 0094), kept with them: the stored-id quota sums these. */
+  item_count: Generated<number>;
 }
 
 /** The keywords of a list, in the order they were added. */

@@ -22,6 +22,7 @@ import { searchConsoleMigrations } from './0020_search_console.js';
 import { providerAnswerMigrations } from './0040_provider_answers.js';
 import { exportPageMigrations } from './0085_export_pages.js';
 import { servedLinkMigrations } from './0088_served_links.js';
+import { keywordListCountMigrations } from './0094_keyword_list_counts.js';
 import { keywordDifficultyMigrations } from './0045_keyword_difficulty.js';
 import { answerMonitoringMigrations } from './0050_answer_monitoring.js';
 import { rankCheckDaysMigrations } from './0075_rank_check_days.js';
@@ -49,4 +50,5 @@ export const stateMigrations: Record<string, Migration> = {
   ...rankCheckDaysMigrations,
   ...exportPageMigrations,
   ...servedLinkMigrations,
+  ...keywordListCountMigrations,
 };

@@ -223,4 +223,11 @@ export const postgresStateMigrations: Record<string, Migration> = {
       await sql`ALTER TABLE favourite_links ADD COLUMN body text`.execute(db);
     },
   },
+  // SQLite's 0094: each keyword list's number of ids, for the account's stored-id quota (store/keywordLists.ts).
+  '0094_keyword_list_counts': {
+    async up(db: Kysely<any>) {
+      await sql`ALTER TABLE keyword_lists ADD COLUMN item_count bigint not null default 0`.execute(db);
+      await sql`UPDATE keyword_lists SET item_count = (SELECT COUNT(*) FROM keyword_list_items i WHERE i.list_id = keyword_lists.id)`.execute(db);
+    },
+  },
 };
