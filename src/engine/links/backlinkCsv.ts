@@ -88,6 +88,7 @@ const BATCH = 1024;
  */
 export class PageCsvReader extends PageReader {
   private bytes = Buffer.allocUnsafe(1 << 20);
+  private view = viewOf(this.bytes);
   private used = 0;
   /** Slot of each page id plus one (0: not in memory). */
   private slotOf = new Int32Array(0);
@@ -102,6 +103,11 @@ export class PageCsvReader extends PageReader {
 
   get arena(): Buffer {
     return this.bytes;
+  }
+
+  /** The arena as a DataView (for `copyBytes`). */
+  get arenaView(): DataView {
+    return this.view;
   }
 
   get fieldBounds(): Int32Array {
@@ -152,6 +158,7 @@ export class PageCsvReader extends PageReader {
     const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.used + bytes));
     this.bytes.copy(grown, 0, 0, this.used);
     this.bytes = grown;
+    this.view = viewOf(grown);
   }
 }
 
@@ -171,6 +178,9 @@ export class BacklinkCsvSource implements CsvRecordSource {
   private anchor = '';
   private alt = '';
   private type = '';
+  /** The buffer written last and a DataView of it (writers reuse their buffers). */
+  private into: Buffer | undefined;
+  private intoView: DataView | undefined;
   written = 0;
 
   constructor(
@@ -197,11 +207,16 @@ export class BacklinkCsvSource implements CsvRecordSource {
   }
 
   writeRecords(into: Buffer, at: number, maxRows: number): number {
+    if (into !== this.into) {
+      this.into = into;
+      this.intoView = viewOf(into);
+    }
+    const view = this.intoView!;
     let end = at;
     for (let n = 0; n < maxRows; n++) {
       const need = this.nextRecordBytes();
       if (need === 0 || end + need > into.length) break;
-      end = this.write(into, end);
+      end = this.write(into, view, end);
     }
     return end;
   }
@@ -248,11 +263,12 @@ export class BacklinkCsvSource implements CsvRecordSource {
   }
 
   /** Writes the current record at `at` (room checked); returns the offset after it. */
-  private write(into: Buffer, at: number): number {
+  private write(into: Buffer, view: DataView, at: number): number {
     const link = this.current!;
     this.current = undefined;
     const { pages } = this;
     const arena = pages.arena;
+    const arenaView = pages.arenaView;
     const bounds = pages.fieldBounds;
     const source = 5 * pages.fieldsOf(link[0]);
     const target = 5 * pages.fieldsOf(link[1]);
@@ -260,25 +276,25 @@ export class BacklinkCsvSource implements CsvRecordSource {
     into[end++] = COMMA;
     end = writeHexId(into, end, link[3]);
     into[end++] = COMMA;
-    end = copy(arena, bounds[source], bounds[source + 1], into, end);
+    end = copyBytes(arenaView, arena, bounds[source], bounds[source + 1], view, into, end);
     into[end++] = COMMA;
-    end = copy(arena, bounds[target], bounds[target + 1], into, end);
+    end = copyBytes(arenaView, arena, bounds[target], bounds[target + 1], view, into, end);
     into[end++] = COMMA;
-    end = copy(arena, bounds[source + 1], bounds[source + 2], into, end);
+    end = copyBytes(arenaView, arena, bounds[source + 1], bounds[source + 2], view, into, end);
     into[end++] = COMMA;
     const type = link[4];
-    end = typeof type === 'number' ? copy(TYPE_BYTES[type], 0, TYPE_BYTES[type].length, into, end) : end + into.write(this.type, end);
+    end = typeof type === 'number' ? copy(TYPE_BYTES[type], into, end) : end + into.write(this.type, end);
     into[end++] = COMMA;
     if (this.anchor !== '') end += into.write(this.anchor, end);
     into[end++] = COMMA;
     if (this.alt !== '') end += into.write(this.alt, end);
     end += into.write(link[7], end);
-    end = copy(arena, bounds[source + 2], bounds[source + 3], into, end);
+    end = copyBytes(arenaView, arena, bounds[source + 2], bounds[source + 3], view, into, end);
     into[end++] = COMMA;
-    end = copy(arena, bounds[target + 2], bounds[target + 3], into, end);
+    end = copyBytes(arenaView, arena, bounds[target + 2], bounds[target + 3], view, into, end);
     const flags = typeof type === 'number' ? FLAGS[link[8] === 1 ? 1 : 0][type] : UNKNOWN_TYPE_FLAGS[link[8] === 1 ? 1 : 0];
-    end = copy(flags, 0, flags.length, into, end);
-    end = copy(arena, bounds[source + 3], bounds[source + 4], into, end);
+    end = copy(flags, into, end);
+    end = copyBytes(arenaView, arena, bounds[source + 3], bounds[source + 4], view, into, end);
     into[end++] = COMMA;
     const strength = link[9];
     if (strength !== null && strength >= 0 && strength <= 9 && Number.isInteger(strength)) into[end++] = ZERO + strength;
@@ -289,9 +305,25 @@ export class BacklinkCsvSource implements CsvRecordSource {
   }
 }
 
-/** Copies `from[start, end)` into `into` at `at` (short runs: a loop beats a native call). */
-function copy(from: Uint8Array, start: number, end: number, into: Uint8Array, at: number): number {
-  for (let i = start; i < end; i++) into[at++] = from[i];
+/** A DataView of all of a buffer's bytes. */
+function viewOf(bytes: Buffer): DataView {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/**
+ * Copies `from[start, end)` into `into` at `at`, four bytes at a time through their views
+ * (short runs: a loop beats a native call; whole words take a quarter of the steps).
+ */
+function copyBytes(fromView: DataView, from: Uint8Array, start: number, end: number, intoView: DataView, into: Uint8Array, at: number): number {
+  let i = start;
+  for (; i + 4 <= end; i += 4, at += 4) intoView.setUint32(at, fromView.getUint32(i, true), true);
+  for (; i < end; i++) into[at++] = from[i];
+  return at;
+}
+
+/** Copies a short `from` (a few bytes) into `into` at `at`. */
+function copy(from: Uint8Array, into: Uint8Array, at: number): number {
+  for (let i = 0; i < from.length; i++) into[at++] = from[i];
   return at;
 }
 

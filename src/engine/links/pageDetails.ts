@@ -93,7 +93,9 @@ export abstract class PageReader {
     const pages = (this.raw.prepare('SELECT max(id) FROM pages').pluck().get() as number | null) ?? 0;
     if (expectedLinks < pages || pages > this.maxPages) return;
     this.reset();
-    for (const row of this.raw.prepare(`${PAGES_SQL} ORDER BY p.id`).raw().iterate() as IterableIterator<PageRow>) this.keep(row);
+    // In no particular order: sorting the pages by id would cost a temporary B-tree of all
+    // of them (the planner walks the metrics first), a third of the read.
+    for (const row of this.raw.prepare(PAGES_SQL).raw().iterate() as IterableIterator<PageRow>) this.keep(row);
     this.complete = true;
   }
 
