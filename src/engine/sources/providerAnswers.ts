@@ -48,6 +48,8 @@ export const FRESHNESS = {
   toppages: 7 * DAY_MS,
   history: 7 * DAY_MS,
   competitors: 7 * DAY_MS,
+  /** A domain's organic ranking statistics (Labs' ranking database is refreshed over days). */
+  'rank-overview': 7 * DAY_MS,
   /** A keyword's figures in a market (volume, CPC, competition, months), or that the provider has none (monthly data). */
   'keyword-data': 30 * DAY_MS,
   /** A seed's keyword ideas (Google Ads' planner data moves monthly). */

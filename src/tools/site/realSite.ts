@@ -4,8 +4,10 @@
  * (Majestic or DataForSEO Backlinks), the authority provider (Moz or DataForSEO) and
  * DataForSEO Labs for organic competitors — never the sandbox's index. A figure no provider
  * gives is null; an answer no provider can give is empty (docs/decisions.md, "Site tool in
- * real mode"): the overview's `rankDist`, `topRankHistory` and `socialHistory`, `social`,
- * and competitors without DataForSEO credentials.
+ * real mode"): the overview's `topRankHistory` and `socialHistory`, `social`, and its
+ * `rankDist` and the competitors without DataForSEO credentials. `rankDist` is DataForSEO Labs'
+ * `domain_rank_overview` of the site in the default market (docs/decisions.md, "rankDist in
+ * real mode").
  *
  * Ids are the md5 of the target's canonical name (24 hex digits), as the link tool's real
  * answers use: `domainId` the root domain's, `urlId` the URL's, host's or domain's.
@@ -15,6 +17,7 @@ import type { LinkData } from '../../engine/sources/links/linkData.js';
 import { linkTarget, type LinkTarget } from '../../engine/sources/links/linkTypes.js';
 import { md5Hex } from '../../lib/ids.js';
 import { notFoundInfo } from '../link/realLinks.js';
+import { presentRankDist } from './presenters.js';
 import type { SiteBacklinkProfileBody, SiteCompetitorsBody, SiteMetricsBody, SiteTopContentBody } from './schemas.js';
 
 /** Rows of each backlink-profile list and of top content, and days of the calendar: the sandbox's sizes. */
@@ -30,6 +33,8 @@ export interface RealSiteOptions {
   importedRank: (domain: string) => number | null;
   /** Language code DataForSEO Labs takes for a location (`en` for 2840). */
   languageOf: (locationId: number) => string;
+  /** The market of the overview's ranking statistics (the SERP tool's default, 2840). */
+  rankLocation: number;
 }
 
 export const realId = (name: string): string => md5Hex(name).slice(0, 24);
@@ -45,8 +50,15 @@ export class RealSite {
 
   /** The overview: item info and authority as the providers gave them, the monthly history where the provider keeps one. */
   async overview(target: LinkTarget): Promise<SiteMetricsBody> {
-    const { data, importedRank } = this.options;
-    const [[found], [authority], history] = await Promise.all([data.itemInfo([target]), data.authority([target]), data.history(target, HISTORY_SINCE)]);
+    const { data, importedRank, languageOf, rankLocation } = this.options;
+    // Labs ranks domains and hosts ("without https:// and www."): a URL's ranking statistics are its host's, as in the sandbox.
+    const ranked = target.type === 'RootDomain' ? target.rootDomain : target.host.replace(/^www\./, '');
+    const [[found], [authority], history, ranks] = await Promise.all([
+      data.itemInfo([target]),
+      data.authority([target]),
+      data.history(target, HISTORY_SINCE),
+      data.rankOverview(ranked, rankLocation, languageOf(rankLocation)),
+    ]);
     const info = found ?? notFoundInfo(target);
     const linkindexHistory: SiteMetricsBody['linkindexHistory'] = {};
     for (const h of history) {
@@ -80,8 +92,8 @@ export class RealSite {
       topRankHistory: {},
       linkindexHistory,
       socialHistory: {},
-      // Organic ranking statistics come from a rank index of the real web, which no configured provider gives here.
-      rankDist: [],
+      // Labs' organic counters as given, for the month they were bought; none without a DataForSEO account or when Labs ranks nothing of the site.
+      rankDist: ranks ? [presentRankDist({ locationId: rankLocation, host: ranked, date: ranks.day, organic: ranks.organic })] : [],
     };
   }
 

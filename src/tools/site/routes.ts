@@ -29,6 +29,7 @@ export async function siteToolRoutes(fastify: FastifyInstance): Promise<void> {
           data: sources.linkData,
           importedRank: (domain) => engine.authority.importedRank(domain),
           languageOf: (locationId) => searchEngine.languageFor(locationId, 0).code ?? 'en',
+          rankLocation: DEFAULT_SERP_LOCATION,
         })
       : null;
   /** The provider target of a checked url (422 when it names no domain). */

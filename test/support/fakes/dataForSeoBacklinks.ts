@@ -1,6 +1,7 @@
 /**
- * A fake of DataForSEO's Backlinks API v3 and Labs `competitors_domain` (`POST
- * /v3/backlinks/<function>/live`, `POST /v3/dataforseo_labs/google/competitors_domain/live`)
+ * A fake of DataForSEO's Backlinks API v3 and Labs `competitors_domain` and
+ * `domain_rank_overview` (`POST /v3/backlinks/<function>/live`, `POST
+ * /v3/dataforseo_labs/google/{competitors_domain,domain_rank_overview}/live`)
  * over a fake link web (linkWeb.ts). Built from DataForSEO's documentation (docs.dataforseo.com
  * /v3/backlinks-overview and the field lists of its TypeScript client, dataforseo/TypeScriptClient
  * docs/classes/Backlinks*LiveItem.md) and genuine answers recorded in
@@ -144,7 +145,7 @@ export function dataForSeoBacklinksAnswer(web: FakeLinkWeb, login: string, passw
   if (req.headers.authorization !== `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`) {
     return { status: 401, json: { status_code: 40100, status_message: 'You are not authorized to access this resource. Use the correct credentials.' } };
   }
-  const m = /^\/v3\/(backlinks\/[a-z_]+|dataforseo_labs\/google\/competitors_domain)\/live$/.exec(req.url.pathname);
+  const m = /^\/v3\/(backlinks\/[a-z_]+|dataforseo_labs\/google\/(?:competitors_domain|domain_rank_overview))\/live$/.exec(req.url.pathname);
   if (!m) return { status: 404, json: { status_code: 40400, status_message: 'Not Found.' } };
   const task = (JSON.parse(req.body) as Record<string, unknown>[])[0];
   const fn = m[1];
@@ -320,6 +321,38 @@ export function dataForSeoBacklinksAnswer(web: FakeLinkWeb, login: string, passw
         items,
       },
     ]);
+  }
+  if (fn === 'dataforseo_labs/google/domain_rank_overview') {
+    // The result's `items` hold one item per search engine type with `metrics` by kind of result
+    // (DataforseoLabsGoogleDomainRankOverviewLiveItem.md, DataforseoLabsMetricsInfo.md in
+    // dataforseo/TypeScriptClient docs); a domain Labs has no rankings of answers no item.
+    const organic = web.rankOverview[target.replace(/^www\./, '')];
+    const items = organic
+      ? [
+          {
+            se_type: 'google',
+            location_code: task.location_code,
+            language_code: task.language_code,
+            metrics: { organic, paid: { pos_1: 12, pos_2_3: 4, pos_4_10: 0, etv: 3_120.4, count: 16, estimated_paid_traffic_cost: 9_311.2 } },
+          },
+        ]
+      : [];
+    return envelope(
+      path,
+      task,
+      [
+        {
+          se_type: 'google',
+          target,
+          location_code: task.location_code,
+          language_code: task.language_code,
+          total_count: items.length,
+          items_count: items.length,
+          items,
+        },
+      ],
+      0.0101,
+    );
   }
   return { status: 404, json: { status_code: 40400, status_message: 'Not Found.' } };
 }

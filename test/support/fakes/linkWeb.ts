@@ -67,6 +67,8 @@ export interface FakeLinkWeb {
   calendar: Record<string, Record<string, { new: number; lost: number }>>;
   /** Organic competitors of a domain: competitor → keywords shared; the domain's own count under its own name. */
   competitors: Record<string, Record<string, number>>;
+  /** A domain's organic ranking statistics in the US (DataForSEO Labs domain_rank_overview's `metrics.organic`). */
+  rankOverview: Record<string, Record<string, number>>;
 }
 
 function item(ext: number, ref: number, cf: number, tf: number): FakeItem {
@@ -199,6 +201,30 @@ export function coffeeWeb(): FakeLinkWeb {
     },
     competitors: {
       'starbucks.com': { 'starbucks.com': 12_400, 'dunkindonuts.com': 4_960, 'peets.com': 3_100, 'wikipedia.org': 1_860 },
+    },
+    rankOverview: {
+      // The fields of DataforseoLabsMetricsInfo (dataforseo/TypeScriptClient docs), a large brand's magnitudes.
+      'starbucks.com': {
+        pos_1: 2_841,
+        pos_2_3: 3_120,
+        pos_4_10: 9_876,
+        pos_11_20: 14_502,
+        pos_21_30: 11_230,
+        pos_31_40: 9_004,
+        pos_41_50: 7_311,
+        pos_51_60: 6_120,
+        pos_61_70: 5_230,
+        pos_71_80: 4_410,
+        pos_81_90: 3_902,
+        pos_91_100: 3_118,
+        etv: 4_120_339.5,
+        count: 80_664,
+        estimated_paid_traffic_cost: 2_874_310.27,
+        is_new: 1_204,
+        is_up: 3_311,
+        is_down: 2_987,
+        is_lost: 1_102,
+      },
     },
   };
 }

@@ -5,7 +5,7 @@
  * GetRefDomains, GetAnchorText, GetTopPages and GetNewLostBackLinkCalendar in Majestic's
  * documented JSON (fakes/majestic.ts cites the recorded answers); the DataForSEO fake renders
  * Backlinks summary, bulk_pages_summary, referring_domains, anchors,
- * timeseries_new_lost_summary, domain_pages_summary, history and Labs competitors_domain in
+ * timeseries_new_lost_summary, domain_pages_summary, history and Labs competitors_domain and domain_rank_overview in
  * DataForSEO's envelope (fakes/dataForSeoBacklinks.ts cites its sources). Each value below is
  * traced from the fake web (fakes/linkWeb.ts) to the answer.
  */
@@ -183,7 +183,8 @@ describe('site tool in real mode, DataForSEO as link index, authority and compet
       trustFlow: null,
     });
     assert.equal(body.linkindexHistory['2026-09'].refDomains, item.RefDomains - 200);
-    assert.deepEqual(body.rankDist, []);
+    // Labs' domain_rank_overview (realRankDist.test.ts traces each figure).
+    assert.deepEqual(body.rankDist[0].metrics_absolute['2026-11'].organic, real.web.rankOverview['starbucks.com']);
   });
 
   test('backlink profile: referring_domains (matchedLinks ← backlinks), anchors, timeseries_new_lost_summary', async () => {

@@ -26,6 +26,7 @@ import {
   type Bought,
   type CalendarRow,
   type CompetitorRow,
+  type RankOverview,
   type HistoryRow,
   type IndexItemInfo,
   type LinkListSource,
@@ -362,6 +363,24 @@ export class DataForSeoBacklinksClient {
         }),
       cost,
     };
+  }
+
+  /**
+   * A domain's organic ranking statistics in a market (Labs `domain_rank_overview`): its
+   * `metrics.organic` counters as given (position bands `pos_1` … `pos_91_100`, `etv`, `count`,
+   * `estimated_paid_traffic_cost`, `is_new`/`is_up`/`is_down`/`is_lost`); null when Labs holds
+   * no rankings of it.
+   */
+  async rankOverview(domain: string, locationCode: number, languageCode: string): Promise<Bought<RankOverview | null>> {
+    const { value, cost } = await this.task('dataforseo_labs/google/domain_rank_overview', {
+      target: domain,
+      location_code: locationCode,
+      language_code: languageCode,
+    });
+    const organic = record(record(record(list(value.items)[0]).metrics).organic);
+    const figures: Record<string, number> = {};
+    for (const [name, v] of Object.entries(organic)) if (typeof v === 'number' && Number.isFinite(v)) figures[name] = v;
+    return { value: Object.keys(figures).length === 0 ? null : { day: this.options.today(), organic: figures }, cost };
   }
 }
 

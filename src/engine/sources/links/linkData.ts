@@ -36,6 +36,7 @@ import type {
   LinkListSource,
   LinkTarget,
   ListCursor,
+  RankOverview,
   RefDomainRow,
   TopPageRow,
 } from './linkTypes.js';
@@ -70,6 +71,8 @@ export interface LinkData {
   history(target: LinkTarget, since: string): Promise<HistoryRow[]>;
   /** Organic competitors of a domain in a market; null when no provider configured gives them (Majestic alone). */
   competitors(domain: string, locationCode: number, languageCode: string, count: number): Promise<CompetitorRow[] | null>;
+  /** A domain's organic ranking statistics in a market (DataForSEO Labs); null when Labs has none of it or no DataForSEO account is configured. */
+  rankOverview(domain: string, locationCode: number, languageCode: string): Promise<RankOverview | null>;
 }
 
 /** A page of an export's walk (LinkData.exportPage). */
@@ -102,6 +105,7 @@ export function createLinkData(config: SourcesConfig, deps: LinkDataDependencies
   const linkSpend = budgetedSpend(deps.ledger, linkAccount, config.linkDailyBudget, deps.clock);
   const authoritySpend = budgetedSpend(deps.ledger, authorityAccount, config.authorityDailyBudget, deps.clock);
   const labs = createLabsCompetitors(config, deps);
+  const rankOverview = createLabsRankOverview(config, deps);
   const linkEstimate = config.links === 'majestic' ? config.majesticCost : config.backlinksCost;
 
   /** One link-index call, paid from the link budget. */
@@ -189,6 +193,7 @@ export function createLinkData(config: SourcesConfig, deps: LinkDataDependencies
     },
 
     competitors: async (domain, locationCode, languageCode, count) => (labs ? labs(domain, locationCode, languageCode, count) : null),
+    rankOverview: async (domain, locationCode, languageCode) => (rankOverview ? rankOverview(domain, locationCode, languageCode) : null),
   };
 }
 
@@ -212,5 +217,30 @@ export function createLabsCompetitors(config: SourcesConfig, deps: LinkDataDepen
       await spend(config.backlinksCost, () => dfs.competitors(domain, locationCode, languageCode, count)),
     ]);
     return found.get(key) ?? [];
+  };
+}
+
+/** A domain's organic ranking statistics in a market: the domain, Labs' location code and language code. */
+export type RankOverviewOf = (domain: string, locationCode: number, languageCode: string) => Promise<RankOverview | null>;
+
+/**
+ * Organic ranking statistics from DataForSEO Labs (`domain_rank_overview`), bought once for
+ * everyone (provider_answers kind `rank-overview`, a week), on the `dataforseo-labs` ledger
+ * account as competitors; null without DataForSEO credentials.
+ */
+export function createLabsRankOverview(config: SourcesConfig, deps: LinkDataDependencies): RankOverviewOf | null {
+  if (!config.dataforseo) return null;
+  const { timeoutMs, retries, backoffMs } = config.limits;
+  const leaseMs = timeoutMs * (retries + 1) + Math.min(30_000, backoffMs * 2 ** retries) * retries + 5_000;
+  const answers = new ProviderAnswers(deps.state, deps.clock, { leaseMs });
+  const http: ProviderHttpOptions = { ...config.limits, sleep: deps.sleep };
+  const dfs = new DataForSeoBacklinksClient({ ...config.dataforseo, http, estimate: config.backlinksCost, today: () => dayOf(deps.clock.now()) });
+  const spend = budgetedSpend(deps.ledger, 'dataforseo-labs', config.linkDailyBudget, deps.clock);
+  return async (domain, locationCode, languageCode) => {
+    const key = `${domain}|${locationCode}|${languageCode}`;
+    const found = await answers.get<RankOverview>('dataforseo-labs', 'rank-overview', [key], 1, async () => [
+      await spend(config.backlinksCost, () => dfs.rankOverview(domain, locationCode, languageCode)),
+    ]);
+    return found.get(key) ?? null;
   };
 }

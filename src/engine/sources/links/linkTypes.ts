@@ -139,6 +139,13 @@ export interface CompetitorRow {
   score: number | null;
 }
 
+/** A domain's organic ranking statistics in one market (DataForSEO Labs domain_rank_overview), as bought on `day` (YYYY-MM-DD). */
+export interface RankOverview {
+  day: string;
+  /** Labs' `metrics.organic` counters under their own names (`pos_1` … `pos_91_100`, `etv`, `count`, …). */
+  organic: Record<string, number>;
+}
+
 /** A provider call's value and what the provider charged for it (US dollars). */
 export interface Bought<T> {
   value: T;
