@@ -5,6 +5,7 @@
  */
 import type { Config } from './config.js';
 import { buildApp } from './http/app.js';
+import { gatheredLogDestination } from './http/logDestination.js';
 import { closeContext, createContext, DEMO_KEY_FILE, ensureDemoAccount } from './service.js';
 import { API_BUSY_TIMEOUT_MS, BACKGROUND_BUSY_TIMEOUT_MS } from './store/database.js';
 import { ensureWorld, isWorldReady, researchStoreFile, worldOrigin } from './engine/index.js';
@@ -110,7 +111,8 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
       releaser.unref();
     }
     demoKey = await ensureDemoAccount(ctx);
-    app = await buildApp(ctx, { logger: { level: config.logLevel } });
+    // The log on stdout, its lines gathered into larger writes (logDestination.ts).
+    app = await buildApp(ctx, { logger: { level: config.logLevel, stream: gatheredLogDestination(1) } });
     sweep = setInterval(() => {
       ctx.policy.sweep().catch((err: unknown) => log.error({ err }, 'policy sweep failed'));
       ctx.sessions.sweep().catch((err: unknown) => log.error({ err }, 'session sweep failed'));

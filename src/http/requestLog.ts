@@ -9,7 +9,9 @@
  * and Authorization cannot appear, and there is nothing for pino's `redact` to clone and
  * scrub), and the URL passes through redactUrl.
  */
-import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Bindings, ChildLoggerOptions } from 'fastify/types/logger.js';
+import { pino } from 'pino';
 
 /**
  * A path segment shaped like a secret: an API key (its `qry_` prefix), or a long run of
@@ -71,6 +73,86 @@ export function redactUrl(url: string): string {
   return `${path}?${query}`;
 }
 
+/**
+ * A request's logger (`req.log`, `reply.log`), a pino child with the request id, made only when
+ * something logs through it. Fastify makes one per request; most requests log only their line,
+ * which is written with the same fields without one (`line`): making a pino child on every
+ * request was a cost a bare route does not have (issue 26: a cached paid hit's edge).
+ */
+class RequestLogger implements FastifyBaseLogger {
+  private made: FastifyBaseLogger | undefined;
+
+  constructor(
+    private readonly parent: FastifyBaseLogger,
+    private readonly bindings: Bindings,
+    private readonly options: ChildLoggerOptions,
+    /** The parent is pino with its default line format: the line may be written by hand. */
+    private readonly plain: boolean,
+  ) {}
+
+  private get log(): FastifyBaseLogger {
+    return (this.made ??= this.parent.child(this.bindings, this.options));
+  }
+
+  get level(): string {
+    return this.made?.level ?? this.options.level ?? this.parent.level;
+  }
+
+  set level(level: string) {
+    this.log.level = level;
+  }
+
+  /** The request's one line, as its child would write it (its request id first). */
+  line(level: 'info' | 'error', msg: string, req: FastifyRequest, res: FastifyReply, err?: Error): void {
+    const responseTime = res.elapsedTime;
+    // A child made already, or with a level of its own (a route's logLevel), writes it.
+    if (this.made !== undefined || this.options.level !== undefined) {
+      this.log[level](err === undefined ? { req, res, responseTime } : { req, res, err, responseTime }, msg);
+      return;
+    }
+    // Otherwise the parent, with the child's one binding (Fastify's default label: the log
+    // controller below is made without options). An object literal: a spread of the
+    // bindings doubled the cost of the line.
+    const reqId = this.bindings.reqId as string;
+    if (this.plain && err === undefined) return writePlainLine(this.parent as unknown as PinoParts, reqId, req, res);
+    this.parent[level](err === undefined ? { reqId, req, res, responseTime } : { reqId, req, res, err, responseTime }, msg);
+  }
+
+  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.log.child(bindings, options);
+  }
+
+  // pino's log methods take (object, message, ...args) or (message, ...args); handed on as given.
+  info(obj: unknown, ...rest: unknown[]): void {
+    (this.log.info as Loose)(obj, ...rest);
+  }
+
+  error(obj: unknown, ...rest: unknown[]): void {
+    (this.log.error as Loose)(obj, ...rest);
+  }
+
+  warn(obj: unknown, ...rest: unknown[]): void {
+    (this.log.warn as Loose)(obj, ...rest);
+  }
+
+  debug(obj: unknown, ...rest: unknown[]): void {
+    (this.log.debug as Loose)(obj, ...rest);
+  }
+
+  trace(obj: unknown, ...rest: unknown[]): void {
+    (this.log.trace as Loose)(obj, ...rest);
+  }
+
+  fatal(obj: unknown, ...rest: unknown[]): void {
+    (this.log.fatal as Loose)(obj, ...rest);
+  }
+
+  silent(): void {}
+}
+
+/** A pino log method, called with what the caller gave. */
+type Loose = (...args: unknown[]) => void;
+
 /** Fastify's per-request log lines, as one line at the end. */
 class OneLineRequestLog extends LogController {
   override incomingRequest(): void {
@@ -79,28 +161,81 @@ class OneLineRequestLog extends LogController {
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return;
-    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
-    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    const log = reply.log as FastifyBaseLogger | RequestLogger;
+    if (log instanceof RequestLogger) {
+      if (error) log.line('error', 'request errored', request, reply, error);
+      else log.line('info', 'request completed', request, reply);
+    } else if (error) log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    else log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
   }
 }
 
-/** Fastify options of the request log: `logger` (pino options, or false for none) and its log controller. */
+/** What a request line says of the request: no headers (see above). */
+function requestFields(req: FastifyRequest) {
+  return { method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
+}
+
+/** A field of a hand-built line: `,"name":<JSON>`, or nothing for undefined (as JSON.stringify leaves it out). */
+function jsonField(name: string, value: string | number | undefined): string {
+  return value === undefined ? '' : `,"${name}":${JSON.stringify(value)}`;
+}
+
+/**
+ * A request's `request completed` line written by hand, the bytes pino writes for it with its
+ * default options (requestLog.test.ts holds the two to each other): pino's general path, a
+ * serialiser and a JSON.stringify of each object field, was most of the line's cost on a
+ * cached paid hit, itself the cheapest request there is (issue 26). Its level, time, bindings
+ * (pid, hostname) and line end are still pino's own.
+ */
+function writePlainLine(logger: PinoParts, reqId: string, req: FastifyRequest, res: FastifyReply): void {
+  if (!logger.isLevelEnabled('info')) return;
+  const fields = requestFields(req);
+  const line =
+    logger[pino.symbols.lsCacheSym][INFO] +
+    logger[pino.symbols.timeSym]() +
+    logger[pino.symbols.chindingsSym] +
+    `,"reqId":${JSON.stringify(reqId)}` +
+    `,"req":{"method":${JSON.stringify(fields.method)}${jsonField('url', fields.url)}${jsonField('host', fields.host)}${jsonField('remoteAddress', fields.remoteAddress)}${jsonField('remotePort', fields.remotePort)}}` +
+    `,"res":{"statusCode":${res.statusCode}}` +
+    `,"responseTime":${JSON.stringify(res.elapsedTime)}` +
+    `,"msg":"request completed"` +
+    logger[pino.symbols.endSym];
+  logger[pino.symbols.streamSym].write(line);
+}
+
+const INFO = 30;
+
+/** The parts of a pino logger that a hand-built line reads (pino.symbols: its own line's pieces). */
+interface PinoParts {
+  isLevelEnabled(level: string): boolean;
+  [pino.symbols.lsCacheSym]: Record<number, string>;
+  [pino.symbols.timeSym]: () => string;
+  [pino.symbols.chindingsSym]: string;
+  [pino.symbols.endSym]: string;
+  [pino.symbols.streamSym]: { write(line: string): void };
+}
+
+/** A pino.multistream (or the like): it is told each line's level, which only pino's own write does. */
+function isMetadataStream(stream: unknown): boolean {
+  return typeof stream === 'object' && stream !== null && Symbol.for('pino.metadata') in stream;
+}
+
+/** Fastify options of the request log: `logger` (pino options, or false for none), its log controller and request loggers. */
 export function requestLogOptions(logger: boolean | Record<string, unknown> | undefined) {
   if (logger === false || logger === undefined) return { logger: false as const };
+  // Only the level and where lines go (serve.ts, the bench, tests): pino's line format is its
+  // default one, which writePlainLine writes. Any other option may change it.
+  const options = typeof logger === 'object' ? logger : {};
+  const plain = Object.keys(options).every((key) => key === 'level' || key === 'stream') && !isMetadataStream(options.stream);
   return {
     logger: {
-      ...(typeof logger === 'object' ? logger : {}),
+      ...options,
       serializers: {
         // The whitelist of what a request line says: no headers (see above).
-        req: (req: FastifyRequest) => ({
-          method: req.method,
-          url: redactUrl(req.url),
-          host: req.host,
-          remoteAddress: req.ip,
-          remotePort: req.socket?.remotePort,
-        }),
+        req: requestFields,
       },
     },
     logController: new OneLineRequestLog(),
+    childLoggerFactory: (parent: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions) => new RequestLogger(parent, bindings, options, plain),
   };
 }
