@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'csv-parse/sync';
+import { csvRecords } from './csvRecords.js';
 import { searchEngineDomain } from './engineDomains.js';
 
 export const ANYWHERE_ID = 0;
@@ -130,7 +130,7 @@ function assetsDir(): string {
 function readLocations(dir: string): Location[] {
   const rows: { id: number; name: string; canonical: string; cc: string; type: LocationType; targetType: string }[] = [];
   for (const { file, type, targetType } of FILES) {
-    const records: string[][] = parse(fs.readFileSync(path.join(dir, file)), { from_line: 2 });
+    const records = csvRecords(fs.readFileSync(path.join(dir, file), 'utf8'), 1);
     for (const r of records) rows.push({ id: Number(r[0]), name: r[1], canonical: r[2], cc: r[5], type, targetType });
   }
   const byCanonical = new Map<string, number>();
