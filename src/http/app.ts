@@ -63,6 +63,26 @@ const INTERNAL_CLIENT_HEADER = 'x-quarry-internal-client';
 
 export { redactUrl } from './requestLog.js';
 
+/**
+ * The requests the gateway lets through uncounted, each with why. `session`: only for a live
+ * dashboard session (the session's own limit does not count them either).
+ */
+const GATEWAY_EXEMPTIONS: { session: boolean; matches: (req: FastifyRequest) => boolean }[] = [
+  // The interactive reference loads several static files at once; they are documentation,
+  // not API traffic, and would otherwise trip the 4-per-second gateway.
+  { session: false, matches: (req) => req.url.startsWith('/docs/static/') },
+  // The same holds for the dashboard's script and style files.
+  { session: false, matches: (req) => req.url.startsWith('/app/assets/') },
+  // The dashboard's own page (its HTML shell on a navigation): refusing it would leave the
+  // signed-in user a JSON error instead of the page; its API calls (and /app/api/) count.
+  { session: true, matches: (req) => req.method === 'GET' && /^\/app(?:[/?]|$)/.test(req.url) && !req.url.startsWith('/app/api/') },
+];
+
+/** True when the gateway lets `req` through uncounted (GATEWAY_EXEMPTIONS); `session`: it comes with a live session. */
+function gatewayExempt(req: FastifyRequest, session: boolean): boolean {
+  return GATEWAY_EXEMPTIONS.some((e) => (session || !e.session) && e.matches(req));
+}
+
 /** The server's deadlines, from the request timeout (QUARRY_REQUEST_TIMEOUT_MS, default 30 s). */
 export function httpTimeouts(requestMs: number) {
   return {
@@ -180,18 +200,13 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
   // Installed only when on: a hook that admits everything still costs every request a turn.
   if (gateway.enabled) {
     app.addHook('onRequest', async (req, reply) => {
-      // The interactive reference loads several static files at once; they are documentation,
-      // not API traffic, and would otherwise trip the 4-per-second gateway.
-      // The same holds for the dashboard's script and style files.
-      if (req.url.startsWith('/docs/static/') || req.url.startsWith('/app/assets/')) return;
+      if (gatewayExempt(req, false)) return;
       if (internalClass(req) !== undefined) return;
       // Only a live session counts (a forged cookie meets the per-IP gateway like no cookie);
       // a key in the header wins over a cookie in auth, so it does here too.
       const session = req.headers[KEY_HEADER] === undefined ? await sessionOf(req) : undefined;
       if (session) {
-        // The dashboard's own page (its HTML shell on a navigation) is not counted: refusing it
-        // would leave the signed-in user a JSON error instead of the page; its API calls (and /app/api/) count.
-        if (req.method === 'GET' && /^\/app(?:[/?]|$)/.test(req.url) && !req.url.startsWith('/app/api/')) return;
+        if (gatewayExempt(req, true)) return;
         if (await sessionGate.admit(`session:${session.tokenHash}`)) return;
         const refused = errors.rateLimit(1, 'Too many requests through this dashboard session, retry in a second');
         return reply.code(429).headers(refused.headers).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(refused.body()));
