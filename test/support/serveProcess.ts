@@ -1,7 +1,8 @@
 /**
  * A real `quarry serve` child process on a data dir that starts from a copy of the tiny
- * test world (no world build), on a port picked here so that its public URL (signed
- * download links) is the address it listens on.
+ * test world (no world build), or empty in real mode (`world: 'none'`, QUARRY_WORLD_SIZE=none:
+ * a research store holding the sandbox web is refused there), on a port picked here so that
+ * its public URL (signed download links) is the address it listens on.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,17 +25,20 @@ export interface ServeProcess {
 export interface StartServeOptions {
   /** Arguments after `serve`, e.g. ['--roles', 'api']. */
   args?: readonly string[];
+  /** `none`: real mode, an empty data dir and QUARRY_WORLD_SIZE=none (default `tiny`). */
+  world?: 'tiny' | 'none';
 }
 
 export async function startServe(env: Record<string, string> = {}, options: StartServeOptions = {}): Promise<ServeProcess> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-serve-'));
-  await copyTinyWorld(1, dataDir);
+  const world = options.world ?? 'tiny';
+  if (world === 'tiny') await copyTinyWorld(1, dataDir);
   const port = await freePort();
   const fullEnv = {
     QUARRY_PORT: String(port),
     QUARRY_HOST: '127.0.0.1',
     QUARRY_DATA_DIR: dataDir,
-    QUARRY_WORLD_SIZE: 'tiny',
+    QUARRY_WORLD_SIZE: world,
     ...env,
   };
   const child = startQuarry(['serve', ...(options.args ?? [])], { env: fullEnv });
