@@ -3,7 +3,7 @@
  * handler wrapped once, here, so route files say what an operation costs and never how
  * it is charged. A paid handler returns its body (or sets 204 and returns nothing).
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify';
 import type { AccessPolicy, PaidOperation, PolicyResponse } from '../policy/accessPolicy.js';
 import { cacheKey } from '../policy/canonical.js';
 import type { PinResearch } from './researchPin.js';
@@ -89,6 +89,32 @@ export function installPaidRoutes(app: FastifyInstance, policy: AccessPolicy, pi
       await policy.refreshLookups(paid, req.account!, paramsOf(req), hit.body!);
       return answer(reply, hit);
     };
+    /**
+     * A cached answer at the door: an onRequest hook, after authentication and fair use (whose
+     * hooks come first, app.ts), answers a hit this process holds in memory before validation
+     * and the rest of the lifecycle, which a bare route does not have (issue 26). Only a URL
+     * whose cache key is remembered: the key is made after validation, and a GET's validation
+     * depends on its URL alone, so that URL passed it. Only where nothing else runs before the
+     * handler: a GET (a body is neither read nor looked at) without hooks of its own, metered
+     * by no fair-use rule of its own, and without an answer before the cache.
+     */
+    const atTheDoor =
+      methods.every((m) => m === 'GET') &&
+      paid.cacheable !== false &&
+      paid.answerWithoutCharge === undefined &&
+      route.preValidation === undefined &&
+      route.preHandler === undefined &&
+      route.config?.fairUse === undefined;
+    if (atTheDoor) {
+      const hitAtTheDoor: onRequestHookHandler = function (req, reply, done) {
+        const key = req.account === null ? undefined : keysByUrl.get(req.url);
+        const now = key === undefined ? null : policy.cachedResponseNow(paid, req.account!.id, key);
+        if (!now) return done();
+        answer(reply, now);
+      };
+      const before = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+      route.onRequest = [...before, hitAtTheDoor];
+    }
     /**
      * Not async: a hit this process holds in memory is answered in the same turn, without a
      * promise (issue 26); anything else returns the promise of the rest.

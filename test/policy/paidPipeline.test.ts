@@ -14,6 +14,8 @@ let failNext = false;
 let provisional = false;
 /** Answers of /fixture/revocable that the operation no longer stands by. */
 const revoked = new Set<number>();
+/** Whether /fixture/guarded's own preHandler refuses. */
+let guardShut = false;
 
 /** Fixture operations that exercise each shape a real route can declare. */
 async function fixtureRoutes(app: FastifyInstance) {
@@ -54,6 +56,18 @@ async function fixtureRoutes(app: FastifyInstance) {
     if (provisional) req.paid!.doNotCache();
     return { q: (req.query as { q: string }).q, n: executions, complete: !provisional };
   });
+  app.get(
+    '/fixture/guarded',
+    {
+      config: { paid: { pool: 'serps' } },
+      schema: { querystring: q },
+      preHandler: (_req, reply, done) => {
+        if (!guardShut) return done();
+        reply.code(403).send({ error: { type: 'Error', message: 'shut' } });
+      },
+    },
+    async () => ({ n: ++executions }),
+  );
   app.get(
     '/fixture/history',
     {
@@ -130,6 +144,39 @@ describe('paid operations', () => {
     }
     assert.deepEqual(await remaining('serps'), afterThree);
     assert.equal(executions, 3);
+  });
+
+  test('a repeated hit answered before validation (issue 26) is the same answer; other URLs are still validated, own hooks still run', async () => {
+    const first = await get('/fixture/serps?q=door');
+    // The second is answered by the handler from the cache, the later ones at the door.
+    const hits = [await get('/fixture/serps?q=door'), await get('/fixture/serps?q=door'), await get('/fixture/serps?q=door')];
+    for (const hit of hits) {
+      assert.equal(hit.statusCode, 200);
+      assert.equal(hit.body, first.body);
+      assert.equal(hit.headers['x-cache'], 'HIT');
+      assert.equal(hit.headers['content-type'], first.headers['content-type']);
+      assert.equal(hit.headers['content-length'], first.headers['content-length']);
+    }
+    assert.equal(executions, 1);
+    for (let i = 0; i < 2; i++) {
+      const head = await t.app.inject({ method: 'HEAD', url: '/v3/fixture/serps?q=door', headers: { 'x-access-token': key } });
+      assert.equal(head.statusCode, 200);
+      assert.equal(head.body, '');
+      assert.equal(head.headers['x-cache'], 'HIT');
+    }
+    assert.equal((await get('/fixture/serps?q=door&rows=many')).statusCode, 422);
+    assert.equal((await get('/fixture/serps?q=door', 'qry_not-a-key')).statusCode, 401);
+    assert.equal(executions, 1);
+    // A route with a hook of its own before the handler is never answered before it.
+    guardShut = false;
+    await get('/fixture/guarded?q=g');
+    assert.equal((await get('/fixture/guarded?q=g')).headers['x-cache'], 'HIT');
+    guardShut = true;
+    try {
+      assert.equal((await get('/fixture/guarded?q=g')).statusCode, 403);
+    } finally {
+      guardShut = false;
+    }
   });
 
   test('cache keys are canonical: whitespace and parameter order do not split the cache', async () => {
