@@ -11,21 +11,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { testApp, type TestApp } from '../../support/app.js';
+import type { TestApp } from '../../support/app.js';
 import type { RunningWorker } from '../../../src/jobs/workerCommand.js';
-import {
-  coffeeWeb,
-  FAKE_MAJESTIC_KEY,
-  FAKE_MOZ_TOKEN,
-  linkProviderEnv,
-  majesticAnswer,
-  majesticError,
-  startFakeMajestic,
-  startFakeMoz,
-  type FakeLink,
-  type FakeMajestic,
-  type FakeUpstream,
-} from '../../support/fakes/index.js';
+import { FAKE_MAJESTIC_KEY, majesticAnswer, majesticError, type FakeLink, type FakeLinkWeb, type FakeMajestic } from '../../support/fakes/index.js';
+import { startRealMode, type RealMode } from '../../support/realMode.js';
 import { newLinkClient, pace, type LinkClient } from './helpers.js';
 import { createExport, csvOf, finished, listed, startExportWorker, stopAfterFirstPage, type ExportJob, type OnProgress } from './realExportHelpers.js';
 
@@ -33,8 +22,6 @@ const TARGET = 'bigbrew.com';
 const LINKS = 23;
 const PAGE_ROWS = 10;
 
-const web = coffeeWeb();
-web.items[TARGET] = { ...web.items['peets.com'], ExtBackLinks: LINKS, RefDomains: LINKS };
 const bigLinks: FakeLink[] = Array.from({ length: LINKS }, (_, i) => ({
   source: `https://blog${i}.example.org/brewing-notes-${i}`,
   target: `https://www.${TARGET}/beans/${i % 4}`,
@@ -50,10 +37,10 @@ const bigLinks: FakeLink[] = Array.from({ length: LINKS }, (_, i) => ({
   targetCitationFlow: 40,
   targetTrustFlow: 35,
 }));
-web.links.push(...bigLinks);
 
+let real: RealMode;
+let web: FakeLinkWeb;
 let majestic: FakeMajestic;
-let moz: FakeUpstream;
 let t: TestApp;
 
 const startWorker = (onProgress?: OnProgress): RunningWorker => startExportWorker(t, PAGE_ROWS, onProgress);
@@ -74,15 +61,13 @@ async function majesticSpend(): Promise<{ spent: number; calls: number }> {
 }
 
 before(async () => {
-  majestic = await startFakeMajestic(web, FAKE_MAJESTIC_KEY);
-  moz = await startFakeMoz(web, FAKE_MOZ_TOKEN);
-  t = await testApp({ env: linkProviderEnv({ majestic, moz }) });
+  real = await startRealMode({ links: 'majestic' });
+  ({ web, t } = real);
+  majestic = real.majestic!;
+  web.items[TARGET] = { ...web.items['peets.com'], ExtBackLinks: LINKS, RefDomains: LINKS };
+  web.links.push(...bigLinks);
 });
-after(async () => {
-  await t.close();
-  await majestic.close();
-  await moz.close();
-});
+after(async () => real.close());
 
 describe('backlink exports in real mode', () => {
   test('suggest and the charge are the provider’s count; the worker pages through the provider, 10 rows a call, with progress', async () => {

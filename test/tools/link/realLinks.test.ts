@@ -9,48 +9,28 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { testApp, type TestApp } from '../../support/app.js';
-import {
-  coffeeWeb,
-  FAKE_MAJESTIC_KEY,
-  FAKE_MOZ_TOKEN,
-  linkProviderEnv,
-  linksTo,
-  majesticError,
-  startFakeMajestic,
-  startFakeMoz,
-  type FakeMajestic,
-  type FakeUpstream,
-} from '../../support/fakes/index.js';
+import { linksTo, majesticError } from '../../support/fakes/index.js';
+import { startRealMode, type RealMode } from '../../support/realMode.js';
 import { newClient, pace, qs, type ToolClient } from '../serp/serpClient.js';
 
-const web = coffeeWeb();
-let majestic: FakeMajestic;
-let moz: FakeUpstream;
-let t: TestApp;
+let real: RealMode;
 let c: ToolClient;
 let other: ToolClient;
 
 before(async () => {
-  majestic = await startFakeMajestic(web, FAKE_MAJESTIC_KEY);
-  moz = await startFakeMoz(web, FAKE_MOZ_TOKEN);
-  t = await testApp({ env: linkProviderEnv({ majestic, moz }) });
-  c = await newClient(t);
-  other = await newClient(t);
+  real = await startRealMode({ links: 'majestic' });
+  c = await newClient(real.t);
+  other = await newClient(real.t);
 });
-after(async () => {
-  await t.close();
-  await majestic.close();
-  await moz.close();
-});
+after(async () => real.close());
 
 describe('link tool in real mode', () => {
   test('url-metrics of starbucks.com: Majestic’s item info, not the sandbox’s NotFound; bought once for two accounts', async () => {
-    const calls = majestic.calls('GetIndexItemInfo').length;
+    const calls = real.majestic!.calls('GetIndexItemInfo').length;
     const res = await c.get(`/link-tool/url-metrics?${qs({ url: 'starbucks.com' })}`);
     assert.equal(res.statusCode, 200, res.body);
     const v = res.json()[0].m.linkindex.v;
-    const item = web.items['starbucks.com'];
+    const item = real.web.items['starbucks.com'];
     assert.equal(v.Status, 'Found');
     assert.equal(v.CitationFlow, item.CitationFlow);
     assert.equal(v.TrustFlow, item.TrustFlow);
@@ -59,31 +39,31 @@ describe('link tool in real mode', () => {
     assert.equal(v.ItemType, 1);
     // Counters Majestic sends as strings stay strings.
     assert.equal(v.TotalNonUniqueLinks, String(item.TotalNonUniqueLinks));
-    pace(t);
+    pace(real.t);
     const again = await other.get(`/link-tool/url-metrics?${qs({ url: 'starbucks.com' })}`);
     assert.deepEqual(again.json()[0].m.linkindex.v, v);
-    assert.equal(majestic.calls('GetIndexItemInfo').length - calls, 1, 'bought once for both accounts');
+    assert.equal(real.majestic!.calls('GetIndexItemInfo').length - calls, 1, 'bought once for both accounts');
   });
 
   test('serp-tool url-metrics: Moz’s authority with Majestic’s item info; no sandbox social count', async () => {
-    pace(t);
+    pace(real.t);
     const res = await c.get(`/serp-tool/url-metrics?${qs({ url: 'https://www.starbucks.com/menu' })}`);
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json();
     assert.equal(body.domain, 'starbucks.com');
-    assert.equal(body.m.authority.v.pda, web.authority['starbucks.com'].da);
-    assert.equal(body.m.authority.v.upa, web.authority['https://www.starbucks.com/menu'].pa);
-    assert.equal(body.m.linkindex.v.CitationFlow, web.items['https://www.starbucks.com/menu'].CitationFlow);
+    assert.equal(body.m.authority.v.pda, real.web.authority['starbucks.com'].da);
+    assert.equal(body.m.authority.v.upa, real.web.authority['https://www.starbucks.com/menu'].pa);
+    assert.equal(body.m.linkindex.v.CitationFlow, real.web.items['https://www.starbucks.com/menu'].CitationFlow);
     assert.deepEqual(body.m.social.v, { l: null, og: null });
   });
 
   test('links: the provider’s backlinks with their flags and dates, charged per link', async () => {
-    pace(t);
+    pace(real.t);
     const before = (await c.pool('links')).remaining;
     const res = await c.get(`/link-tool/links?${qs({ url: 'starbucks.com', page: 0 })}`);
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json();
-    const expected = linksTo(web, 'starbucks.com');
+    const expected = linksTo(real.web, 'starbucks.com');
     assert.equal(body.links.length, expected.length);
     assert.equal(body.meta.url_type, 'RootDomain');
     for (const link of expected) {
@@ -100,9 +80,9 @@ describe('link tool in real mode', () => {
   });
 
   test('a failing provider: 424 UpstreamError, nothing charged', async () => {
-    pace(t);
+    pace(real.t);
     const before = (await c.pool('lm-url-metrics')).remaining;
-    majestic.script(majesticError('InvalidAPIKey', 'The API key is not valid'));
+    real.majestic!.script(majesticError('InvalidAPIKey', 'The API key is not valid'));
     const res = await c.get(`/link-tool/url-metrics?${qs({ url: 'peets.com' })}`);
     assert.equal(res.statusCode, 424, res.body);
     assert.equal(res.json().error.type, 'UpstreamError');

@@ -10,25 +10,22 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { testApp, type TestApp } from '../../support/app.js';
+import type { TestApp } from '../../support/app.js';
 import {
   coffeeSerpApiPage,
-  coffeeWeb,
   COFFEE_TOP,
-  FAKE_MAJESTIC_KEY,
-  FAKE_MOZ_TOKEN,
-  linkProviderEnv,
   majesticError,
-  startFakeMajestic,
-  startFakeMoz,
   startFakeUpstream,
+  type FakeLinkWeb,
   type FakeMajestic,
   type FakeUpstream,
 } from '../../support/fakes/index.js';
+import { startRealMode, type RealMode } from '../../support/realMode.js';
 import { keywordDifficulty } from '../../../src/engine/search/keywordDifficulty.js';
 import { newClient, pace, qs, type ToolClient } from './serpClient.js';
 
-const web = coffeeWeb();
+let real: RealMode;
+let web: FakeLinkWeb;
 let serpapi: FakeUpstream;
 let majestic: FakeMajestic;
 let moz: FakeUpstream;
@@ -45,19 +42,19 @@ type Item = {
 before(async () => {
   serpapi = await startFakeUpstream();
   serpapi.setDefault((req) => ({ json: coffeeSerpApiPage(req.url.searchParams.get('q') ?? '') }));
-  majestic = await startFakeMajestic(web, FAKE_MAJESTIC_KEY);
-  moz = await startFakeMoz(web, FAKE_MOZ_TOKEN);
-  t = await testApp({
-    env: { QUARRY_SERP_SOURCE: 'serpapi', QUARRY_SERPAPI_KEY: 'test-key', QUARRY_SERPAPI_URL: serpapi.url, ...linkProviderEnv({ majestic, moz }) },
+  real = await startRealMode({
+    links: 'majestic',
+    env: { QUARRY_SERP_SOURCE: 'serpapi', QUARRY_SERPAPI_KEY: 'test-key', QUARRY_SERPAPI_URL: serpapi.url },
   });
+  ({ web, t } = real);
+  majestic = real.majestic!;
+  moz = real.moz!;
   c = await newClient(t);
   other = await newClient(t);
 });
 after(async () => {
-  await t.close();
+  await real.close();
   await serpapi.close();
-  await majestic.close();
-  await moz.close();
 });
 
 describe('SERP items in real mode', () => {
