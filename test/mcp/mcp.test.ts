@@ -1,21 +1,14 @@
 /**
- * The MCP server, driven by the MCP SDK's own Client over both transports: Streamable HTTP
- * at /mcp on a listening test app (fake clock), and `quarry mcp` over stdio relaying to it.
+ * The MCP server, driven by the MCP SDK's own Client over Streamable HTTP at /mcp on a
+ * listening test app (fake clock). `quarry mcp` over stdio, which starts processes, is in
+ * mcpStdio.slow.test.ts (npm run test:slow).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { testApp, type TestApp } from '../support/app.js';
 import type { OpenApiDoc } from '../support/reference.js';
-import { exampleRequest, IdBook, operationsOf } from '../support/operationExamples.js';
-import { toolsOf, type OpenApiDocument } from '../../src/mcp/tools.js';
-import { runQuarry } from '../support/cli.js';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { operationsOf } from '../support/operationExamples.js';
+import { assertEveryToolAnswered, call, callEveryTool, httpClient as mcpHttpClient } from '../support/mcp.js';
 
 let t: TestApp;
 let base: string;
@@ -23,76 +16,7 @@ let doc: OpenApiDoc;
 let keyA: string;
 let keyB: string;
 
-async function httpClient(headers: Record<string, string>): Promise<Client> {
-  const client = new Client({ name: 'quarry-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers } }));
-  return client;
-}
-
-async function stdioClient(key: string): Promise<Client> {
-  const client = new Client({ name: 'quarry-test-stdio', version: '1.0.0' });
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: ['--import', 'tsx', 'src/main.ts', 'mcp'],
-    cwd: ROOT,
-    env: { ...(process.env as Record<string, string>), QUARRY_API_KEY: key, QUARRY_URL: base, QUARRY_LOG_LEVEL: 'silent' },
-    stderr: 'pipe',
-  });
-  await client.connect(transport);
-  return client;
-}
-
-type Result = { isError?: boolean; structuredContent?: any; content: { type: string; text?: string }[] };
-const call = (client: Client, name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args }) as Promise<Result>;
-
-/** Calls every tool once with a plausible request; returns each outcome. */
-async function callEveryTool(client: Client): Promise<Map<string, Result>> {
-  const tools = new Map(toolsOf(doc as unknown as OpenApiDocument).map((tool) => [tool.definition.name, tool]));
-  const ids = new IdBook();
-  const outcomes = new Map<string, Result>();
-  for (const op of operationsOf(doc)) {
-    const tool = tools.get(op.operationId)!;
-    const req = exampleRequest(doc, op, ids);
-    const args: Record<string, unknown> = { ...req.path, ...req.query };
-    if (tool.plan.bodyArgument) args[tool.plan.bodyArgument] = req.body;
-    else if (req.body && typeof req.body === 'object') Object.assign(args, req.body);
-    const result = await call(client, op.operationId, args);
-    outcomes.set(op.operationId, result);
-    if (!result.isError) ids.learn(op, result.structuredContent?.items ?? result.structuredContent);
-    // Stay inside the mcp class's window of 3 calls per second per pool.
-    if (op.pool) t.clock.advance(400);
-  }
-  return outcomes;
-}
-
-function assertEveryToolAnswered(outcomes: Map<string, Result>) {
-  const operationIds = operationsOf(doc).map((o) => o.operationId);
-  assert.equal(outcomes.size, operationIds.length);
-  let succeeded = 0;
-  for (const [name, result] of outcomes) {
-    if (!result.isError) {
-      succeeded++;
-      assert.ok(result.content.length > 0, `${name}: content`);
-      continue;
-    }
-    // An error is the contract's: a type and a message, never a server failure.
-    const error = result.structuredContent?.error;
-    assert.ok(error && typeof error.type === 'string' && typeof error.message === 'string', `${name}: ${JSON.stringify(result)}`);
-    assert.ok(result.structuredContent.status === undefined || result.structuredContent.status < 500, `${name}: ${JSON.stringify(result)}`);
-    assert.notEqual(error.type, 'RateLimit', `${name} was refused by the burst window`);
-  }
-  for (const name of [
-    'get-keyword-tool-limits',
-    'get-keyword-tool-trends',
-    'get-keyword-tool-related-keywords',
-    'get-shared-locations',
-    'post-keyword-tool-lists',
-  ]) {
-    assert.equal(outcomes.get(name)?.isError, undefined, `${name}: ${JSON.stringify(outcomes.get(name))}`);
-  }
-  // Most operations find what they need in the sandbox web and the ids of earlier answers.
-  assert.ok(succeeded >= operationIds.length * 0.6, `${succeeded} of ${operationIds.length} succeeded`);
-}
+const httpClient = (headers: Record<string, string>) => mcpHttpClient(base, headers);
 
 describe('MCP server', { timeout: 240_000 }, () => {
   before(async () => {
@@ -132,7 +56,7 @@ describe('MCP server', { timeout: 240_000 }, () => {
 
   test('every tool answers once over Streamable HTTP: a result, or a tool error with the contract type', async () => {
     const client = await httpClient({ 'x-access-token': keyA });
-    assertEveryToolAnswered(await callEveryTool(client));
+    assertEveryToolAnswered(await callEveryTool(client, doc, t.clock), doc);
     await client.close();
   });
 
@@ -249,34 +173,5 @@ describe('MCP server', { timeout: 240_000 }, () => {
     }
     await assert.rejects(httpClient({ authorization: 'Bearer not-a-key' }));
     assert.equal((await fetch(`${base}/mcp`)).status, 405);
-  });
-
-  test('quarry mcp over stdio: the same tools, each answering once, with the mcp window', async () => {
-    const { key } = await t.account('premium');
-    const client = await stdioClient(key);
-    // Closed whatever happens: a child process left running would keep this test file from ending.
-    try {
-      const { tools } = await client.listTools();
-      assert.deepEqual(
-        tools.map((x) => x.name).sort(),
-        operationsOf(doc)
-          .map((o) => o.operationId)
-          .sort(),
-      );
-      assertEveryToolAnswered(await callEveryTool(client));
-      t.clock.advance(5000);
-      for (let i = 0; i < 3; i++) assert.equal((await call(client, 'get-keyword-tool-trends', { kw: `stdio ${i}` })).isError, undefined);
-      const refused = await call(client, 'get-keyword-tool-trends', { kw: 'stdio 3' });
-      assert.equal(refused.structuredContent.error.retry_after, 1);
-    } finally {
-      await client.close();
-    }
-  });
-
-  test('quarry mcp refuses to start without a key, and a wrong key reaches no tool', async () => {
-    const res = runQuarry(['mcp'], { QUARRY_API_KEY: '', QUARRY_URL: base });
-    assert.equal(res.code, 2);
-    assert.match(res.stderr, /QUARRY_API_KEY/);
-    await assert.rejects(stdioClient('not-a-key'));
   });
 });
