@@ -118,6 +118,8 @@ async function main(): Promise<void> {
     const r = await related(seedList[0]);
     if (r.status !== 200) throw new Error(`cache hit: ${r.status}`);
     hits.push(r.ms);
+    // A cache hit still counts in the burst window (the contract's rate limit): pace it like the rest.
+    clock.advance(11_000);
   }
   report('related keywords, 10,000 rows, cache hit', hits, 15);
 
