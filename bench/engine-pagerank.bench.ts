@@ -43,7 +43,7 @@ if (fs.existsSync(cache)) {
 } else {
   const rng = new Rng(1);
   const keywords = generateKeywords(spec.keywords, rng.fork(1));
-  const sites = generateSites(spec, keywords, asOfDay, rng.fork(2));
+  const sites = generateSites(spec, keywords, asOfDay, rng.fork(2), new Rng(2));
   const links = generateLinks(sites, spec, asOfDay, rng.fork(3));
   pageCount = sites.pages.count;
   source = links.source;

@@ -33,7 +33,7 @@ import { migrateSearchTables, SearchStore } from '../search/searchStore.js';
 import { DEFAULT_SERP_LOCATION } from '../search/searchEngine.js';
 
 /** Bumped whenever generated content changes, so cached test worlds are rebuilt. */
-export const GENERATOR_VERSION = 11;
+export const GENERATOR_VERSION = 12;
 
 export type { ProgressListener } from '../../lib/progress.js';
 import type { ProgressListener } from '../../lib/progress.js';
@@ -96,7 +96,8 @@ export async function buildWorld(options: BuildWorldOptions): Promise<BuiltWorld
   progress('keywords', 0, 1);
   const keywords = generateKeywords(spec.keywords, rng.fork(1));
   progress('sites', 0, 1);
-  const sites = generateSites(spec, keywords, asOfDay, rng.fork(2));
+  // Names redrawn to keep them distinct come from their own stream (siteGenerator.ts: freshName).
+  const sites = generateSites(spec, keywords, asOfDay, rng.fork(2), new Rng(hash32(`site names|${seed}`)));
   progress('links', 0, 1);
   const links = generateLinks(sites, spec, asOfDay, rng.fork(3));
   // After the sites: pages were written before a trend broke out (trends.ts).
@@ -182,6 +183,8 @@ export async function buildWorld(options: BuildWorldOptions): Promise<BuiltWorld
       const market = raw.prepare('INSERT INTO keyword_markets (keyword_id, location_id, share) VALUES (?, ?, ?)');
       for (const [n, k] of keywords.entries()) {
         if (n % 5_000 === 0) progress('write keywords', n, keywords.length);
+        // Drawn only to keep the world's draws as they were (keywordGenerator.ts); ids keep their gaps.
+        if (k.hidden) continue;
         keyword.run(k.id, k.kw, k.languageId, k.nicheId, k.head, k.kind, k.intent, k.volume, k.trend, k.noiseSeed, k.cpc, k.ppc, 'sandbox');
         for (const m of k.markets) market.run(k.id, m.locationId, m.share);
       }
@@ -203,7 +206,7 @@ export async function buildWorld(options: BuildWorldOptions): Promise<BuiltWorld
         const h = hosts[pages.host[p]];
         const k = pages.keyword[p] >= 0 ? keywords[pages.keyword[p]] : null;
         if (p % 5_000 === 0) progress('write sites', p, pages.count);
-        const text = pageText(p + 1, r.kind, r.brand, k?.kw ?? null, pages.niche[p], pages.isHome[p] === 1, k?.synonyms);
+        const text = pageText(p + 1, r.kind, r.brand, k, r.niche, pages.niche[p], pages.isHome[p] === 1);
         page.run(
           p + 1,
           pageUrl(sites, p),
@@ -329,7 +332,15 @@ export async function buildWorld(options: BuildWorldOptions): Promise<BuiltWorld
     else await openSearch({ store, clock: { now: () => options.asOf }, rankIndexes: [DEFAULT_SERP_LOCATION], onProgress: progress });
     raw.prepare("INSERT OR REPLACE INTO world_meta (key, value) VALUES ('state', 'ready')").run();
     raw.pragma('wal_checkpoint(TRUNCATE)');
-    return { file, keywords: keywords.length, rootDomains: roots.length, hosts: hosts.length, pages: pages.count, links: links.count, contentHash: hash };
+    return {
+      file,
+      keywords: keywords.filter((k) => !k.hidden).length,
+      rootDomains: roots.length,
+      hosts: hosts.length,
+      pages: pages.count,
+      links: links.count,
+      contentHash: hash,
+    };
   } finally {
     await store.close();
   }

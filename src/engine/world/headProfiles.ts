@@ -23,6 +23,17 @@ export interface HeadProfile {
   local?: boolean;
   /** A topic people make or do ("how to make cold brew"). */
   make?: boolean;
+  /**
+   * A topic's patterns that read as English on it (templates of EN_PATTERNS.topic): "credit
+   * score tips" but never "credit score ideas" or "easy credit score"; "learn python for
+   * beginners" but never "best learn python". Other kinds take all their kind's patterns.
+   */
+  patterns?: readonly string[];
+  /**
+   * A verb phrase ("learn python"): no adjective goes before it ("free learn python"). Its
+   * attributes' phrases are still drawn, and left out (keywordGenerator.ts: hidden).
+   */
+  verb?: boolean;
 }
 
 const p = (grammar: HeadGrammar, attributes: readonly string[], extra: Partial<HeadProfile> = {}): HeadProfile => ({
@@ -43,12 +54,24 @@ const service = (grammar: HeadGrammar, attributes: readonly string[], extra: Par
   ...extra,
 });
 const place = (grammar: HeadGrammar, attributes: readonly string[]): HeadProfile => ({ kind: 'place', grammar, attributes });
-const topic = (grammar: HeadGrammar, attributes: readonly string[], extra: Partial<HeadProfile> = {}): HeadProfile => ({
+const topic = (grammar: HeadGrammar, attributes: readonly string[], patterns: readonly string[], extra: Partial<HeadProfile> = {}): HeadProfile => ({
   kind: 'topic',
   grammar,
   attributes,
+  patterns,
   ...extra,
 });
+/** Shorthands of the topic patterns ("{h} for beginners", …) for the allow-lists below. */
+const T = {
+  beginners: '{h} for beginners',
+  easy: 'easy {h}',
+  tips: '{h} tips',
+  ideas: '{h} ideas',
+  guide: '{h} guide',
+  best: 'best {h}',
+  make: 'how to make {h}',
+  what: 'what {is} {a}{h}',
+} as const;
 
 export const EN_HEAD_PROFILES: Readonly<Record<string, HeadProfile>> = {
   // outdoor: waterproof, lightweight, ultralight, womens, mens, winter, 4 season, budget
@@ -72,7 +95,7 @@ export const EN_HEAD_PROFILES: Readonly<Record<string, HeadProfile>> = {
   treadmill: p('countable', ['cheap', 'foldable', 'compact', 'professional']),
   'resistance bands': p('plural', ['cheap', 'beginner', 'professional', 'womens']),
   'home gym': p('countable', ['cheap', 'foldable', 'compact', 'professional']),
-  'workout plan': topic('countable', ['beginner', 'womens']),
+  'workout plan': topic('countable', ['beginner', 'womens'], [T.beginners, T.easy, T.ideas, T.best]),
   'fitness tracker': p('countable', ['cheap', 'compact', 'womens']),
   kettlebell: p('countable', ['cheap', 'adjustable', 'beginner']),
   'exercise bike': p('countable', ['cheap', 'foldable', 'compact', 'professional']),
@@ -82,32 +105,35 @@ export const EN_HEAD_PROFILES: Readonly<Record<string, HeadProfile>> = {
   'coffee grinder': p('countable', ['automatic', 'manual', 'burr', 'portable']),
   'french press': p('countable', ['portable']),
   'coffee beans': consumable('plural', ['organic', 'single origin', 'decaf']),
-  'pour over coffee': topic('mass', [], { make: true }),
-  'cold brew': topic('mass', ['organic', 'decaf'], { make: true }),
+  'pour over coffee': topic('mass', [], [T.beginners, T.easy, T.tips, T.guide, T.best, T.make, T.what], { make: true }),
+  'cold brew': topic('mass', ['organic', 'decaf'], [T.beginners, T.easy, T.tips, T.guide, T.best, T.make, T.what], { make: true }),
   'milk frother': p('countable', ['automatic', 'manual', 'portable']),
   'coffee maker': p('countable', ['automatic', 'manual', 'portable']),
   'moka pot': p('countable', ['manual', 'portable']),
-  'latte art': topic('mass', [], { make: true }),
+  'latte art': topic('mass', [], [T.beginners, T.easy, T.tips, T.ideas, T.guide, T.make, T.what], { make: true }),
   // finance: low interest, no fee, online, student, high yield, fixed rate, small business, instant
   'credit card': service('countable', ['no fee', 'low interest', 'student', 'small business', 'instant']),
   'savings account': service('countable', ['high yield', 'no fee', 'online', 'student']),
   'personal loan': service('countable', ['low interest', 'fixed rate', 'online', 'instant', 'small business']),
   mortgage: service('countable', ['low interest', 'fixed rate', 'online']),
-  'index funds': service('plural', ['no fee', 'online']),
+  'index funds': service('plural', ['no fee', 'online'], {
+    patterns: ['best {h}', 'compare {h}', '{h} comparison', 'what {is} {a}{h}', 'how {does} {a}{h} work', '{is} {a}{h} worth it'],
+  }),
   'budget app': software('countable', ['no fee', 'online', 'student', 'small business']),
   'stock broker': service('countable', ['no fee', 'online']),
   'retirement plan': service('countable', ['online', 'small business']),
-  'credit score': topic('countable', []),
+  'credit score': topic('countable', [], [T.tips, T.guide, T.what]),
   'car insurance': service('mass', ['online', 'student', 'instant']),
   'life insurance': service('mass', ['online', 'instant']),
   'tax software': software('mass', ['online', 'small business']),
   // travel: last minute, family, luxury, budget, weekend, europe, solo, summer
-  'cheap flights': service('plural', ['last minute', 'weekend', 'europe']),
+  // Plural services whose generic patterns do not read ("what are cheap flights", "cheap flights requirements").
+  'cheap flights': service('plural', ['last minute', 'weekend', 'europe'], { patterns: ['best {h}', 'compare {h}', '{h} comparison', 'how to get {h}'] }),
   'hotels in paris': place('plural', ['budget', 'luxury', 'family']),
   'travel insurance': service('mass', ['budget', 'family', 'europe', 'solo']),
   'all inclusive resorts': place('plural', ['budget', 'luxury', 'family', 'europe']),
-  'road trip': topic('countable', ['family', 'weekend', 'europe', 'solo', 'summer']),
-  'packing list': topic('countable', ['family', 'weekend', 'europe', 'summer']),
+  'road trip': topic('countable', ['family', 'weekend', 'europe', 'solo', 'summer'], [T.tips, T.ideas, T.best]),
+  'packing list': topic('countable', ['family', 'weekend', 'europe', 'summer'], [T.tips, T.ideas]),
   'carry on luggage': p('mass', ['budget', 'luxury']),
   'city break': place('countable', ['budget', 'luxury', 'last minute', 'weekend', 'europe']),
   'beach holidays': place('plural', ['budget', 'luxury', 'last minute', 'family', 'europe', 'summer']),
@@ -127,7 +153,7 @@ export const EN_HEAD_PROFILES: Readonly<Record<string, HeadProfile>> = {
   'dog food': consumable('mass', ['natural', 'grain free', 'large breed', 'senior', 'small dog']),
   'cat litter': consumable('mass', ['natural', 'clumping']),
   'dog bed': p('countable', ['orthopedic', 'indestructible', 'large breed', 'senior', 'small dog']),
-  'puppy training': topic('mass', ['small dog', 'large breed']),
+  'puppy training': topic('mass', ['small dog', 'large breed'], [T.tips, T.guide]),
   'cat tree': p('countable', ['natural']),
   'dog harness': p('countable', ['large breed', 'small dog']),
   aquarium: p('countable', []),
@@ -149,14 +175,14 @@ export const EN_HEAD_PROFILES: Readonly<Record<string, HeadProfile>> = {
   vpn: software('countable', ['budget']),
   // cooking: easy, healthy, quick, vegetarian, keto, non stick, large, gluten free
   'air fryer': p('countable', ['large', 'non stick']),
-  'chicken recipes': topic('plural', ['easy', 'quick', 'healthy', 'keto']),
-  'sourdough bread': topic('mass', ['easy', 'gluten free'], { make: true }),
+  'chicken recipes': topic('plural', ['easy', 'quick', 'healthy', 'keto'], [T.beginners, T.easy, T.best]),
+  'sourdough bread': topic('mass', ['easy', 'gluten free'], [T.beginners, T.easy, T.tips, T.guide, T.best, T.make, T.what], { make: true }),
   'cast iron skillet': p('countable', ['large']),
   'slow cooker': p('countable', ['large']),
-  'meal prep': topic('mass', ['easy', 'quick', 'healthy', 'vegetarian', 'keto']),
+  'meal prep': topic('mass', ['easy', 'quick', 'healthy', 'vegetarian', 'keto'], [T.beginners, T.easy, T.tips, T.ideas, T.guide, T.what]),
   'chef knife': p('countable', []),
-  'banana bread': topic('mass', ['easy', 'healthy', 'vegetarian', 'gluten free'], { make: true }),
-  'pasta recipes': topic('plural', ['easy', 'quick', 'healthy', 'vegetarian', 'gluten free']),
+  'banana bread': topic('mass', ['easy', 'healthy', 'vegetarian', 'gluten free'], [T.easy, T.tips, T.best, T.make], { make: true }),
+  'pasta recipes': topic('plural', ['easy', 'quick', 'healthy', 'vegetarian', 'gluten free'], [T.easy, T.best]),
   'stand mixer': p('countable', ['large']),
   // home: memory foam, quiet, ergonomic, king size, smart, cordless, hypoallergenic, cheap
   'robot vacuum': p('countable', ['cheap', 'quiet', 'cordless']),
@@ -171,14 +197,15 @@ export const EN_HEAD_PROFILES: Readonly<Record<string, HeadProfile>> = {
   'bed sheets': p('plural', ['cheap', 'king size', 'hypoallergenic']),
   // education: free, accredited, online, part time, certificate, beginner, advanced, affordable
   'online courses': service('plural', ['free', 'accredited', 'certificate', 'beginner', 'advanced', 'affordable']),
-  'learn python': topic('mass', ['free']),
+  // A verb phrase: no adjective goes before it ("free learn python", "best learn python").
+  'learn python': topic('mass', ['free'], [T.beginners], { verb: true }),
   'spanish lessons': service('plural', ['free', 'online', 'beginner', 'advanced', 'affordable'], { local: true }),
   'mba programs': service('plural', ['online', 'accredited', 'part time', 'affordable']),
-  scholarships: service('plural', []),
+  scholarships: service('plural', [], { patterns: ['best {h}', '{h} requirements', 'how to get {h}'] }),
   'sat prep': service('mass', ['free', 'online', 'affordable'], { local: true }),
   'coding bootcamp': service('countable', ['free', 'online', 'part time', 'beginner', 'affordable'], { local: true }),
-  'study tips': topic('plural', []),
-  'student loans': service('plural', []),
+  'study tips': topic('plural', [], [T.easy, T.best]),
+  'student loans': service('plural', [], { patterns: ['best {h}', 'compare {h}', '{h} comparison', '{h} requirements', 'how {does} {a}{h} work'] }),
   'online degree': service('countable', ['accredited', 'part time', 'affordable']),
   // automotive: all season, cheap, best rated, portable, winter, hybrid, suv, fast
   'electric cars': p('plural', ['cheap', 'suv'], { local: true }),
@@ -279,7 +306,7 @@ export const EN_PATTERNS: Readonly<Record<HeadKind, readonly EnPattern[]>> = {
     pattern('{h} near me', 'transactional,local', 0.03, { needs: 'local' }),
     pattern('{h} requirements', 'informational', 0.006),
     pattern('how to get {a}{h}', 'informational', 0.008),
-    pattern('what is {a}{h}', 'informational,question', 0.01),
+    pattern('what {is} {a}{h}', 'informational,question', 0.01),
     pattern('how {does} {a}{h} work', 'informational,question', 0.006),
     pattern('how much {does} {a}{h} cost', 'informational,question,commercial', 0.005),
     pattern('{is} {a}{h} worth it', 'informational,question,commercial', 0.004),
@@ -301,7 +328,7 @@ export const EN_PATTERNS: Readonly<Record<HeadKind, readonly EnPattern[]>> = {
     pattern('{h} guide', 'informational', 0.01),
     pattern('best {h}', 'commercial', 0.05),
     pattern('how to make {h}', 'informational,question', 0.04, { needs: 'make' }),
-    pattern('what is {h}', 'informational,question', 0.008),
+    pattern('what {is} {a}{h}', 'informational,question', 0.008),
   ],
 };
 

@@ -23,6 +23,13 @@ export interface GeneratedKeyword {
   markets: { locationId: number; share: number }[];
   /** Other keywords of the same search intent (shared volume, CPC, competition): page texts mention them too. */
   synonyms: string[];
+  /**
+   * A phrasing that does not read as English on its head ("credit score ideas", "best learn
+   * python 2026"): drawn like every other keyword, so that the world's random draws (which
+   * keywords a tier keeps, every figure, the sites' pages) stay as they were, but never
+   * written to the world; a page drawn for it is about another keyword (siteGenerator.ts).
+   */
+  hidden: boolean;
 }
 
 interface Candidate {
@@ -37,6 +44,8 @@ interface Candidate {
   tier: number;
   /** Synonym family (same intent): its members share volume, CPC, competition and trend. */
   family: string | null;
+  /** Drawn but left out (see `hidden` of GeneratedKeyword). */
+  hidden: boolean;
 }
 
 /**
@@ -140,7 +149,8 @@ function fill(template: string, phrase: string, head: string): string {
  */
 export function generateKeywords(count: number, rng: Rng): GeneratedKeyword[] {
   const candidates: Candidate[] = [];
-  const add = (c: Omit<Candidate, 'family'> & { family?: string | null }) => candidates.push({ ...c, family: c.family ?? null });
+  const add = (c: Omit<Candidate, 'family' | 'hidden'> & { family?: string | null; hidden?: boolean }) =>
+    candidates.push({ ...c, family: c.family ?? null, hidden: c.hidden ?? false });
   NICHES.forEach((niche, nicheIndex) => {
     const nicheId = nicheIndex + 1;
     for (const language of ['en', 'de', 'fr'] as const) {
@@ -166,10 +176,13 @@ export function generateKeywords(count: number, rng: Rng): GeneratedKeyword[] {
         }
         const profile = headProfile(head);
         const patterns = EN_PATTERNS[profile.kind].filter((m) => m.needs === undefined || profile[m.needs] === true);
-        const applyPatterns = (phrase: string, phraseVolume: number, tier: number, family: string, questions = true) => {
+        // Patterns that do not read on this head are drawn and hidden (GeneratedKeyword.hidden).
+        const reads = (template: string) => profile.patterns === undefined || profile.patterns.includes(template);
+        const applyPatterns = (phrase: string, phraseVolume: number, tier: number, family: string, questions = true, hidden = false) => {
           for (const m of patterns) {
             if (conflicts(phrase, m.template, m.clashes) || (!questions && m.kind === 'question')) continue;
             add({
+              hidden: hidden || !reads(m.template),
               kw: fill(m.template, phrase, head),
               language,
               niche: nicheId,
@@ -183,7 +196,18 @@ export function generateKeywords(count: number, rng: Rng): GeneratedKeyword[] {
           }
         };
         applyPatterns(head, volume, 1, head);
-        add({ kw: `best ${head} ${YEAR}`, language, niche: nicheId, head, kind: 'modifier', intent: 'commercial', base: volume * 0.02, tier: 2 });
+        // The year's best of things one buys ("best vpn 2026"), never of a topic ("best learn python 2026").
+        add({
+          kw: `best ${head} ${YEAR}`,
+          language,
+          niche: nicheId,
+          head,
+          kind: 'modifier',
+          intent: 'commercial',
+          base: volume * 0.02,
+          tier: 2,
+          hidden: profile.kind === 'topic' || !reads('best {h}'),
+        });
         if (profile.local) {
           for (const city of CITIES) {
             add({ kw: `${head} in ${city}`, language, niche: nicheId, head, kind: 'modifier', intent: 'transactional,local', base: volume * 0.004, tier: 3 });
@@ -196,7 +220,9 @@ export function generateKeywords(count: number, rng: Rng): GeneratedKeyword[] {
           const phraseVolume = volume * 0.04;
           const synonym = ATTRIBUTE_SYNONYMS[attribute];
           const family = synonym ? `${head}|${synonym.family}` : null;
-          add({ kw: phrase, language, niche: nicheId, head, kind: 'modifier', intent: 'commercial', base: phraseVolume, tier: 2, family });
+          // No adjective goes before a verb phrase ("free learn python"): drawn, hidden.
+          const hidden = profile.verb === true;
+          add({ kw: phrase, language, niche: nicheId, head, kind: 'modifier', intent: 'commercial', base: phraseVolume, tier: 2, family, hidden });
           if (synonym)
             add({
               kw: fill(synonym.template, head, head),
@@ -208,16 +234,17 @@ export function generateKeywords(count: number, rng: Rng): GeneratedKeyword[] {
               base: phraseVolume,
               tier: 2,
               family,
+              hidden,
             });
-          applyPatterns(phrase, phraseVolume, 3, phrase);
+          applyPatterns(phrase, phraseVolume, 3, phrase, true, hidden);
           // One order per pair ("lightweight waterproof", never also "waterproof lightweight").
           for (const second of usable.slice(i + 1)) {
             if (clashes(attribute, second)) continue;
             const longPhrase = `${attribute} ${second} ${head}`;
-            add({ kw: longPhrase, language, niche: nicheId, head, kind: 'modifier', intent: 'commercial', base: phraseVolume * 0.05, tier: 4 });
+            add({ kw: longPhrase, language, niche: nicheId, head, kind: 'modifier', intent: 'commercial', base: phraseVolume * 0.05, tier: 4, hidden });
             // People ask about a thing with one attribute ("is a part time coding bootcamp worth
             // it"), not with two ("is a part time beginner coding bootcamp worth it").
-            applyPatterns(longPhrase, phraseVolume * 0.05, 5, longPhrase, false);
+            applyPatterns(longPhrase, phraseVolume * 0.05, 5, longPhrase, false, hidden);
           }
         });
       }
@@ -290,12 +317,16 @@ export function generateKeywords(count: number, rng: Rng): GeneratedKeyword[] {
     }
   });
 
-  // Deduplicate per (kw, language): the first (lowest tier) wins.
-  const seen = new Set<string>();
+  // Deduplicate per (kw, language): the first (lowest tier) wins; it is hidden only when every phrasing of it is.
+  const seen = new Map<string, Candidate>();
   const unique = candidates.filter((c) => {
     const key = `${c.language}:${c.kw}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
+    const first = seen.get(key);
+    if (first) {
+      first.hidden &&= c.hidden;
+      return false;
+    }
+    seen.set(key, c);
     return true;
   });
   const chosen: Candidate[] = [];
@@ -388,7 +419,7 @@ export function generateKeywords(count: number, rng: Rng): GeneratedKeyword[] {
       ? []
       : families
           .get(d.c.family)!
-          .filter((m) => m !== d)
+          .filter((m) => m !== d && !m.c.hidden)
           .map((m) => m.c.kw);
 
   return drawn.map((d, index) => {
@@ -408,6 +439,7 @@ export function generateKeywords(count: number, rng: Rng): GeneratedKeyword[] {
       ppc: d.ppc,
       markets: d.markets,
       synonyms: synonymsOf(d),
+      hidden: c.hidden,
     };
   });
 }

@@ -153,6 +153,12 @@ const NEWS_WORDS = [
   'wire',
   'report',
 ];
+/** Words that set a site's name apart from another's ("trueroasthub" beside "roasthub"). */
+const NAME_PREFIXES = ['the', 'my', 'get', 'go', 'true', 'pure', 'smart', 'urban', 'happy', 'daily', 'prime', 'simply', 'just', 'all', 'top', 'one'];
+/** Endings of small brands' names, when a niche's known brands have their sites already. */
+const BRAND_ENDS = ['ly', 'ify', 'co', 'labs', 'works', 'ware', 'craft', 'kind', 'wise', 'folk'];
+/** Names of general encyclopedias (a niche's wiki is named after its niche). */
+const WIKI_NAMES = ['know', 'fact', 'info', 'omni', 'every', 'open', 'world', 'free'];
 const FARM_WORDS = ['seo', 'links', 'rank', 'backlink', 'top', 'best', 'web', 'traffic', 'free', 'fast', 'boost', 'promo', 'site', 'cheap'];
 
 function slug(text: string): string {
@@ -176,18 +182,36 @@ function kindOf(rng: Rng, cumulative: number[], kinds: SiteKind[]): SiteKind {
  * Generates roots, hosts and pages. Root 0 is the giant wiki every kind of site links to
  * (the size spec decides its page count and later its share of backlinks).
  */
-export function generateSites(spec: WorldSizeSpec, keywords: readonly GeneratedKeyword[], asOfDay: number, rng: Rng): WorldSites {
+export function generateSites(spec: WorldSizeSpec, keywords: readonly GeneratedKeyword[], asOfDay: number, rng: Rng, naming: Rng): WorldSites {
   const kinds = Object.keys(KIND_TRAITS) as SiteKind[];
   const cumulative: number[] = [];
   let acc = 0;
   for (const kind of kinds) cumulative.push((acc += KIND_TRAITS[kind].share));
 
   const usedDomains = new Set<string>();
+  const usedNames = new Set<string>();
   const unique = (name: string, tld: string): string => {
     let domain = `${name}.${tld}`;
     for (let n = 2; usedDomains.has(domain); n++) domain = `${name}${n}.${tld}`;
     usedDomains.add(domain);
+    usedNames.add(name);
     return domain;
+  };
+  /**
+   * A name no other site has (on any TLD): numbered clones ("cremalab5.com", "cremalab19.com")
+   * give a sandbox away. Draws again from `naming`, with a distinguishing word after twenty
+   * tries, and from `wide` after forty when a kind's names are few (a small world has over a
+   * thousand directories: "oakfieldlistings"); numbers only when a hundred found nothing free
+   * (link farms number themselves). The redraws come from their own stream so that the rest
+   * of the world (kinds, sizes, links: what ranking depends on) is drawn as before.
+   */
+  const freshName = (name: string, draw: (r: Rng) => string, wide?: (r: Rng) => string): string => {
+    for (let attempt = 0; attempt < 100 && usedNames.has(name); attempt++) {
+      if (attempt < 20) name = draw(naming);
+      else if (attempt < 40 || wide === undefined) name = `${naming.pick(NAME_PREFIXES)}${draw(naming)}`;
+      else name = wide(naming);
+    }
+    return name;
   };
 
   const roots: RootSpec[] = [];
@@ -223,43 +247,64 @@ export function generateSites(spec: WorldSizeSpec, keywords: readonly GeneratedK
     let tld: string;
     switch (kind) {
       case 'edu': {
-        name = `${rng.pick(PLACES)}${rng.pick(PLACE_ENDS)}`;
+        const draw = (r: Rng) => `${localTld ? 'uni-' : ''}${r.pick(PLACES)}${r.pick(PLACE_ENDS)}`;
+        const first = `${rng.pick(PLACES)}${rng.pick(PLACE_ENDS)}`;
         tld = localTld === 'de' ? 'de' : localTld === 'fr' ? 'fr' : rng.chance(0.7) ? 'edu' : rng.pick(['ac.uk', 'edu.au', 'ac.nz']);
-        if (localTld) name = `uni-${name}`;
+        name = freshName(`${localTld ? 'uni-' : ''}${first}`, draw);
         break;
       }
       case 'gov': {
-        name = `${rng.pick(GOV_AGENCIES)}${rng.chance(0.5) ? '' : `-${rng.pick(PLACES)}`}`;
+        const draw = (r: Rng) => `${r.pick(GOV_AGENCIES)}${r.chance(0.5) ? '' : `-${r.pick(PLACES)}`}`;
+        name = freshName(draw(rng), draw);
         tld = language === 'de' ? 'bund.de' : language === 'fr' ? 'gouv.fr' : rng.chance(0.7) ? 'gov' : 'gov.uk';
         break;
       }
-      case 'news':
-        name = `${rng.pick(PLACES)}${rng.pick(NEWS_WORDS)}`;
+      case 'news': {
+        const draw = (r: Rng) => `${r.pick(PLACES)}${r.pick(NEWS_WORDS)}`;
+        name = freshName(draw(rng), draw);
         tld = localTld ?? 'com';
         break;
-      case 'wiki':
-        name = `${slug(vocabulary.name)}${rng.pick(['wiki', 'pedia', 'fandom'])}`;
+      }
+      case 'wiki': {
+        // A wiki named after a niche is about that niche ("Petspedia" wrote on everything); a general one has a general name.
+        const draw = (r: Rng) => `${niche === 0 ? r.pick(WIKI_NAMES) : slug(vocabulary.name)}${r.pick(['wiki', 'pedia', 'fandom'])}`;
+        const ending = rng.pick(['wiki', 'pedia', 'fandom']);
+        name = freshName(niche === 0 ? `${naming.pick(WIKI_NAMES)}${ending}` : `${slug(vocabulary.name)}${ending}`, draw);
         tld = localTld ?? 'org';
         break;
-      case 'directory':
-        name = `${rng.pick(['web', 'link', 'site', 'best', 'top'])}${rng.pick(['directory', 'dir', 'listings', 'index'])}`;
+      }
+      case 'directory': {
+        const ends = ['directory', 'dir', 'listings', 'index'];
+        const draw = (r: Rng) => `${r.pick(['web', 'link', 'site', 'best', 'top'])}${r.pick(ends)}`;
+        // A town's directory of local businesses.
+        name = freshName(draw(rng), draw, (r) => `${r.pick(PLACES)}${r.pick(PLACE_ENDS)}${r.pick(ends)}`);
         tld = rng.pick(['com', 'net', 'org']);
         break;
+      }
       case 'farm':
         name = `${rng.pick(FARM_WORDS)}-${rng.pick(FARM_WORDS)}-${rng.int(1, 99)}`;
         tld = rng.pick(['info', 'xyz', 'biz', 'top', 'online']);
         break;
-      case 'brand':
-        name = slug(rng.pick(vocabulary.brands)).replace(/-/g, '');
+      case 'brand': {
+        // A known brand has one site: once the niche's known brands have theirs, a smaller brand ("roastcraft").
+        const brand = slug(rng.pick(vocabulary.brands)).replace(/-/g, '');
+        const known = vocabulary.brands.map((b) => slug(b).replace(/-/g, '')).filter((b) => !usedNames.has(b));
+        const other = known.length > 0 ? naming.pick(known) : `${slug(naming.pick(vocabulary.terms))}${naming.pick(BRAND_ENDS)}`;
+        name = freshName(usedNames.has(brand) ? other : brand, (r) => `${slug(r.pick(vocabulary.terms))}${r.pick(BRAND_ENDS)}`);
         tld = localTld ?? 'com';
         break;
-      case 'shop':
-        name = `${slug(rng.pick(vocabulary.terms))}${rng.pick(SHOP_SUFFIXES)}`;
+      }
+      case 'shop': {
+        const draw = (r: Rng) => `${slug(r.pick(vocabulary.terms))}${r.pick(SHOP_SUFFIXES)}`;
+        name = freshName(draw(rng), draw);
         tld = localTld ?? rng.pick(['com', 'com', 'com', 'co.uk', 'net', 'store']);
         break;
-      default:
-        name = `${slug(rng.pick(vocabulary.terms))}${rng.pick(SUFFIXES)}`;
+      }
+      default: {
+        const draw = (r: Rng) => `${slug(r.pick(vocabulary.terms))}${r.pick(SUFFIXES)}`;
+        name = freshName(draw(rng), draw);
         tld = localTld ?? rng.pick(['com', 'com', 'com', 'net', 'org', 'io', 'co.uk', 'blog']);
+      }
     }
     const domain = unique(name, tld);
     const trusted = kind === 'edu' || kind === 'gov' || (kind === 'news' && rng.chance(0.2)) || (kind === 'wiki' && rng.chance(0.5));
@@ -349,12 +394,34 @@ export function generateSites(spec: WorldSizeSpec, keywords: readonly GeneratedK
     path: new Array<string>(total),
   };
   const usedPaths = new Set<string>();
+  /** A page listing the keywords of a topic ("/topics/coffee", "/topics/coffee-2"). */
+  const listingPath = (hostIndex: number, niche: number): string => {
+    let listing = `/topics/${slug(NICHES[niche - 1].name)}`;
+    for (let n = 2; usedPaths.has(`${hostIndex}${listing}`); n++) listing = `/topics/${slug(NICHES[niche - 1].name)}-${n}`;
+    usedPaths.add(`${hostIndex}${listing}`);
+    return listing;
+  };
+  /**
+   * The keyword a page drawn for `index` shows: itself, unless it is hidden or the site shows it
+   * already; then the pool's most searched keyword of the same head the site does not show yet,
+   * else of the pool; -1 when the site shows every one. No random draw: the world's stay as they were.
+   */
+  const shownKeyword = (index: number, pool: readonly number[], shown: Set<number>): number => {
+    const free = (k: number) => !keywords[k].hidden && !shown.has(k);
+    let pick = free(index) ? index : pool.find((k) => free(k) && keywords[k].head === keywords[index].head);
+    pick ??= pool.find(free);
+    if (pick === undefined) return -1;
+    shown.add(pick);
+    return pick;
+  };
   let p = 0;
   for (let r = 0; r < roots.length; r++) {
     const root = roots[r];
     root.firstPage = p;
     // A site writes one page per keyword: a second draw of a keyword it has tries again.
     const written = new Set<number>();
+    // The keywords its pages show (a hidden keyword's page shows another).
+    const shown = new Set<number>();
     const start = Math.max(root.createdDay, dayFromIso('2008-01-01'));
     for (let i = 0; i < root.pageCount; i++, p++) {
       const hostIndex = i === 0 ? root.firstHost : root.firstHost + (rng.chance(0.8) ? 0 : rng.int(0, root.hostCount - 1));
@@ -383,15 +450,15 @@ export function generateSites(spec: WorldSizeSpec, keywords: readonly GeneratedK
       if (keywordIndex < 0) {
         // The site has a page for every keyword of the topic it writes about: this one lists them.
         pages.keyword[p] = -1;
-        let listing = `/topics/${slug(NICHES[niche - 1].name)}`;
-        for (let n = 2; usedPaths.has(`${hostIndex}${listing}`); n++) listing = `/topics/${slug(NICHES[niche - 1].name)}-${n}`;
-        usedPaths.add(`${hostIndex}${listing}`);
-        pages.path[p] = listing;
+        pages.path[p] = listingPath(hostIndex, niche);
         continue;
       }
       written.add(keywordIndex);
-      pages.keyword[p] = keywordIndex;
-      const text = slug(keywords[keywordIndex].kw);
+      // The draws above are over every keyword drawn, hidden ones too (keywordGenerator.ts), so
+      // that the rest of the world is drawn as before; the page is about the keyword it shows.
+      const shownIndex = shownKeyword(keywordIndex, pool, shown);
+      pages.keyword[p] = shownIndex;
+      const text = slug(keywords[shownIndex < 0 ? keywordIndex : shownIndex].kw);
       const year = new Date(pages.published[p] * 86_400_000).getUTCFullYear();
       let path: string;
       switch (root.kind) {
@@ -426,6 +493,11 @@ export function generateSites(spec: WorldSizeSpec, keywords: readonly GeneratedK
         default:
           path = `/${rng.chance(0.4) ? `${year}/` : ''}${text}`;
       }
+      // No keyword left to show: a listing page (its path still drawn above, as before).
+      if (shownIndex < 0) {
+        pages.path[p] = listingPath(hostIndex, niche);
+        continue;
+      }
       let unique = path;
       for (let n = 2; usedPaths.has(`${hostIndex}${unique}`); n++) unique = `${path}-${n}`;
       usedPaths.add(`${hostIndex}${unique}`);
@@ -447,7 +519,7 @@ export function generateSites(spec: WorldSizeSpec, keywords: readonly GeneratedK
 const EDITORIAL = /\b(best|top|review|reviews|vs|comparison|compare|beste|test|vergleich|meilleur|avis|comparatif)\b/;
 
 /** Questions an encyclopedia answers: what a thing is, how it works. */
-const DEFINITION = /^(what is|how does|how do|was ist|wie funktioniert|qu est ce que)\b/;
+const DEFINITION = /^(what is|what are|how does|how do|was ist|wie funktioniert|qu est ce que)\b/;
 
 export function keywordFits(kind: SiteKind, k: Pick<GeneratedKeyword, 'kw' | 'kind' | 'intent'>): boolean {
   const intents = k.intent.split(',');

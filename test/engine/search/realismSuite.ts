@@ -17,6 +17,7 @@ import { Rng } from '../../../src/engine/world/random.js';
 import { WORLD_SIZE_SPECS } from '../../../src/engine/world/sizes.js';
 import { BREAKOUT_CANDIDATES, isBreakout } from '../../../src/engine/world/trends.js';
 import { openWorldSearch, type TestSearch } from './searchWorld.js';
+import { textRealismSuite } from './realismText.js';
 
 /** Registers the checks over the world of `size` (built once and cached, test/support/world.ts). */
 export function realismSuite(size: WorldSize, seed = 1): void {
@@ -56,6 +57,8 @@ export function realismSuite(size: WorldSize, seed = 1): void {
   after(async () => {
     await t.close();
   });
+
+  textRealismSuite(size, () => t);
 
   test(`${size}: no variant outsearches a shorter keyword it contains, worldwide or in the US, but the seeded breakouts`, () => {
     const rows = t.store.raw
@@ -164,6 +167,7 @@ export function realismSuite(size: WorldSize, seed = 1): void {
     const far: string[] = [];
     let pairs = 0;
     for (const k of keywords) {
+      if (k.hidden) continue;
       for (const s of k.synonyms) {
         if (k.kw > s) continue;
         pairs++;
