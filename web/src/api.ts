@@ -29,18 +29,35 @@ export function onWait(listener: (e: WaitEvent | null) => void): () => void {
  * A session's traffic is limited per session (QUARRY_SESSION_RPS, 10 a second by default),
  * not by the per-IP gateway, and the web class admits 3 calls per pool in a second. The
  * dashboard keeps its own API calls to 3 in any second, so that a screen that asks for several
- * things at once is paced here instead of being refused there (and retried).
+ * things at once is paced here instead of being refused there (and retried). The times of the
+ * last second's calls outlive a page load (sessionStorage): a reload, or a link opened in the
+ * same tab, right after a screen's calls would otherwise start counting from zero and meet the
+ * limit.
  */
 const GATEWAY_SHARE = 3;
-const sent: number[] = [];
+const SENT_KEY = 'quarry.sent';
+function loadSent(): number[] {
+  try {
+    const stored: unknown = JSON.parse(sessionStorage.getItem(SENT_KEY) ?? '[]');
+    return Array.isArray(stored) ? stored.filter((t): t is number => typeof t === 'number') : [];
+  } catch {
+    return [];
+  }
+}
+const sent: number[] = loadSent();
 async function paced<T>(send: () => Promise<T>): Promise<T> {
   for (;;) {
-    const now = performance.now();
+    const now = Date.now();
     while (sent.length > 0 && sent[0] <= now - 1000) sent.shift();
     if (sent.length < GATEWAY_SHARE) break;
     await new Promise((resolve) => setTimeout(resolve, sent[0] + 1000 - now + 5));
   }
-  sent.push(performance.now());
+  sent.push(Date.now());
+  try {
+    sessionStorage.setItem(SENT_KEY, JSON.stringify(sent));
+  } catch {
+    // Storage refused (private mode, quota): pacing still holds within this page.
+  }
   return send();
 }
 
