@@ -31,3 +31,17 @@ export const SECOND = 1000;
 export const MINUTE = 60 * SECOND;
 export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
+
+/**
+ * Says yes once per UTC day (given as `YYYY-MM-DD` or as epoch milliseconds): housekeeping such
+ * as pruning old rows that a write path runs at most daily, not on every write.
+ */
+export class OncePerDay {
+  private last = '';
+  due(now: string | number): boolean {
+    const today = typeof now === 'string' ? now : new Date(now).toISOString().slice(0, 10);
+    if (today <= this.last) return false;
+    this.last = today;
+    return true;
+  }
+}

@@ -17,7 +17,7 @@
  * const link = await served.find(accountId, page.links[0]._id); // { domain: 'starbucks.com', body: '{"_id":…}' }
  */
 import type { Kysely } from 'kysely';
-import { DAY } from '../lib/clock.js';
+import { DAY, OncePerDay } from '../lib/clock.js';
 import type { StateDatabase } from './schema.js';
 
 /** How long a served link can be favourited after it was last served (the provider answers' longest retention). */
@@ -32,7 +32,7 @@ export interface ServedLink {
 }
 
 export class ServedLinks {
-  private lastPruneDay = '';
+  private readonly pruneDay = new OncePerDay();
 
   constructor(private readonly db: Kysely<StateDatabase>) {}
 
@@ -69,9 +69,7 @@ export class ServedLinks {
 
   /** Drops links served longer ago than the retention, once a day. */
   private async prune(nowMs: number): Promise<void> {
-    const today = new Date(nowMs).toISOString().slice(0, 10);
-    if (today <= this.lastPruneDay) return;
-    this.lastPruneDay = today;
+    if (!this.pruneDay.due(nowMs)) return;
     await this.db
       .deleteFrom('served_links')
       .where('served_ms', '<', nowMs - SERVED_LINK_RETENTION_MS)

@@ -19,6 +19,7 @@
  * const answers = new ProviderAnswers(state.db, clock, { leaseMs: 60_000 });
  * const infos = await answers.get('majestic', 'item', ['RootDomain:starbucks.com'], 100, async (keys) => buyItems(keys));
  */
+import { OncePerDay } from '../../lib/clock.js';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../lib/clock.js';
@@ -93,7 +94,7 @@ export function leaseFor(limits: { timeoutMs: number; retries: number; backoffMs
 
 export class ProviderAnswers {
   private readonly flights = new Map<string, Promise<unknown>>();
-  private lastPruneDay = '';
+  private readonly pruneDay = new OncePerDay();
   private waitingKeys = 0;
   private readonly pollMs: number;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -329,9 +330,7 @@ export class ProviderAnswers {
 
   /** Drops answers past the longest freshness, once a day. */
   private async prune(nowMs: number): Promise<void> {
-    const today = new Date(nowMs).toISOString().slice(0, 10);
-    if (today <= this.lastPruneDay) return;
-    this.lastPruneDay = today;
+    if (!this.pruneDay.due(nowMs)) return;
     await this.db
       .deleteFrom('provider_answers')
       .where('fetched_ms', '<', nowMs - RETENTION_MS)

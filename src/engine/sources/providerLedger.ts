@@ -6,6 +6,7 @@
  * the providers here bill only answered requests (SerpApi: errored searches are not
  * counted; DataForSEO: a task is charged when it is set and answered), so neither do we.
  */
+import { OncePerDay } from '../../lib/clock.js';
 import type { Kysely } from 'kysely';
 import type { StateDatabase } from '../../store/schema.js';
 import { isFetchedSerp, type FetchedSerp } from './fetchedSerp.js';
@@ -14,7 +15,7 @@ import { isFetchedSerp, type FetchedSerp } from './fetchedSerp.js';
 export const PROVIDER_SERP_RETENTION_DAYS = 90;
 
 export class ProviderLedger {
-  private lastPruneDay = '';
+  private readonly pruneDay = new OncePerDay();
 
   constructor(private readonly db: Kysely<StateDatabase>) {}
 
@@ -99,8 +100,7 @@ export class ProviderLedger {
 
   /** Drops SERPs past the retention, once a day. */
   private async prune(today: string): Promise<void> {
-    if (today <= this.lastPruneDay) return;
-    this.lastPruneDay = today;
+    if (!this.pruneDay.due(today)) return;
     const cutoff = new Date(Date.parse(`${today}T00:00:00Z`) - PROVIDER_SERP_RETENTION_DAYS * 86_400_000).toISOString().slice(0, 10);
     await this.db.deleteFrom('provider_serps').where('day', '<', cutoff).execute();
   }

@@ -17,6 +17,12 @@
 import { startFakeUpstream, type Answer, type FakeUpstream, type FakeUpstreamOptions, type Recorded } from './upstream.js';
 import { fakeRoot, linksTo, type FakeLinkWeb } from './linkWeb.js';
 
+/** A Labs task's one result: the task's search engine, target and market, and its items. */
+function labsResult(target: string, task: Record<string, unknown>, items: unknown[]): unknown[] {
+  const market = { location_code: task.location_code, language_code: task.language_code };
+  return [{ se_type: 'google', target, ...market, total_count: items.length, items_count: items.length, items }];
+}
+
 /** What one task costs in the fake (its `cost`, which the client settles at). */
 export const FAKE_DFS_COST = 0.02003;
 
@@ -310,17 +316,7 @@ export function dataForSeoBacklinksAnswer(web: FakeLinkWeb, login: string, passw
       metrics: { organic: { pos_1: 40, etv: 21_000.2, count: intersections } },
       competitor_metrics: { organic: { pos_1: 30, etv: 9_000.7, count: intersections } },
     }));
-    return envelope(path, task, [
-      {
-        se_type: 'google',
-        target,
-        location_code: task.location_code,
-        language_code: task.language_code,
-        total_count: items.length,
-        items_count: items.length,
-        items,
-      },
-    ]);
+    return envelope(path, task, labsResult(target, task, items));
   }
   if (fn === 'dataforseo_labs/google/domain_rank_overview') {
     // The result's `items` hold one item per search engine type with `metrics` by kind of result
@@ -337,22 +333,7 @@ export function dataForSeoBacklinksAnswer(web: FakeLinkWeb, login: string, passw
           },
         ]
       : [];
-    return envelope(
-      path,
-      task,
-      [
-        {
-          se_type: 'google',
-          target,
-          location_code: task.location_code,
-          language_code: task.language_code,
-          total_count: items.length,
-          items_count: items.length,
-          items,
-        },
-      ],
-      0.0101,
-    );
+    return envelope(path, task, labsResult(target, task, items), 0.0101);
   }
   return { status: 404, json: { status_code: 40400, status_message: 'Not Found.' } };
 }
