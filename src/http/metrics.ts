@@ -9,7 +9,7 @@
  * faces clients, and a process's counters are the operator's. QUARRY_METRICS_PORT serves them
  * on a port of their own instead (metrics/metricsServer.ts).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
 import { Counter, type CounterConfiguration, type Registry } from 'prom-client';
 import type { QuarryContext } from './context.js';
 import { bearerMatches } from '../metrics/metricsServer.js';
@@ -37,42 +37,54 @@ export async function registerMetrics(app: FastifyInstance, ctx: Pick<QuarryCont
     help: 'Paid requests answered from the 24-hour request cache, by quota pool',
     labelNames: ['pool'] as const,
   });
-  // A request's label sets are worked out once per route, status and method, and counted in a
+  // A request's label sets are worked out once per route, method and status, and counted in a
   // plain number handed to prom-client at the next scrape: inc() hashes and checks its labels
-  // every time (issue 26: the edge's cost per cache hit).
-  const routes = new WeakMap<object, RouteTallies>();
-  const unmatched: RouteTallies = { route: 'unmatched', pool: undefined, byStatus: new Map() };
-  app.addHook('onResponse', (req, reply, done) => {
-    const config = req.routeOptions.config as ({ url?: string; paid?: { pool?: string } } & object) | undefined;
-    let tallies = config?.url === undefined ? unmatched : routes.get(config);
-    if (tallies === undefined) {
-      // The route template, never the raw URL: ids and query strings would make unbounded label sets.
-      tallies = { route: config!.url!, pool: config!.paid?.pool, byStatus: new Map() };
-      routes.set(config!, tallies);
-    }
+  // every time (issue 26: the edge's cost per cache hit). Each route counts in a hook of its
+  // own, its template and pool fixed when it is added: reading req.routeOptions per request
+  // built a dozen-field object on every answer.
+  const count = (tallies: RouteTallies, req: FastifyRequest, reply: FastifyReply) => {
     const status = reply.statusCode;
     // One route may answer several methods (and unmatched requests any): the method is part of the key.
-    const key = `${status} ${req.method}`;
-    let byStatus = tallies.byStatus.get(key);
+    let byStatus = tallies.byMethod.get(req.method);
     if (byStatus === undefined) {
+      byStatus = new Map();
+      tallies.byMethod.set(req.method, byStatus);
+    }
+    let counted = byStatus.get(status);
+    if (counted === undefined) {
       const pool = tallies.pool;
-      byStatus = {
+      counted = {
         requests: tally(registry, requests, { method: req.method, route: tallies.route, status: String(status) }),
         hits: pool === undefined ? undefined : tally(registry, cacheHits, { pool }),
         admissions: pool === undefined ? undefined : tally(registry, admissions, { pool }),
       };
-      tallies.byStatus.set(key, byStatus);
+      byStatus.set(status, counted);
     }
-    byStatus.requests.pending++;
+    counted.requests.pending++;
     const pool = tallies.pool;
     if (pool !== undefined) {
       if (status >= 200 && status < 300) {
-        if (reply.getHeader('x-cache') === 'HIT') byStatus.hits!.pending++;
-        else byStatus.admissions!.pending++;
+        if (reply.getHeader('x-cache') === 'HIT') counted.hits!.pending++;
+        else counted.admissions!.pending++;
       } else if (status === 429 || status === 402) {
         refusals.inc({ pool, reason: reply.getHeader('retry-after') === undefined ? 'CreditLimit' : 'RateLimit' });
       }
     }
+  };
+  app.addHook('onRoute', (route) => {
+    // The route template, never the raw URL: ids and query strings would make unbounded label sets.
+    const tallies: RouteTallies = { route: route.url, pool: (route.config as { paid?: { pool?: string } } | undefined)?.paid?.pool, byMethod: new Map() };
+    const counted: onResponseHookHandler = (req, reply, done) => {
+      count(tallies, req, reply);
+      done();
+    };
+    const existing = route.onResponse === undefined ? [] : Array.isArray(route.onResponse) ? route.onResponse : [route.onResponse];
+    route.onResponse = [counted, ...existing];
+  });
+  // Requests no route took (the not-found handler, URLs the router refused) have no hook of a route.
+  const unmatched: RouteTallies = { route: 'unmatched', pool: undefined, byMethod: new Map() };
+  app.addHook('onResponse', (req, reply, done) => {
+    if (req.is404) count(unmatched, req, reply);
     done();
   });
 
@@ -95,11 +107,11 @@ interface Tally {
   pending: number;
 }
 
-/** What one route's answers are counted under: its template, its pool, and tallies per status and method. */
+/** What one route's answers are counted under: its template, its pool, and tallies per method and status. */
 interface RouteTallies {
   route: string;
   pool: string | undefined;
-  byStatus: Map<string, { requests: Tally; hits: Tally | undefined; admissions: Tally | undefined }>;
+  byMethod: Map<string, Map<number, { requests: Tally; hits: Tally | undefined; admissions: Tally | undefined }>>;
 }
 
 const talliesOf = new WeakMap<Registry, Tally[]>();

@@ -180,22 +180,63 @@ function jsonField(name: string, value: string | number | undefined): string {
   return value === undefined ? '' : `,"${name}":${JSON.stringify(value)}`;
 }
 
+/** URLs whose line part is remembered (a repeated URL, such as a cache hit's, is redacted and escaped once); longer URLs are not. */
+const REMEMBERED_URLS = 2_000;
+const REMEMBERED_URL_LENGTH = 1_000;
+
+/** The line's `"req":{` part up to the client address, for one method, URL and host. */
+interface RequestPart {
+  method: string;
+  host: string | undefined;
+  json: string;
+}
+
+const requestParts = new Map<string, RequestPart>();
+
+/** `"req":{"method":…,"url":…,"host":…` of a request, remembered by URL (issue 26). */
+function requestPart(req: FastifyRequest): string {
+  const { url, method } = req;
+  const host = req.host;
+  const known = requestParts.get(url);
+  if (known !== undefined && known.method === method && known.host === host) return known.json;
+  const json = `"req":{"method":${JSON.stringify(method)}${jsonField('url', redactUrl(url))}${jsonField('host', host)}`;
+  if (url.length <= REMEMBERED_URL_LENGTH) {
+    if (requestParts.size >= REMEMBERED_URLS) requestParts.clear();
+    requestParts.set(url, { method, host, json });
+  }
+  return json;
+}
+
+/** The line's client part (address and port, `}` closing `req`), remembered per socket: a keep-alive client sends many requests. */
+const clientParts = new WeakMap<object, { ip: string; json: string }>();
+
+function clientPart(req: FastifyRequest): string {
+  // Behind a proxy one socket carries many clients: the part is the socket's only while the address is.
+  const { ip, socket } = req;
+  const known = socket === undefined ? undefined : clientParts.get(socket);
+  if (known !== undefined && known.ip === ip) return known.json;
+  const json = `${jsonField('remoteAddress', ip)}${jsonField('remotePort', socket?.remotePort)}}`;
+  if (socket !== undefined) clientParts.set(socket, { ip, json });
+  return json;
+}
+
 /**
  * A request's `request completed` line written by hand, the bytes pino writes for it with its
  * default options (requestLog.test.ts holds the two to each other): pino's general path, a
  * serialiser and a JSON.stringify of each object field, was most of the line's cost on a
  * cached paid hit, itself the cheapest request there is (issue 26). Its level, time, bindings
- * (pid, hostname) and line end are still pino's own.
+ * (pid, hostname) and line end are still pino's own; the request's fields are escaped once
+ * per URL and per client socket (requestPart, clientPart).
  */
 function writePlainLine(logger: PinoParts, reqId: string, req: FastifyRequest, res: FastifyReply): void {
   if (!logger.isLevelEnabled('info')) return;
-  const fields = requestFields(req);
   const line =
     logger[pino.symbols.lsCacheSym][INFO] +
     logger[pino.symbols.timeSym]() +
     logger[pino.symbols.chindingsSym] +
-    `,"reqId":${JSON.stringify(reqId)}` +
-    `,"req":{"method":${JSON.stringify(fields.method)}${jsonField('url', fields.url)}${jsonField('host', fields.host)}${jsonField('remoteAddress', fields.remoteAddress)}${jsonField('remotePort', fields.remotePort)}}` +
+    `,"reqId":${JSON.stringify(reqId)},` +
+    requestPart(req) +
+    clientPart(req) +
     `,"res":{"statusCode":${res.statusCode}}` +
     `,"responseTime":${JSON.stringify(res.elapsedTime)}` +
     `,"msg":"request completed"` +

@@ -28,6 +28,10 @@ describe('metrics', () => {
     assert.equal((await serps('widget')).statusCode, 429, 'the burst window: 3 per 30 s');
     t.clock.advance(31 * SECOND);
     assert.equal((await get('/v3/keyword-tool/lists/secret-id-123')).statusCode, 404);
+    // A HEAD of a cached request is a hit of its own method; a URL no route takes counts as unmatched.
+    const head = await t.app.inject({ method: 'HEAD', url: '/v3/keyword-tool/serps?kw=tent&location_id=2840', headers });
+    assert.equal(head.headers['x-cache'], 'HIT');
+    assert.equal((await get('/v3/no/such/route?kw=secret-id-123')).statusCode, 404);
     const res = await t.app.inject({ method: 'GET', url: '/metrics', headers: METRICS_HEADERS });
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers['content-type']), /^text\/plain/);
@@ -37,10 +41,12 @@ describe('metrics', () => {
       return m ? Number(m[1]) : undefined;
     };
     assert.equal(value('quarry_admissions_total{pool="serps"}'), 3);
-    assert.equal(value('quarry_cache_hits_total{pool="serps"}'), 1);
+    assert.equal(value('quarry_cache_hits_total{pool="serps"}'), 2);
     assert.equal(value('quarry_refusals_total{pool="serps",reason="RateLimit"}'), 1);
     assert.equal(value('quarry_http_requests_total{method="GET",route="/v3/keyword-tool/serps",status="200"}'), 4);
     assert.equal(value('quarry_http_requests_total{method="GET",route="/v3/keyword-tool/lists/:list_id",status="404"}'), 1);
+    assert.equal(value('quarry_http_requests_total{method="HEAD",route="/v3/keyword-tool/serps",status="200"}'), 1);
+    assert.equal(value('quarry_http_requests_total{method="GET",route="unmatched",status="404"}'), 1);
     assert.match(text, /^# TYPE quarry_jobs gauge$/m);
     assert.ok(!text.includes('secret-id-123') && !text.includes(key), 'no raw URLs or keys in labels');
     // Not part of the API: absent from the OpenAPI document.

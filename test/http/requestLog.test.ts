@@ -65,6 +65,11 @@ describe('request log', () => {
       { method: 'GET' as const, url: '/v3/keyword-tool/limits', headers: { 'x-access-token': key } },
       { method: 'GET' as const, url: `/v3/keyword-tool/limits?key=${key}`, headers: {} },
       { method: 'GET' as const, url: '/v3/no/such/route' },
+      // Again, and with another host or method: the line's parts are remembered by URL.
+      { method: 'GET' as const, url: '/v3/keyword-tool/limits', headers: { 'x-access-token': key } },
+      { method: 'GET' as const, url: '/v3/keyword-tool/limits', headers: { 'x-access-token': key, host: 'other.example' } },
+      { method: 'HEAD' as const, url: '/v3/keyword-tool/limits', headers: { 'x-access-token': key, host: 'other.example' } },
+      { method: 'GET' as const, url: `/v3/keyword-tool/limits?key=${key}`, headers: {} },
     ];
     // The first app's logger is plain (level and stream): its lines are built by hand. The
     // second's names pino's default base explicitly, so it writes the same lines its own way.
@@ -78,6 +83,10 @@ describe('request log', () => {
     await pinos.app.close();
     assert.equal(plain.lines.length, requests.length, plain.lines.join(''));
     assert.deepEqual(plain.lines.map(steady), pinos.lines.map(steady));
+    assert.deepEqual(
+      plain.lines.map((l) => JSON.parse(l).req.host + ' ' + JSON.parse(l).req.method),
+      requests.map((r) => `${r.headers?.host ?? 'localhost:80'} ${r.method}`),
+    );
     const first = JSON.parse(plain.lines[0]);
     assert.equal(first.msg, 'request completed');
     assert.equal(first.req.host, 'quoted"host\\name');
