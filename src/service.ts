@@ -56,7 +56,7 @@ export async function openStateContext(config: Config, options: ServiceOptions =
   const state: StateStore = await openConfiguredStateStore(config, options);
   // Scale mode: the policy's hot state and its single-flight on Redis, shared by every process,
   // and the announcements that keep every process's remembered keys true.
-  const redis = config.redisUrl ? await openRedis(config.redisUrl, config.redisPrefix) : null;
+  const redis = config.redisUrl ? await closingOnFailure(openRedis(config.redisUrl, config.redisPrefix), () => state.close()) : null;
   const accounts = new Accounts(state, () => Object.keys(plans), redis);
   const policy = openAccessPolicy(state, redis, plans, clock);
   return { config, clock, state, accounts, policy, plans, redis };
@@ -79,7 +79,7 @@ export async function createContext(config: Config, options: ServiceOptions = {}
   const locations = loadLocations();
   const open = (file: string, onProgress?: ProgressListener) =>
     openResearchSet(file, { clock: base.clock, sources: config.sources, state: base.state.db, locations, onProgress });
-  const { live, research } = await openLiveResearch(config, base, options, open);
+  const { live, research } = await closingOnFailure(openLiveResearch(config, base, options, open), () => closeStateContext(base));
   // The engine, search and sources every route and job reads: views of the live set (liveResearch.ts).
   const engine = live.view((set) => set.engine);
   const search = live.view((set) => set.search);
@@ -101,7 +101,10 @@ export type WorkerContext = StateContext & Pick<QuarryContext, 'engine' | 'jobs'
 
 export async function createWorkerContext(config: Config, options: ServiceOptions = {}): Promise<WorkerContext> {
   const base = await openStateContext(config, options);
-  const { live, research } = await openLiveResearch(config, base, options, (file) => openEngineSet(file, { clock: base.clock }));
+  const { live, research } = await closingOnFailure(
+    openLiveResearch(config, base, options, (file) => openEngineSet(file, { clock: base.clock })),
+    () => closeStateContext(base),
+  );
   const engine = live.view((set) => set.engine);
   const jobs = openJobQueue(base.state, base.clock);
   return { ...base, engine, research, jobs, metrics: watchedMetrics(base, live, research) };
@@ -137,6 +140,21 @@ function fairUseOf(config: Config, base: StateContext, jobs: JobQueue): FairUse 
     ? redisFairUse(base.redis, base.policy, config.freeWritesPerMinute, base.clock, exports)
     : fairUse(config.freeWritesPerMinute, base.clock, exports);
   return { ...shared, requests: new RequestsInFlight(config.requestsInFlight) };
+}
+
+/**
+ * `opening`'s value; when it fails, `close` (what was opened before it) runs first and the
+ * failure is thrown as it was. A start that fails partway must not leave a pool, a Redis
+ * connection or a store open: their handles would keep the process (a CLI, a test runner)
+ * from exiting.
+ */
+async function closingOnFailure<T>(opening: Promise<T>, close: () => Promise<void>): Promise<T> {
+  try {
+    return await opening;
+  } catch (err) {
+    await close().catch(() => undefined);
+    throw err;
+  }
 }
 
 /** Closes what createContext (or createWorkerContext) opened. */

@@ -18,7 +18,23 @@ export async function openRedis(url: string, prefix: string): Promise<RedisHandl
   const options = { maxRetriesPerRequest: 3, enableReadyCheck: true, lazyConnect: true };
   const client = new Redis(url, options);
   const subscriber = new Redis(url, options);
-  await Promise.all([client.connect(), subscriber.connect()]);
+  // What a failed connect met (ECONNREFUSED…); connect() itself rejects with "Connection is closed".
+  let failure: unknown = null;
+  const onError = (err: unknown) => (failure ??= err);
+  client.on('error', onError);
+  subscriber.on('error', onError);
+  try {
+    await Promise.all([client.connect(), subscriber.connect()]);
+  } catch (err) {
+    // ioredis keeps reconnecting a connection whose first connect failed (its timers hold the
+    // process open for ever): both are dropped, the one that did connect too.
+    client.disconnect();
+    subscriber.disconnect();
+    throw failure ?? err;
+  } finally {
+    client.off('error', onError);
+    subscriber.off('error', onError);
+  }
   return {
     client,
     subscriber,
