@@ -96,7 +96,13 @@ async function bulkReads(lane: number): Promise<void> {
 
 /** One live backlink export at a time per loop: created, polled until it is done, created again. */
 async function exports(): Promise<void> {
-  await call('suggest', '/link-tool/exports/suggest', { method: 'POST', body: JSON.stringify({ url: plan.exportTarget }) });
+  // An export needs a suggestion for its url (422 without one): asked again until given (the
+  // other loops' flood can have the first one refused, 429, and then no export ever ran).
+  while (running) {
+    const suggested = await call('suggest', '/link-tool/exports/suggest', { method: 'POST', body: JSON.stringify({ url: plan.exportTarget }) });
+    if (suggested?.status === 200) break;
+    await sleep(1_000);
+  }
   while (running) {
     const res = await call('create export', '/link-tool/exports', {
       method: 'POST',
