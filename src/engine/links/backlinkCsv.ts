@@ -2,9 +2,10 @@
  * Backlink CSV records written straight into bytes: what a backlink export writes, byte
  * for byte `csvRecord(backlinkRow(...))` (linksService.ts), at a fraction of its cost.
  *
- * - The links query selects few columns, most of them integers: the record's run of link
- *   dates and lost state comes out of SQLite already as CSV text (`printf`), the type as a
- *   small code; a string column costs SQLite and V8 more than the bytes it holds.
+ * - The links query yields one string a link (`BACKLINK_CSV_RECORD`): its ids in decimal,
+ *   its type, nofollow and strength as one small code, its anchor and alt, and its run of
+ *   dates and lost state already as CSV text (`printf`). better-sqlite3 makes a JS value of
+ *   every column of every row, which costs more than SQLite building the string.
  * - Each page's CSV fields are encoded once into one byte arena (`PageCsvReader`), read
  *   for a batch of links at a time or all at once for a long list; a record copies its
  *   pages' bytes from there instead of concatenating strings.
@@ -17,7 +18,7 @@
  * export: records written into reused buffers".)
  *
  * @example
- * const source = new BacklinkCsvSource(new PageCsvReader(raw), links); // links: the query's raw iterator
+ * const source = new BacklinkCsvSource(new PageCsvReader(raw), links, linkById); // links: the query's plucked iterator
  * const chunk = Buffer.alloc(source.nextRecordBytes());
  * const end = source.writeRecords(chunk, 0, 1); // one record, chunk.subarray(0, end)
  */
@@ -25,12 +26,15 @@ import { csvString, type CsvRecordSource } from '../../lib/csv.js';
 import { hexId } from './targets.js';
 import { languageCode, PageReader, type PageRow } from './pageDetails.js';
 
-/** Link types in the order of their codes in `BACKLINK_CSV_COLUMNS`. */
+/** Link types in the order of their codes in `BACKLINK_CSV_COLUMNS` and `BACKLINK_CSV_RECORD`. */
 const TYPES = ['text', 'image', 'redirect', 'frame', 'mention'] as const;
 
 /** A quoted SQL text as `csvString` quotes it (used on the rare lost reason only). */
 const sqlCsvString = (x: string) =>
   `CASE WHEN instr(${x}, ',') + instr(${x}, '"') + instr(${x}, char(10)) + instr(${x}, char(13)) THEN '"' || replace(${x}, '"', '""') || '"' ELSE ${x} END`;
+
+/** `,first_seen,last_seen,last_crawl,deleted,reason_lost,` of a link, as CSV text. */
+const MIDDLE = `printf(',%s,%s,%s,', l.first_seen, l.last_seen, l.last_seen) || CASE l.deleted WHEN 1 THEN 'true,' || ${sqlCsvString('l.reason_lost')} ELSE 'false,' END || ','`;
 
 /**
  * The links query's columns for CSV records (of `links l`), in `CsvLinkRow` order.
@@ -44,10 +48,22 @@ export const BACKLINK_CSV_COLUMNS = [
   `CASE l.type ${TYPES.map((t, i) => `WHEN '${t}' THEN ${i}`).join(' ')} ELSE l.type END`,
   'l.anchor',
   'l.alt',
-  `printf(',%s,%s,%s,', l.first_seen, l.last_seen, l.last_seen) || CASE l.deleted WHEN 1 THEN 'true,' || ${sqlCsvString('l.reason_lost')} ELSE 'false,' END || ','`,
+  MIDDLE,
   'l.nofollow',
   'l.strength',
 ].join(', ');
+
+/**
+ * A link's CSV record as one string of the links query (of `links l`, plucked):
+ * `source_page_id,target_page_id,id,source_root_id,LINK_CODE,` in decimal, then the anchor,
+ * a NUL, the alt, a NUL, and the run of dates and lost state as in `BACKLINK_CSV_COLUMNS`.
+ * One string a row instead of ten values: better-sqlite3 makes a JS value of each column
+ * of each row, which cost more than SQLite building the string (on `small`, 1.13 M rows:
+ * 2.5–2.8 → 1.9 CPU-s for the query).
+ * `LINK_CODE` is the type's index in TYPES + 8 · nofollow + 16 · strength, or -1 when the
+ * type is none of TYPES or the strength is not a digit (that link is read again by id).
+ */
+export const BACKLINK_CSV_RECORD = `printf('%d,%d,%d,%d,%d,', l.source_page_id, l.target_page_id, l.id, l.source_root_id, coalesce(CASE WHEN l.strength IN (0, 1, 2, 3, 4, 5, 6, 7, 8, 9) THEN (CASE l.type ${TYPES.map((t, i) => `WHEN '${t}' THEN ${i}`).join(' ')} END) + 8 * (l.nofollow = 1) + 16 * l.strength END, -1)) || l.anchor || char(0) || l.alt || char(0) || ${MIDDLE}`;
 
 export type CsvLinkRow = [
   sourcePageId: number,
@@ -65,6 +81,8 @@ export type CsvLinkRow = [
 
 const COMMA = 0x2c;
 const NEWLINE = 0x0a;
+const NUL = '\0';
+const MINUS = 0x2d;
 const QUOTE = 0x22;
 const RETURN = 0x0d;
 const ZERO = 0x30;
@@ -167,47 +185,59 @@ export class PageCsvReader extends PageReader {
 }
 
 /**
- * The CSV records of the links a query yields (`BACKLINK_CSV_COLUMNS`, in list order),
+ * The CSV records of the links a query yields (`BACKLINK_CSV_RECORD`, in list order),
  * read a batch at a time with their pages. A link whose source or target page, or its metrics, is missing
  * from the index has no backlink to show and is left out, as in backlink lists.
  */
 export class BacklinkCsvSource implements CsvRecordSource {
   private readonly pages: PageCsvReader;
-  private readonly batch: CsvLinkRow[] = [];
+  private readonly batch: string[] = [];
   private readonly pageIds: number[] = [];
   private position = 0;
   private ended = false;
-  /** The next record's link and its quoted strings, once `nextRecordBytes` has found it. */
-  private current: CsvLinkRow | undefined;
+  /** The next record's link, once `nextRecordBytes` has found it (see `next`). */
+  private current: string | undefined;
+  private sourcePage = 0;
+  private targetPage = 0;
+  private id = 0;
+  private sourceRoot = 0;
+  /** `LINK_CODE`: type code + 8 · nofollow + 16 · strength. */
+  private code = 0;
+  /** Where the anchor starts in `current`, and the NULs after the anchor and the alt. */
+  private textAt = 0;
+  private anchorEnd = 0;
+  private altEnd = 0;
+  /** The link's `BACKLINK_CSV_COLUMNS` when its record takes the general path (see `next`), and its quoted type. */
+  private link: CsvLinkRow | undefined;
   private type = '';
   /** The buffer written last and a DataView of it (writers reuse their buffers). */
   private into: Buffer | undefined;
   private intoView: DataView | undefined;
   written = 0;
 
+  /**
+   * `links`: the query's `BACKLINK_CSV_RECORD` strings (plucked); `linkById`: a link's
+   * `BACKLINK_CSV_COLUMNS`, for the rare record that does not fit that string's shape.
+   */
   constructor(
     pages: PageCsvReader,
-    private readonly links: IterableIterator<CsvLinkRow>,
+    private readonly links: IterableIterator<string>,
+    private readonly linkById: (id: number) => CsvLinkRow | undefined,
   ) {
     this.pages = pages;
   }
 
   nextRecordBytes(): number {
-    const link = this.next();
-    if (link === undefined) return 0;
-    const { pages } = this;
+    const row = this.next();
+    if (row === undefined) return 0;
+    const { pages, link } = this;
     const bounds = pages.fieldBounds;
-    const source = 5 * pages.fieldsOf(link[0]);
-    const target = 5 * pages.fieldsOf(link[1]);
-    return (
-      FIXED_RECORD_BYTES +
-      (bounds[source + 4] - bounds[source]) +
-      (bounds[target + 1] - bounds[target]) +
-      (bounds[target + 3] - bounds[target + 2]) +
-      (this.type.length + link[7].length) * MAX_UTF8_BYTES_PER_UNIT +
-      csvTextBytes(link[5]) +
-      csvTextBytes(link[6])
-    );
+    const source = 5 * pages.fieldsOf(this.sourcePage);
+    const target = 5 * pages.fieldsOf(this.targetPage);
+    const pageBytes =
+      FIXED_RECORD_BYTES + (bounds[source + 4] - bounds[source]) + (bounds[target + 1] - bounds[target]) + (bounds[target + 3] - bounds[target + 2]);
+    if (link === undefined) return pageBytes + csvTextBytes(row.length - this.textAt);
+    return pageBytes + (this.type.length + link[7].length) * MAX_UTF8_BYTES_PER_UNIT + csvTextBytes(link[5].length) + csvTextBytes(link[6].length);
   }
 
   writeRecords(into: Buffer, at: number, maxRows: number): number {
@@ -231,21 +261,51 @@ export class BacklinkCsvSource implements CsvRecordSource {
     this.links.return?.();
   }
 
-  /** The next link with both pages in memory, its quoted strings prepared; undefined at the end. */
-  private next(): CsvLinkRow | undefined {
+  /**
+   * The next link with both pages in memory, its numbers read from its string; undefined
+   * at the end. A link whose type or strength the code cannot hold, or whose anchor, alt
+   * or dates hold a NUL (the string's separator), is read again by id (`link`).
+   */
+  private next(): string | undefined {
     if (this.current !== undefined) return this.current;
     for (;;) {
       if (this.position === this.batch.length && !this.readBatch()) return undefined;
-      const link = this.batch[this.position++];
-      if (this.pages.fieldsOf(link[0]) < 0 || this.pages.fieldsOf(link[1]) < 0) continue;
-      this.type = typeof link[4] === 'number' ? '' : csvString(link[4]);
-      return (this.current = link);
+      const row = this.batch[this.position++];
+      let at = 0;
+      let sign = 1;
+      let value = 0;
+      for (let field = 0; field < 5; at++) {
+        const c = row.charCodeAt(at);
+        if (c === COMMA) {
+          value *= sign;
+          if (field === 0) this.sourcePage = value;
+          else if (field === 1) this.targetPage = value;
+          else if (field === 2) this.id = value;
+          else if (field === 3) this.sourceRoot = value;
+          else this.code = value;
+          field++;
+          value = 0;
+          sign = 1;
+        } else if (c === MINUS) sign = -1;
+        else value = value * 10 + (c - ZERO);
+      }
+      if (this.pages.fieldsOf(this.sourcePage) < 0 || this.pages.fieldsOf(this.targetPage) < 0) continue;
+      this.textAt = at;
+      this.anchorEnd = row.indexOf(NUL, at);
+      this.altEnd = row.indexOf(NUL, this.anchorEnd + 1);
+      this.link = undefined;
+      if (this.code < 0 || this.anchorEnd < 0 || this.altEnd < 0 || row.indexOf(NUL, this.altEnd + 1) >= 0) {
+        this.link = this.linkById(this.id);
+        if (this.link === undefined) continue;
+        this.type = typeof this.link[4] === 'number' ? '' : csvString(this.link[4]);
+      }
+      return (this.current = row);
     }
   }
 
   /** Reads the next links and their pages; false when there are none. */
   private readBatch(): boolean {
-    const { batch, pageIds, links } = this;
+    const { batch, pageIds, links, pages } = this;
     batch.length = 0;
     pageIds.length = 0;
     this.position = 0;
@@ -254,29 +314,34 @@ export class BacklinkCsvSource implements CsvRecordSource {
       const next = links.next();
       if (next.done) break;
       batch.push(next.value);
-      pageIds.push(next.value[0], next.value[1]);
     }
     if (batch.length === 0) {
       this.close();
       return false;
     }
-    this.pages.load(pageIds);
+    if (!pages.complete) {
+      for (const row of batch) {
+        const first = row.indexOf(',');
+        pageIds.push(Number(row.slice(0, first)), Number(row.slice(first + 1, row.indexOf(',', first + 1))));
+      }
+      pages.load(pageIds);
+    }
     return true;
   }
 
   /** Writes the current record at `at` (room checked); returns the offset after it. */
   private write(into: Buffer, view: DataView, at: number): number {
-    const link = this.current!;
+    const row = this.current!;
     this.current = undefined;
-    const { pages } = this;
+    const { pages, link } = this;
     const arena = pages.arena;
     const arenaView = pages.arenaView;
     const bounds = pages.fieldBounds;
-    const source = 5 * pages.fieldsOf(link[0]);
-    const target = 5 * pages.fieldsOf(link[1]);
-    let end = writeHexId(into, view, at, link[2]);
+    const source = 5 * pages.fieldsOf(this.sourcePage);
+    const target = 5 * pages.fieldsOf(this.targetPage);
+    let end = writeHexId(into, view, at, this.id);
     into[end++] = COMMA;
-    end = writeHexId(into, view, end, link[3]);
+    end = writeHexId(into, view, end, this.sourceRoot);
     into[end++] = COMMA;
     end = copyBytes(arenaView, arena, bounds[source], bounds[source + 1], view, into, end);
     into[end++] = COMMA;
@@ -284,23 +349,38 @@ export class BacklinkCsvSource implements CsvRecordSource {
     into[end++] = COMMA;
     end = copyBytes(arenaView, arena, bounds[source + 1], bounds[source + 2], view, into, end);
     into[end++] = COMMA;
-    const type = link[4];
-    end = typeof type === 'number' ? copy(TYPE_BYTES[type], into, end) : writeText(into, end, this.type);
-    into[end++] = COMMA;
-    end = writeCsvText(into, end, link[5]);
-    into[end++] = COMMA;
-    end = writeCsvText(into, end, link[6]);
-    end = writeText(into, end, link[7]);
+    const code = this.code;
+    let flags: Uint8Array;
+    if (link === undefined) {
+      end = copy(TYPE_BYTES[code & 7], into, end);
+      into[end++] = COMMA;
+      end = writeCsvText(into, end, row, this.textAt, this.anchorEnd);
+      into[end++] = COMMA;
+      end = writeCsvText(into, end, row, this.anchorEnd + 1, this.altEnd);
+      end = writeText(into, end, row, this.altEnd + 1);
+      flags = FLAGS[(code >> 3) & 1][code & 7];
+    } else {
+      const type = link[4];
+      end = typeof type === 'number' ? copy(TYPE_BYTES[type], into, end) : writeText(into, end, this.type, 0);
+      into[end++] = COMMA;
+      end = writeCsvText(into, end, link[5], 0, link[5].length);
+      into[end++] = COMMA;
+      end = writeCsvText(into, end, link[6], 0, link[6].length);
+      end = writeText(into, end, link[7], 0);
+      flags = typeof type === 'number' ? FLAGS[link[8] === 1 ? 1 : 0][type] : UNKNOWN_TYPE_FLAGS[link[8] === 1 ? 1 : 0];
+    }
     end = copyBytes(arenaView, arena, bounds[source + 2], bounds[source + 3], view, into, end);
     into[end++] = COMMA;
     end = copyBytes(arenaView, arena, bounds[target + 2], bounds[target + 3], view, into, end);
-    const flags = typeof type === 'number' ? FLAGS[link[8] === 1 ? 1 : 0][type] : UNKNOWN_TYPE_FLAGS[link[8] === 1 ? 1 : 0];
     end = copy(flags, into, end);
     end = copyBytes(arenaView, arena, bounds[source + 3], bounds[source + 4], view, into, end);
     into[end++] = COMMA;
-    const strength = link[9];
-    if (strength !== null && strength >= 0 && strength <= 9 && Number.isInteger(strength)) into[end++] = ZERO + strength;
-    else if (strength !== null) end += into.write(String(strength), end, 'latin1');
+    if (link === undefined) into[end++] = ZERO + (code >> 4);
+    else {
+      const strength = link[9];
+      if (strength !== null && strength >= 0 && strength <= 9 && Number.isInteger(strength)) into[end++] = ZERO + strength;
+      else if (strength !== null) end += into.write(String(strength), end, 'latin1');
+    }
     into[end++] = NEWLINE;
     this.written++;
     return end;
@@ -324,38 +404,37 @@ function copyBytes(fromView: DataView, from: Uint8Array, start: number, end: num
 }
 
 /**
- * Writes `text` as UTF-8 at `at`: an ASCII text (the dates run) in a loop,
- * which for a field of a few dozen characters costs less than a native `write`; any
- * other text natively, from its start.
+ * Writes `text` from `start` to its end as UTF-8 at `at`: an ASCII text (the dates run)
+ * in a loop, which for a field of a few dozen characters costs less than a native
+ * `write`; any other text natively, from `start`.
  */
-function writeText(into: Buffer, at: number, text: string): number {
+function writeText(into: Buffer, at: number, text: string, start: number): number {
   const n = text.length;
-  for (let i = 0; i < n; i++) {
+  for (let i = start, to = at; i < n; i++) {
     const c = text.charCodeAt(i);
-    if (c >= 0x80) return at + into.write(text, at);
-    into[at + i] = c;
+    if (c >= 0x80) return at + into.write(start === 0 ? text : text.slice(start), at);
+    into[to++] = c;
   }
-  return at + n;
+  return at + n - start;
 }
 
-/** At most how many bytes `csvString(text)` takes in UTF-8: 3 a unit, a doubled quote 1 more, 2 around. */
-function csvTextBytes(text: string): number {
-  return text.length * (MAX_UTF8_BYTES_PER_UNIT + 1) + 2;
+/** At most how many bytes `csvString` of a text of `length` units takes in UTF-8: 3 a unit, a doubled quote 1 more, 2 around. */
+function csvTextBytes(length: number): number {
+  return length * (MAX_UTF8_BYTES_PER_UNIT + 1) + 2;
 }
 
 /**
- * Writes `csvString(text)` as UTF-8 at `at`: a text that is ASCII and needs no quotes
- * (most anchors and alts) in the same loop that finds it needs none, instead of a regular
- * expression test and then a copy; any other text through `csvString`, natively, from its start.
+ * Writes `csvString(text.slice(start, end))` as UTF-8 at `at`: a text that is ASCII and
+ * needs no quotes (most anchors and alts) in the same loop that finds it needs none;
+ * any other text through `csvString`, natively, from its start.
  */
-function writeCsvText(into: Buffer, at: number, text: string): number {
-  const n = text.length;
-  for (let i = 0; i < n; i++) {
+function writeCsvText(into: Buffer, at: number, text: string, start: number, end: number): number {
+  for (let i = start, to = at; i < end; i++) {
     const c = text.charCodeAt(i);
-    if (c >= 0x80 || c === QUOTE || c === COMMA || c === NEWLINE || c === RETURN) return at + into.write(csvString(text), at);
-    into[at + i] = c;
+    if (c >= 0x80 || c === QUOTE || c === COMMA || c === NEWLINE || c === RETURN) return at + into.write(csvString(text.slice(start, end)), at);
+    into[to++] = c;
   }
-  return at + n;
+  return at + end - start;
 }
 
 /** Copies a short `from` (a few bytes) into `into` at `at`. */

@@ -23,7 +23,7 @@ import { TargetResolver, hexId, parseHexId, type ResolvedTarget, type TargetType
 import { isoDay, dayNumber } from '../world/dates.js';
 import { PageDetailsReader, type PageDetails } from './pageDetails.js';
 import type { CsvRecordSource } from '../../lib/csv.js';
-import { BACKLINK_CSV_COLUMNS, BacklinkCsvSource, PageCsvReader, type CsvLinkRow } from './backlinkCsv.js';
+import { BACKLINK_CSV_COLUMNS, BACKLINK_CSV_RECORD, BacklinkCsvSource, PageCsvReader, type CsvLinkRow } from './backlinkCsv.js';
 
 /** Filters of backlink lists and exports (the spec's export filter object plus list options). */
 export interface BacklinkFilter {
@@ -558,14 +558,16 @@ export class LinksService {
    */
   backlinkCsv(target: ResolvedTarget, filter: BacklinkFilter = {}, limit = Number.MAX_SAFE_INTEGER, at = this.clock.now()): CsvRecordSource {
     const pages = new PageCsvReader(this.raw);
-    if (target.entityId === null || limit <= 0) return new BacklinkCsvSource(pages, [][Symbol.iterator]());
+    const byId = this.raw.prepare(`SELECT ${BACKLINK_CSV_COLUMNS} FROM links l WHERE l.id = ?`).raw();
+    const linkById = (id: number) => byId.get(id) as CsvLinkRow | undefined;
+    if (target.entityId === null || limit <= 0) return new BacklinkCsvSource(pages, [][Symbol.iterator](), linkById);
     pages.preloadFor(Math.min(limit, this.countBacklinks(target, { source: filter.source }, at)));
-    const { sql, params } = this.matchingSql(target, filter, at, BACKLINK_CSV_COLUMNS);
+    const { sql, params } = this.matchingSql(target, filter, at, BACKLINK_CSV_RECORD);
     const links = this.raw
       .prepare(`${sql} LIMIT ?`)
-      .raw()
-      .iterate(...params, limit) as IterableIterator<CsvLinkRow>;
-    return new BacklinkCsvSource(pages, links);
+      .pluck()
+      .iterate(...params, limit) as IterableIterator<string>;
+    return new BacklinkCsvSource(pages, links, linkById);
   }
 
   /** Every matching backlink, strongest first, as objects (see `streamBacklinkRows`). */

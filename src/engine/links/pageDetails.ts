@@ -61,7 +61,7 @@ export abstract class PageReader {
   protected readonly maxPages: number;
   private readonly byIds: SqliteDatabase.Statement;
   private cachedCount = 0;
-  private complete = false;
+  private all = false;
   private readonly missing = new Set<number>();
 
   /** `maxPages`: how many pages it holds at most (tests make it small). */
@@ -69,6 +69,11 @@ export abstract class PageReader {
     this.raw = raw;
     this.maxPages = maxPages;
     this.byIds = raw.prepare(PAGES_BY_ID_SQL).raw();
+  }
+
+  /** True when every page is in memory (`preloadFor`): `load` has nothing to read. */
+  get complete(): boolean {
+    return this.all;
   }
 
   /** Pages in memory. */
@@ -96,7 +101,7 @@ export abstract class PageReader {
     // In no particular order: sorting the pages by id would cost a temporary B-tree of all
     // of them (the planner walks the metrics first), a third of the read.
     for (const row of this.raw.prepare(PAGES_SQL).raw().iterate() as IterableIterator<PageRow>) this.keep(row);
-    this.complete = true;
+    this.all = true;
   }
 
   /**
@@ -104,7 +109,7 @@ export abstract class PageReader {
    * that exists and has metrics is in memory (as an inner join would answer).
    */
   load(ids: readonly number[]): void {
-    if (this.complete) return;
+    if (this.all) return;
     const { missing } = this;
     missing.clear();
     for (const id of ids) if (!this.has(id)) missing.add(id);

@@ -122,6 +122,9 @@ test('CSV records of backlinks are the generic encoding of their rows, byte for 
     raw.prepare('UPDATE pages SET title = ?, language_id = ? WHERE id = ?').run(`Coffee, "tea" ${i} — café`, i % 3 === 0 ? 9999 : 1, page);
   });
   raw.prepare('UPDATE links SET type = \'odd, "type"\', strength = 10 WHERE id = ?').run(strongest[5].id);
+  // What the export query's one string a link cannot carry: a NUL (its separator), a strength of two digits.
+  raw.prepare("UPDATE links SET anchor = 'nul' || char(0) || 'inside', alt = char(0) WHERE id = ?").run(strongest[9].id);
+  raw.prepare("UPDATE links SET type = 'image', strength = 12 WHERE id = ?").run(strongest[10].id);
   raw.prepare('DELETE FROM entity_metrics WHERE level = 0 AND entity_id = ?').run(strongest[7].source_page_id);
   raw.close();
   const hostile = await openEngine({ file, clock: new FakeClock(TINY_WORLD_AS_OF) });
@@ -140,6 +143,8 @@ test('CSV records of backlinks are the generic encoding of their rows, byte for 
     assert.ok(first.includes(',true,"gone, ""moved""",'), 'a lost link with its quoted reason');
     assert.ok(first.includes('"Coffee, ""tea"" 0 — café"'), 'a quoted title');
     assert.ok(first.includes('"odd, ""type"""'), 'an unknown type, quoted');
+    assert.ok(first.includes(',nul\0inside,\0,'), 'an anchor and an alt with a NUL');
+    assert.ok(first.includes(',12\n'), 'a strength of two digits');
     assert.ok(!first.includes(hexId(strongest[7].id)), 'a link whose source page has no metrics is left out');
   } finally {
     await hostile.close();
