@@ -13,11 +13,15 @@
  * as has every unknown text when the keywords are real (no sandbox, or a keyword provider),
  * where a number derived from a neighbour would be an invented one mixed with real ones.
  *
+ * CPC: a sandbox keyword's price in a market is its US-level price times the market's price
+ * level (keywordPrices.ts); a provider's or an import's is as given.
+ *
  * A provider's or an import's keyword answers the volume it was given (`volume`, Google Ads'
  * `search_volume`), not the mean of its months: real volumes are bucketed, so they differ.
  */
 import { keywordHistory, lastCompleteMonth, type HistoryParams, type MonthlySearches } from '../world/keywordHistory.js';
-import { MARKETS } from '../world/vocabulary.js';
+import { MARKETS, type WorldLanguage } from '../world/vocabulary.js';
+import { marketCpc, priceLevel } from '../world/keywordPrices.js';
 import { languageById } from '../../locations/languages.js';
 import { hashString32, unitNoise } from './deterministicNoise.js';
 import type { KeywordCatalog } from './keywordCatalog.js';
@@ -113,8 +117,8 @@ export class KeywordMetrics {
     // A derived keyword, or one imported for the whole world, has no stored markets: it
     // takes the typical shares of its language's markets.
     if (keyword.id < 0 || !this.corpus.hasMarkets(keyword.id)) {
-      const code = languageById(keyword.languageId)?.code;
-      const markets = code === 'en' || code === 'de' || code === 'fr' ? MARKETS[code] : [];
+      const language = worldLanguage(keyword.languageId);
+      const markets = language ? MARKETS[language] : [];
       const typical = markets.find((m) => m.locationId === market)?.share;
       if (typical !== undefined) return typical * (0.85 + 0.3 * unitNoise(keyword.noiseSeed, market));
     }
@@ -171,7 +175,8 @@ export class KeywordMetrics {
   volume(keyword: CorpusKeyword, locationId: number, nowMs: number): { sv: number; cpc: number } {
     const market = this.marketOf(locationId);
     const given = this.givenVolume(keyword, market);
-    if (given !== null) return { sv: given, cpc: Math.max(0, keyword.cpc) };
+    const cpc = Math.max(0, this.cpcIn(keyword, market));
+    if (given !== null) return { sv: given, cpc };
     const stored = keyword.id >= 0 ? this.corpus.storedHistory(keyword.id, market) : [];
     let last: number[];
     if (stored.length > 0) last = stored.slice(-12).map(([, , n]) => n);
@@ -182,7 +187,17 @@ export class KeywordMetrics {
       last = global.map(([, , n]) => (market === 0 ? n : Math.round(n * share)));
     }
     const sum = last.reduce((a, n) => a + n, 0);
-    return { sv: last.length ? Math.round(sum / last.length) : 0, cpc: Math.max(0, keyword.cpc) };
+    return { sv: last.length ? Math.round(sum / last.length) : 0, cpc };
+  }
+
+  /**
+   * A keyword's CPC in a market (0: worldwide): a sandbox keyword's stored price is at the US
+   * level, and each market has its own (keywordPrices.ts); a provider's or an import's CPC is
+   * as given.
+   */
+  private cpcIn(keyword: CorpusKeyword, market: number): number {
+    if (keyword.origin !== 'sandbox' && keyword.origin !== 'derived') return keyword.cpc;
+    return marketCpc(keyword.cpc, priceLevel(market, worldLanguage(keyword.languageId)));
   }
 
   /**
@@ -234,10 +249,16 @@ export class KeywordMetrics {
       svn: msv.length ? msv[msv.length - 1][2] : 0,
       svs: prev > 0 ? Math.round((100 * (sum(last) - prev)) / prev) : 0,
       msv,
-      cpc: keyword.cpc === UNKNOWN_FIGURE ? null : keyword.cpc,
+      cpc: keyword.cpc === UNKNOWN_FIGURE ? null : this.cpcIn(keyword, this.marketOf(locationId)),
       ppc: keyword.ppc === UNKNOWN_FIGURE ? null : keyword.ppc,
     };
   }
+}
+
+/** The sandbox's language of a language id (English, German or French), undefined for any other. */
+function worldLanguage(languageId: number): WorldLanguage | undefined {
+  const code = languageById(languageId)?.code;
+  return code === 'en' || code === 'de' || code === 'fr' ? code : undefined;
 }
 
 /** Origin of keywords a provider filled in (`provider:dataforseo`): answers name their source from it. */

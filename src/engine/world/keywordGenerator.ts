@@ -1,11 +1,13 @@
 /**
  * Keywords of the sandbox web: heads, attribute phrases, modifiers, questions, brands
  * and "vs" comparisons per niche and language, with heavy-tailed volumes, lognormal CPC
- * tied to commercial intent, PPC competition and per-country market shares.
+ * tied to the head's price (keywordPrices.ts) and commercial intent, PPC competition and
+ * per-country market shares.
  */
 import { LANGUAGE_IDS, MARKETS, MODIFIERS, NICHES, type WorldLanguage } from './vocabulary.js';
 import { Rng, hash32 } from './random.js';
 import { ATTRIBUTE_SYNONYMS, EN_PATTERNS, clashes, grammarOf, headProfile } from './headProfiles.js';
+import { HEAD_CPC } from './keywordPrices.js';
 
 export interface GeneratedKeyword {
   id: number;
@@ -49,15 +51,24 @@ interface Candidate {
 }
 
 /**
- * CPC multiplier by the strongest intent: buyers' queries cost more (advertisers bid on
- * purchase intent), informational ones far less.
+ * CPC multiplier by the strongest intent, against a commercial keyword's price (a head's,
+ * keywordPrices.ts): buyers' queries cost more (advertisers bid on purchase intent),
+ * informational ones far less.
  */
 function intentCpcFactor(intent: string): number {
-  if (intent.includes('transactional')) return 1.6;
-  if (intent.includes('commercial')) return 1.15;
-  if (intent.includes('navigational')) return 0.5;
-  return 0.22;
+  if (intent.includes('transactional')) return 1.4;
+  if (intent.includes('commercial')) return 1;
+  if (intent.includes('navigational')) return 0.45;
+  return 0.2;
 }
+
+/**
+ * Spread (log-space sigma) of a keyword's CPC around its head's price and intent: a head's
+ * own price is the head's (advertisers on "car insurance" all bid on it), a variant's wanders
+ * with what it asks for.
+ */
+const HEAD_CPC_SIGMA = 0.15;
+const VARIANT_CPC_SIGMA = 0.55;
 
 function intentPpcRange(intent: string): [number, number] {
   if (intent.includes('transactional')) return [55, 100];
@@ -367,7 +378,9 @@ export function generateKeywords(count: number, rng: Rng): GeneratedKeyword[] {
   const drawn = chosen.map((c) => {
     const niche = NICHES[c.niche - 1];
     const noise = c.tier === 0 ? 1 : rng.lognormal(1, 0.5);
-    const cpc = Math.round(niche.cpc * intentCpcFactor(c.intent) * rng.lognormal(1, 0.55) * 100) / 100;
+    const price = HEAD_CPC[c.language][c.head] ?? niche.cpc;
+    const sigma = c.kind === 'head' ? HEAD_CPC_SIGMA : VARIANT_CPC_SIGMA;
+    const cpc = Math.round(price * intentCpcFactor(c.intent) * rng.lognormal(1, sigma) * 100) / 100;
     const [lo, hi] = intentPpcRange(c.intent);
     return {
       c,

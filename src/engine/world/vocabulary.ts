@@ -8,7 +8,10 @@ export interface NicheVocabulary {
   peak: number;
   amplitude: number;
   trend: number;
-  /** Median cost per click in USD of a commercial keyword of the niche. */
+  /**
+   * Median cost per click (USD, US level) of a commercial keyword of the niche; a head whose
+   * clicks cost far more or less has its own price (keywordPrices.ts).
+   */
   cpc: number;
   heads: { en: string[]; de: string[]; fr: string[] };
   attributes: string[];
@@ -22,7 +25,7 @@ export const NICHES: readonly NicheVocabulary[] = [
     peak: 6,
     amplitude: 0.35,
     trend: 1.04,
-    cpc: 0.9,
+    cpc: 1.0,
     heads: {
       en: [
         'hiking boots',
@@ -66,7 +69,7 @@ export const NICHES: readonly NicheVocabulary[] = [
     peak: 1,
     amplitude: 0.3,
     trend: 1.06,
-    cpc: 1.2,
+    cpc: 1.4,
     heads: {
       en: [
         'running shoes',
@@ -110,7 +113,7 @@ export const NICHES: readonly NicheVocabulary[] = [
     peak: 11,
     amplitude: 0.15,
     trend: 1.03,
-    cpc: 0.8,
+    cpc: 0.9,
     heads: {
       en: [
         'espresso machine',
@@ -164,7 +167,7 @@ export const NICHES: readonly NicheVocabulary[] = [
     peak: 7,
     amplitude: 0.4,
     trend: 1.02,
-    cpc: 1.1,
+    cpc: 1.3,
     heads: {
       en: [
         'cheap flights',
@@ -206,7 +209,7 @@ export const NICHES: readonly NicheVocabulary[] = [
     peak: 4,
     amplitude: 0.45,
     trend: 1.03,
-    cpc: 0.7,
+    cpc: 0.8,
     heads: {
       en: [
         'raised garden bed',
@@ -232,7 +235,7 @@ export const NICHES: readonly NicheVocabulary[] = [
     peak: 5,
     amplitude: 0.1,
     trend: 1.05,
-    cpc: 1.0,
+    cpc: 1.1,
     heads: {
       en: ['dog food', 'cat litter', 'dog bed', 'puppy training', 'cat tree', 'dog harness', 'aquarium', 'pet insurance', 'dog toys', 'bird cage'],
       de: ['hundefutter', 'katzenstreu', 'hundebett', 'welpenerziehung', 'kratzbaum'],
@@ -247,7 +250,7 @@ export const NICHES: readonly NicheVocabulary[] = [
     peak: 11,
     amplitude: 0.25,
     trend: 1.07,
-    cpc: 1.8,
+    cpc: 2.0,
     heads: {
       en: [
         'gaming laptop',
@@ -317,7 +320,7 @@ export const NICHES: readonly NicheVocabulary[] = [
     peak: 3,
     amplitude: 0.2,
     trend: 1.03,
-    cpc: 1.4,
+    cpc: 1.6,
     heads: {
       en: [
         'robot vacuum',
@@ -343,7 +346,7 @@ export const NICHES: readonly NicheVocabulary[] = [
     peak: 9,
     amplitude: 0.3,
     trend: 1.04,
-    cpc: 2.5,
+    cpc: 3.0,
     heads: {
       en: [
         'online courses',
@@ -385,7 +388,7 @@ export const NICHES: readonly NicheVocabulary[] = [
     peak: 4,
     amplitude: 0.15,
     trend: 1.01,
-    cpc: 2.2,
+    cpc: 1.8,
     heads: {
       en: ['electric cars', 'car tires', 'dash cam', 'car battery', 'used cars', 'car wax', 'jump starter', 'oil change', 'car seat covers', 'ev charger'],
       de: ['elektroauto', 'autoreifen', 'dashcam', 'autobatterie', 'gebrauchtwagen'],
@@ -400,7 +403,7 @@ export const NICHES: readonly NicheVocabulary[] = [
     peak: 12,
     amplitude: 0.2,
     trend: 1.05,
-    cpc: 1.3,
+    cpc: 1.4,
     heads: {
       en: [
         'moisturizer',

@@ -18,6 +18,7 @@ import { WORLD_SIZE_SPECS } from '../../../src/engine/world/sizes.js';
 import { BREAKOUT_CANDIDATES, isBreakout } from '../../../src/engine/world/trends.js';
 import { openWorldSearch, type TestSearch } from './searchWorld.js';
 import { textRealismSuite } from './realismText.js';
+import { figureRealismSuite } from './realismFigures.js';
 
 /** Registers the checks over the world of `size` (built once and cached, test/support/world.ts). */
 export function realismSuite(size: WorldSize, seed = 1): void {
@@ -59,6 +60,11 @@ export function realismSuite(size: WorldSize, seed = 1): void {
   });
 
   textRealismSuite(size, () => t);
+  figureRealismSuite(
+    size,
+    () => t,
+    () => ranked,
+  );
 
   test(`${size}: no variant outsearches a shorter keyword it contains, worldwide or in the US, but the seeded breakouts`, () => {
     const rows = t.store.raw
