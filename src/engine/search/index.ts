@@ -14,8 +14,10 @@ import { loadKeywordData, loadSearchCorpus } from './loadSearchCorpus.js';
 import { SearchEngine } from './searchEngine.js';
 import { migrateSearchTables, SearchStore } from './searchStore.js';
 
-export { SearchEngine, classifyTarget } from './searchEngine.js';
-export type { KeywordDetail, CompetitorKeywords, GapResult, SuggestedKeyword, ImportedKeyword, SerpQuery, RankingKeyword, UrlType } from './searchEngine.js';
+export { SearchEngine } from './searchEngine.js';
+export type { KeywordDetail, ImportedKeyword, SerpQuery } from './searchEngine.js';
+export type { CompetitorKeywords, GapResult, SuggestedKeyword, RankingKeyword } from './competitorAnalysis.js';
+export { classifyTarget, type UrlType } from './searchTargets.js';
 export type { KeywordItem } from './keywordMetrics.js';
 export type { HostRankStats } from './hostRankStats.js';
 export type { Serp, SerpItem } from './serpTypes.js';

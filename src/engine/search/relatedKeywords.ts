@@ -7,7 +7,9 @@
  * query similarity) — and word overlap, weighed by the candidate's searches (see `demand`).
  */
 import type { KeywordCatalog } from './keywordCatalog.js';
+import { keywordId } from './keywordIds.js';
 import type { CorpusKeyword } from './searchCorpus.js';
+import type { QueryRef } from './serpBuilder.js';
 import { contentTokens } from './text.js';
 
 export interface RelatedInput {
@@ -67,4 +69,45 @@ export function relatedCandidates(input: RelatedInput): number[] {
   }
   scored.sort((a, b) => b.score - a.score || b.volume - a.volume || a.k - b.k);
   return scored.map((s) => s.k);
+}
+
+/**
+ * Question and query keywords about the keyword, for "people also ask" and related
+ * searches: keywords of its head term first, then others containing all its words, each
+ * group most searched first ("how much do running shoes cost" for "running shoes", not
+ * "how much do trail running shoes cost" before it).
+ */
+export function similarSearches(
+  catalog: KeywordCatalog,
+  k: CorpusKeyword,
+  locationId: number,
+  languageId: number,
+): { questions: QueryRef[]; queries: QueryRef[] } {
+  const tokens = contentTokens(k.kw);
+  const candidates: { kw: string; question: boolean; sameHead: boolean; volume: number }[] = [];
+  const seen = new Set<string>([k.kw]);
+  for (const t of tokens) {
+    for (const i of catalog.withToken(t)) {
+      const other = catalog.at(i);
+      if (other.languageId !== k.languageId || seen.has(other.kw)) continue;
+      seen.add(other.kw);
+      const sameHead = other.head === k.head;
+      if (!sameHead) {
+        const words = new Set(contentTokens(other.kw));
+        if (!tokens.every((w) => words.has(w))) continue;
+      }
+      candidates.push({ kw: other.kw, question: other.kind === 'question', sameHead, volume: other.volume });
+    }
+  }
+  candidates.sort((a, b) => Number(b.sameHead) - Number(a.sameHead) || b.volume - a.volume || (a.kw < b.kw ? -1 : a.kw > b.kw ? 1 : 0));
+  const ref = (kw: string): QueryRef => ({ kw, id: keywordId(kw, locationId, languageId) });
+  const questions = candidates
+    .filter((c) => c.question)
+    .slice(0, 4)
+    .map((c) => ref(c.kw));
+  const queries = candidates
+    .filter((c) => !c.question)
+    .slice(0, 8)
+    .map((c) => ref(c.kw));
+  return { questions, queries };
 }

@@ -8,35 +8,35 @@
  * const serp = search.serp({ kw: 'running shoes', locationId: 2840, platform: 1 });
  * const ranking = await search.competitorKeywords('example.com', 2840, 200);
  */
-import { parse as parseDomain } from 'tldts';
 import type { Clock } from '../../lib/clock.js';
 import { defaultLanguageFor, languageById, type Language } from '../../locations/languages.js';
 import type { Location, LocationRegistry } from '../../locations/registry.js';
 import { Bm25Index, PAGE_FIELD_WEIGHTS } from './bm25Index.js';
 import { clickThroughRate } from './clickThroughCurve.js';
-import { contentTypes, keywordOpportunities, type KeywordOpportunities } from './contentTypes.js';
+import { CompetitorAnalysis, type CompetitorKeywords, type GapResult, type SuggestedKeyword } from './competitorAnalysis.js';
+import { contentTypes, keywordOpportunities } from './contentTypes.js';
 import { KeywordCatalog } from './keywordCatalog.js';
 import { keywordDifficulty } from './keywordDifficulty.js';
 import { keywordId } from './keywordIds.js';
 import { KeywordMetrics, UNKNOWN_KIND, type KeywordItem } from './keywordMetrics.js';
 import { MarketItems } from './marketItems.js';
-import { OrganicRanker, type Retrieval } from './organicRanking.js';
+import { OrganicRanker } from './organicRanking.js';
 import { RankCandidates } from './rankCandidates.js';
-import { hostRankStats, type HostRankStats } from './hostRankStats.js';
-import { PageGroups, RANK_DEPTH, RankIndex, RankRowsBuilder, type RankEntry, type RankRows } from './rankIndex.js';
-import { relatedCandidates } from './relatedKeywords.js';
+import type { HostRankStats } from './hostRankStats.js';
+import { RANK_DEPTH, type RankIndex } from './rankIndex.js';
+import { MarketDifficulty } from './marketDifficulty.js';
+import { DEFAULT_SERP_LOCATION, MarketRanking, SHORT_RANKING_CANDIDATES } from './marketRanking.js';
+import { MarketRankIndexes, rankBuiltAt, type BuildPriority } from './rankIndexes.js';
+import { relatedCandidates, similarSearches } from './relatedKeywords.js';
 import type { CorpusKeyword, CorpusPage, SearchCorpus } from './searchCorpus.js';
-import type { IntentLabel } from './searchIntent.js';
 import { SerpBuilder, type QueryRef } from './serpBuilder.js';
-import type { Platform } from './serpFeatures.js';
 import type { SearchStore, KeywordRef } from './searchStore.js';
-import type { Serp, ShortLocation } from './serpTypes.js';
-import { contentTokens, normaliseKeyword } from './text.js';
+import type { KeywordDetail, Serp, SerpQuery, ShortLocation } from './serpTypes.js';
+import { normaliseKeyword } from './text.js';
 
-/** Default SERP location: location 0 or none means the United States (spec). */
-export const DEFAULT_SERP_LOCATION = 2840;
+export { DEFAULT_SERP_LOCATION };
+export type { KeywordDetail, SerpQuery } from './serpTypes.js';
 export const MAX_RELATED = 10_000;
-export const MAX_COMPETITOR_KEYWORDS = 1_000;
 
 export interface SearchEngineOptions {
   corpus: SearchCorpus;
@@ -56,60 +56,6 @@ export interface SearchEngineOptions {
   sandboxKeywords?: boolean;
 }
 
-/** Whether a lookup waits for a rank-index build; a background build (warm-up) gives way to those that are. */
-export interface BuildPriority {
-  urgent: boolean;
-}
-
-/** Work between two yields of a rank-index build to the event loop (ms): requests keep being answered. */
-const BUILD_SLICE_MS = 20;
-
-export interface SerpQuery {
-  kw: string;
-  locationId?: number;
-  languageId?: number;
-  platform?: Platform;
-  page?: number;
-  /** YYYY-MM-DD: the day the SERP stands for (a stored snapshot's date); default: the clock's day. */
-  date?: string;
-}
-
-export interface KeywordDetail {
-  serp: Serp;
-  kwOpps: KeywordOpportunities;
-  searchIntent: Record<string, IntentLabel[] | null>;
-  contentTypes: string[];
-  serpFeatures: string[];
-}
-
-export type UrlType = 'domain' | 'subdomain' | 'url';
-
-export interface RankingKeyword extends KeywordItem {
-  position: number;
-  url: string;
-}
-
-export interface CompetitorKeywords {
-  url_type: UrlType;
-  location: ShortLocation;
-  keywords: RankingKeyword[];
-  totalCount: number;
-}
-
-export interface SuggestedKeyword {
-  _id: string;
-  position: number;
-  kw: string;
-  sv: number;
-  lid: number;
-}
-
-export interface GapResult {
-  domain: string;
-  totalCount: number;
-  keywords: (KeywordItem & { position: number })[];
-}
-
 export interface ImportedKeyword extends KeywordItem {
   serp: { position: number; url: string; title: string; domain: string; ctr: number }[];
 }
@@ -126,21 +72,10 @@ export class SearchEngine {
   private readonly clock: Clock;
   private readonly locations: LocationRegistry;
   private readonly store: SearchStore | undefined;
-  private readonly rankIndexes = new Map<number, RankIndex>();
-  private readonly pendingRankIndexes = new Map<number, { index: Promise<RankIndex>; priority: BuildPriority }>();
-  /** Builds running now, each with a promise settled when it ends (see giveWay). */
-  private readonly runningBuilds = new Set<{ priority: BuildPriority; ended: Promise<void> }>();
-  private readonly rankCandidates: RankCandidates;
-  /** Identifies the stored rank candidates this engine can reuse (page texts and ranking depth). */
-  private readonly candidatesFingerprint: string | undefined;
-  private storedCandidatesLoaded = false;
-  /** Difficulties computed by one ranking (keywords no rank index covers), for the day of `difficultyDay`. */
-  private readonly difficultyCache = new Map<string, { seo: number; ts: number }>();
-  private difficultyDay = '';
-  /** Pages by `urlKey`, built on the first URL lookup (a URL parse per page: a second of a small world's open that most requests never need). */
-  private pageByUrlMap: Map<string, number> | undefined;
-  private readonly rootByDomain = new Map<string, number>();
-  private readonly domainByRoot = new Map<number, string>();
+  private readonly rankIndexes: MarketRankIndexes;
+  private readonly competitors: CompetitorAnalysis;
+  private readonly difficulty: MarketDifficulty;
+  private readonly ranking: MarketRanking;
   private readonly refs = new Map<string, KeywordRef>();
   /** Items and difficulties of catalogue keywords per market, built once (related keywords). */
   private readonly marketItems = new MarketItems();
@@ -160,20 +95,36 @@ export class SearchEngine {
       });
     this.ranker = new OrganicRanker(this.corpus, this.index);
     this.builder = new SerpBuilder(this.corpus, this.index, this.ranker);
-    this.rankCandidates = new RankCandidates(this.ranker, RANK_DEPTH, SearchEngine.SHORT_RANKING_CANDIDATES);
-    this.candidatesFingerprint =
-      options.textFingerprint === undefined ? undefined : `${options.textFingerprint}|${RANK_DEPTH}|${SearchEngine.SHORT_RANKING_CANDIDATES}`;
+    this.ranking = new MarketRanking({
+      builder: this.builder,
+      locations: this.locations,
+      clock: this.clock,
+      corpus: () => this.corpus,
+      catalog: () => this.catalog,
+      marketOf: (locationId) => this.marketOf(locationId),
+      shortLocation: (locationId) => this.shortLocation(locationId),
+    });
+    this.rankIndexes = new MarketRankIndexes({
+      ranking: this.ranking,
+      clock: this.clock,
+      store: this.store,
+      candidates: new RankCandidates(this.ranker, RANK_DEPTH, SHORT_RANKING_CANDIDATES),
+      candidatesFingerprint: options.textFingerprint === undefined ? undefined : `${options.textFingerprint}|${RANK_DEPTH}|${SHORT_RANKING_CANDIDATES}`,
+    });
     this.catalog = new KeywordCatalog(this.corpus);
     this.sandboxKeywords = options.sandboxKeywords ?? true;
-    this.metrics = new KeywordMetrics(
-      this.corpus,
-      this.catalog,
-      (id) => this.marketOf(id),
-      () => this.sandboxKeywords,
-    );
-    pages.forEach((p) => {
-      if (!this.rootByDomain.has(p.domain)) this.rootByDomain.set(p.domain, p.rootId);
-      this.domainByRoot.set(p.rootId, p.domain);
+    this.metrics = this.keywordMetrics();
+    this.difficulty = new MarketDifficulty({ ranking: this.ranking, clock: this.clock, rankIndexes: this.rankIndexes });
+    this.competitors = new CompetitorAnalysis({
+      corpus: () => this.corpus,
+      catalog: () => this.catalog,
+      metrics: () => this.metrics,
+      clock: this.clock,
+      rankIndex: (locationId) => this.rankIndex(locationId),
+      loadedRankIndexes: () => this.rankIndexes.loaded(),
+      difficultyOf: (k, locationId) => this.difficulty.difficultyOf(k, locationId),
+      recordRefs: (refs) => this.recordRefs(refs),
+      shortLocation: (locationId) => this.shortLocation(locationId),
     });
   }
 
@@ -185,14 +136,19 @@ export class SearchEngine {
   reloadKeywords(data: Pick<SearchCorpus, 'keywords' | 'marketShare' | 'hasMarkets' | 'storedHistory'>): void {
     this.corpus = { ...this.corpus, ...data };
     this.catalog = new KeywordCatalog(this.corpus);
-    this.metrics = new KeywordMetrics(
+    this.metrics = this.keywordMetrics();
+    this.rankIndexes.clear();
+    this.difficulty.clear();
+  }
+
+  /** Metrics over the catalogue as it stands (built at open and at each reload). */
+  private keywordMetrics(): KeywordMetrics {
+    return new KeywordMetrics(
       this.corpus,
       this.catalog,
       (id) => this.marketOf(id),
       () => this.sandboxKeywords,
     );
-    this.rankIndexes.clear();
-    this.difficultyCache.clear();
   }
 
   // ---- locations and languages -------------------------------------------------------
@@ -242,7 +198,7 @@ export class SearchEngine {
   keywordItem(text: string, locationId: number, languageId: number): KeywordItem {
     const lang = this.languageFor(locationId, languageId);
     const k = this.metrics.keywordFor(text, lang._id);
-    const item = this.metrics.item(k, locationId, languageId, this.clock.now(), this.difficultyOf(k, locationId));
+    const item = this.metrics.item(k, locationId, languageId, this.clock.now(), this.difficulty.difficultyOf(k, locationId));
     this.recordRefs([{ id: item._id, kw: item.kw, locationId, languageId }]);
     return item;
   }
@@ -263,7 +219,10 @@ export class SearchEngine {
       if (!ref) continue;
       const lang = this.languageFor(ref.locationId, ref.languageId);
       const k = this.metrics.keywordFor(ref.kw, lang._id);
-      out.push({ ...this.metrics.item(k, ref.locationId, ref.languageId, this.clock.now(), this.difficultyOf(k, ref.locationId)), languageId: ref.languageId });
+      out.push({
+        ...this.metrics.item(k, ref.locationId, ref.languageId, this.clock.now(), this.difficulty.difficultyOf(k, ref.locationId)),
+        languageId: ref.languageId,
+      });
     }
     return out;
   }
@@ -283,7 +242,7 @@ export class SearchEngine {
     const market = this.marketOf(locationId);
     const index = await this.overlapIndex(market === 0 ? DEFAULT_SERP_LOCATION : market);
     const seedIdx = this.catalog.find(seed.kw, lang._id);
-    const seedTop = index && seedIdx !== undefined && index.covers(seedIdx) ? index.top(seedIdx) : this.organicPages(seed, market, 10);
+    const seedTop = index && seedIdx !== undefined && index.covers(seedIdx) ? index.top(seedIdx) : this.ranking.organicPages(seed, market, 10);
     const ranked = relatedCandidates({
       catalog: this.catalog,
       seed,
@@ -296,7 +255,7 @@ export class SearchEngine {
     const now = this.clock.now();
     const keywords: KeywordItem[] = [];
     // The seed's difficulty is known before answering: one ranking when no index has it.
-    if (max > 0) keywords.push(this.metrics.item(seed, locationId, languageId, now, this.difficultyOf(seed, locationId, true)));
+    if (max > 0) keywords.push(this.metrics.item(seed, locationId, languageId, now, this.difficulty.difficultyOf(seed, locationId, true)));
     for (const k of ranked) {
       if (keywords.length >= max) break;
       keywords.push(this.catalogueItem(k, locationId, languageId, now));
@@ -312,7 +271,7 @@ export class SearchEngine {
    */
   difficultyPending(locationId: number): boolean {
     const market = this.marketOf(locationId) || DEFAULT_SERP_LOCATION;
-    if (this.rankIndexes.has(market)) return false;
+    if (this.rankIndexes.get(market) !== undefined) return false;
     this.warmRankIndex(market).catch(() => undefined);
     return true;
   }
@@ -349,8 +308,8 @@ export class SearchEngine {
       if (kw === '' || seen.has(kw)) continue;
       seen.add(kw);
       const k = this.metrics.keywordFor(kw, lang._id);
-      const top = this.organicPages(k, this.marketOf(serpLocation), 10);
-      const item = this.metrics.item(k, locationId, languageId, this.clock.now(), this.difficultyOf(k, serpLocation, true));
+      const top = this.ranking.organicPages(k, this.marketOf(serpLocation), 10);
+      const item = this.metrics.item(k, locationId, languageId, this.clock.now(), this.difficulty.difficultyOf(k, serpLocation, true));
       out.push({
         ...item,
         serp: top.map((p, i) => {
@@ -413,13 +372,13 @@ export class SearchEngine {
       cpc: k.cpc,
       intentHints: k.intentHints,
       head: k.head,
-      fallbackTokens: this.fallbackTokens(k),
+      fallbackTokens: this.ranking.fallbackTokens(k),
       similarQueries: related.queries,
       similarQuestions: related.questions,
     });
     // The keyword's difficulty in the market (one value for every tool), not this page's own
     // top ten: a city's or a phone's results differ a little, and the rank index ranks fewer candidates.
-    const difficulty = this.difficultyOf(k, locationId, true);
+    const difficulty = this.difficulty.difficultyOf(k, locationId, true);
     if (difficulty) {
       built.serp.rank = difficulty.seo;
       built.serp.rank_updated_at = difficulty.ts;
@@ -436,119 +395,14 @@ export class SearchEngine {
     return any === undefined ? lang : (languageById(this.catalog.at(any).languageId) ?? lang);
   }
 
-  private fallbackTokens(k: CorpusKeyword): string[] {
-    const tokens = contentTokens(k.head);
-    const niche = k.nicheId === null ? undefined : this.corpus.niches.find((n) => n.id === k.nicheId);
-    if (niche) tokens.push(...contentTokens(niche.name));
-    return tokens;
-  }
-
-  /**
-   * Question and query keywords about the keyword, for "people also ask" and related
-   * searches: keywords of its head term first, then others containing all its words, each
-   * group most searched first ("how much do running shoes cost" for "running shoes", not
-   * "how much do trail running shoes cost" before it).
-   */
+  /** Question and query keywords about the keyword (relatedKeywords.ts similarSearches), their ids recorded. */
   private queryRefs(k: CorpusKeyword, locationId: number, languageId: number): { questions: QueryRef[]; queries: QueryRef[] } {
-    const tokens = contentTokens(k.kw);
-    const candidates: { kw: string; question: boolean; sameHead: boolean; volume: number }[] = [];
-    const seen = new Set<string>([k.kw]);
-    for (const t of tokens) {
-      for (const i of this.catalog.withToken(t)) {
-        const other = this.catalog.at(i);
-        if (other.languageId !== k.languageId || seen.has(other.kw)) continue;
-        seen.add(other.kw);
-        const sameHead = other.head === k.head;
-        if (!sameHead) {
-          const words = new Set(contentTokens(other.kw));
-          if (!tokens.every((w) => words.has(w))) continue;
-        }
-        candidates.push({ kw: other.kw, question: other.kind === 'question', sameHead, volume: other.volume });
-      }
-    }
-    candidates.sort((a, b) => Number(b.sameHead) - Number(a.sameHead) || b.volume - a.volume || (a.kw < b.kw ? -1 : a.kw > b.kw ? 1 : 0));
-    const ref = (kw: string): QueryRef => ({ kw, id: keywordId(kw, locationId, languageId) });
-    const questions = candidates
-      .filter((c) => c.question)
-      .slice(0, 4)
-      .map((c) => ref(c.kw));
-    const queries = candidates
-      .filter((c) => !c.question)
-      .slice(0, 8)
-      .map((c) => ref(c.kw));
+    const { questions, queries } = similarSearches(this.catalog, k, locationId, languageId);
     this.recordRefs([...questions, ...queries].map((r) => ({ id: r.id, kw: r.kw, locationId, languageId })));
     return { questions, queries };
   }
 
-  /** Candidates re-ranked for short rankings (imports' top 10, the rank index's top 50). */
-  private static readonly SHORT_RANKING_CANDIDATES = 200;
-
-  /** The best `limit` pages for a keyword in a market, from its remembered retrieval when given. */
-  private organicPages(k: CorpusKeyword, market: number, limit: number, retrieval?: Retrieval): number[] {
-    const locationId = market === 0 ? DEFAULT_SERP_LOCATION : market;
-    const location = this.locations.get(locationId);
-    const engineDomain = location?.engineDomain ?? 'google.com';
-    return this.builder
-      .organic(
-        {
-          keyword: k.kw,
-          languageId: k.languageId,
-          location: this.shortLocation(locationId),
-          tld: engineDomain.replace(/^google\./, ''),
-          platform: 1,
-          date: day(this.clock.now()),
-          cpc: k.cpc,
-          intentHints: k.intentHints,
-          head: k.head,
-          fallbackTokens: this.fallbackTokens(k),
-        },
-        limit,
-        SearchEngine.SHORT_RANKING_CANDIDATES,
-        retrieval,
-      )
-      .map((r) => r.page);
-  }
-
-  // ---- difficulty ---------------------------------------------------------------------
-
-  /**
-   * A keyword's difficulty in a location's market, computed one way for every tool: from the
-   * top ten of the market's rank index (desktop, the index's day), or, for a keyword the index
-   * does not cover, from the same ranking of that keyword alone (`compute`: one ranking of the
-   * rank index's depth, kept for the day). Lists never rank keywords one by one: without
-   * `compute` an uncovered keyword has none (undefined). Any location counts as its country,
-   * anywhere (0) as the default engine's. The tools read the day's stored value, which this
-   * computes (sources/difficultyBook.ts).
-   */
-  private difficultyOf(k: CorpusKeyword, locationId: number, compute = false): { seo: number; ts: number } | undefined {
-    // Text nobody has data on has no difficulty either (issue 24: "asdfqwer" had KD 0).
-    if (k.kind === UNKNOWN_KIND) return undefined;
-    const market = this.marketOf(locationId) || DEFAULT_SERP_LOCATION;
-    const index = this.rankIndexes.get(market);
-    const idx = this.catalog.find(k.kw, k.languageId);
-    if (index && idx !== undefined && index.covers(idx)) {
-      return { seo: keywordDifficulty(index.top(idx).map((p) => this.corpus.pages[p])), ts: this.rankBuiltAt(index) };
-    }
-    return this.cachedDifficulty(k, market, compute);
-  }
-
-  /** `difficultyOf` past the rank index: the day's computed value, computed now if `compute`. */
-  private cachedDifficulty(k: CorpusKeyword, market: number, compute: boolean): { seo: number; ts: number } | undefined {
-    const today = day(this.clock.now());
-    if (today !== this.difficultyDay) {
-      this.difficultyCache.clear();
-      this.difficultyDay = today;
-    }
-    const key = `${k.kw}|${k.languageId}|${market}`;
-    const cached = this.difficultyCache.get(key);
-    if (cached || !compute) return cached;
-    const topTen = this.organicPages(k, market, RANK_DEPTH).slice(0, 10);
-    // Dated like a rank index's (its day's start): the same ranking on the index's day gives the same value and time.
-    const value = { seo: keywordDifficulty(topTen.map((p) => this.corpus.pages[p])), ts: Date.parse(`${today}T00:00:00Z`) / 1000 };
-    if (this.difficultyCache.size > 100_000) this.difficultyCache.clear();
-    this.difficultyCache.set(key, value);
-    return value;
-  }
+  // ---- difficulty (marketDifficulty.ts) ----------------------------------------------
 
   /**
    * The item of catalogue keyword `index`, as `metrics.item` with `difficultyOf` gives it, from
@@ -566,10 +420,10 @@ export class SearchEngine {
         const found = this.catalog.find(k.kw, k.languageId);
         return found !== undefined && rankIndex.covers(found) ? keywordDifficulty(rankIndex.top(found).map((p) => this.corpus.pages[p])) : -1;
       });
-      if (seo >= 0) difficulty = { seo, ts: this.rankBuiltAt(rankIndex) };
+      if (seo >= 0) difficulty = { seo, ts: rankBuiltAt(rankIndex) };
     }
     // Not from the index (-1, or none loaded): the day's computed value, as difficultyOf gives it.
-    difficulty ??= k.kind === UNKNOWN_KIND ? undefined : this.cachedDifficulty(k, this.marketOf(locationId) || DEFAULT_SERP_LOCATION, false);
+    difficulty ??= k.kind === UNKNOWN_KIND ? undefined : this.difficulty.cachedDifficulty(k, this.marketOf(locationId) || DEFAULT_SERP_LOCATION, false);
     return { ...base, seo: difficulty?.seo ?? null, seo_ts: difficulty?.ts ?? null };
   }
 
@@ -579,345 +433,57 @@ export class SearchEngine {
     this.store?.recordKeywordRefs(fresh);
   }
 
-  // ---- rank index ---------------------------------------------------------------------
-
-  private rankBuiltAt(index: RankIndex): number {
-    return Date.parse(`${index.date}T00:00:00Z`) / 1000;
-  }
+  // ---- rank index (rankIndexes.ts) and what it tells of sites (competitorAnalysis.ts) ----
 
   /**
    * The rank index of a market (location 0 uses the default engine, 2840): loaded from the
    * store, or built by ranking the market's keywords on the clock's date and stored.
-   * Concurrent callers share one build; the build yields to the event loop every few
-   * milliseconds so that a server keeps answering while a market is ranked the first time.
    */
   rankIndex(locationId: number): Promise<RankIndex> {
-    return this.requestRankIndex(locationId, true);
+    return this.rankIndexes.rankIndex(locationId);
   }
 
-  /**
-   * Loads or builds a market's rank index in the background (the warm-up at open): the
-   * build pauses while a build a lookup waits for runs, unless a lookup asks for this one.
-   */
+  /** Loads or builds a market's rank index in the background (the warm-up at open). */
   warmRankIndex(locationId: number): Promise<RankIndex> {
-    return this.requestRankIndex(locationId, false);
+    return this.rankIndexes.warmRankIndex(locationId);
   }
 
   /** A market's rank index like `rankIndex`, reporting a build's progress (keywords ranked of all). */
   requireRankIndex(locationId: number, onProgress?: (done: number, total: number) => void): Promise<RankIndex> {
-    return this.requestRankIndex(locationId, true, onProgress);
+    return this.rankIndexes.requireRankIndex(locationId, onProgress);
   }
 
-  private requestRankIndex(locationId: number, urgent: boolean, onProgress?: (done: number, total: number) => void): Promise<RankIndex> {
-    const market = this.marketOf(locationId) || DEFAULT_SERP_LOCATION;
-    const ready = this.rankIndexes.get(market);
-    if (ready) return Promise.resolve(ready);
-    const pending = this.pendingRankIndexes.get(market);
-    if (pending) {
-      if (urgent) pending.priority.urgent = true;
-      return pending.index;
-    }
-    const priority: BuildPriority = { urgent };
-    const index = this.loadOrBuildRankIndex(market, priority, onProgress).finally(() => this.pendingRankIndexes.delete(market));
-    this.pendingRankIndexes.set(market, { index, priority });
-    return index;
+  /** Ranks every keyword of a market and stores the result, replacing an older build. */
+  buildRankIndex(locationId: number, priority?: BuildPriority, onProgress?: (done: number, total: number) => void): Promise<RankIndex> {
+    return this.rankIndexes.buildRankIndex(locationId, priority, onProgress);
   }
 
-  private async loadOrBuildRankIndex(market: number, priority: BuildPriority, onProgress?: (done: number, total: number) => void): Promise<RankIndex> {
-    const stored = this.store?.rankIndex(market);
-    if (!stored) return this.buildRankIndex(market, priority, onProgress);
-    // Research-store ids → catalogue and corpus indexes (ids are dense small integers).
-    const keywordIndex = denseIndex(this.corpus.keywords.map((k) => k.id));
-    const pageIndex = denseIndex(this.corpus.pages.map((p) => p.id));
-    const n = stored.keywordIds.length;
-    const rows: RankRows = { keyword: new Int32Array(n), position: new Uint8Array(n), page: new Int32Array(n) };
-    let kept = 0;
-    for (let i = 0; i < n; i++) {
-      const keyword = stored.keywordIds[i] < keywordIndex.length ? keywordIndex[stored.keywordIds[i]] : -1;
-      const page = stored.pageIds[i] < pageIndex.length ? pageIndex[stored.pageIds[i]] : -1;
-      if (keyword < 0 || page < 0) continue;
-      rows.keyword[kept] = keyword;
-      rows.position[kept] = stored.positions[i];
-      rows.page[kept] = page;
-      kept++;
-    }
-    const index = new RankIndex(market, stored.date, this.pageGroups(), this.catalog.size, this.corpus.pages.length, {
-      keyword: rows.keyword.subarray(0, kept),
-      position: rows.position.subarray(0, kept),
-      page: rows.page.subarray(0, kept),
-    });
-    this.rankIndexes.set(market, index);
-    return index;
+  competitorKeywords(url: string, locationId: number, limit: number): Promise<CompetitorKeywords> {
+    return this.competitors.competitorKeywords(url, locationId, limit);
   }
 
-  private groups: PageGroups | undefined;
-
-  private pageGroups(): PageGroups {
-    return (this.groups ??= new PageGroups(this.corpus));
+  competitorDomains(url: string, locationId: number, limit?: number): Promise<{ domain: string; rootId: number; shared: number; score: number }[]> {
+    return this.competitors.competitorDomains(url, locationId, limit);
   }
 
-  /**
-   * Ranks every keyword of a market (top RANK_DEPTH) and stores the result, replacing an
-   * older build: run it from a job to refresh the index, or at world build to have it ready.
-   * Each keyword's BM25 candidates are retrieved once and re-scored by the builds of
-   * later markets (rankCandidates.ts), which then take a small part of the first build's time.
-   */
-  async buildRankIndex(locationId: number, priority: BuildPriority = { urgent: true }, onProgress?: (done: number, total: number) => void): Promise<RankIndex> {
-    let ended!: () => void;
-    const running = { priority, ended: new Promise<void>((resolve) => (ended = resolve)) };
-    this.runningBuilds.add(running);
-    try {
-      return await this.rankMarket(this.marketOf(locationId) || DEFAULT_SERP_LOCATION, priority, onProgress);
-    } finally {
-      this.runningBuilds.delete(running);
-      ended();
-    }
+  organicCompetitors(url: string, locationId: number, limit?: number): Promise<{ domain: string; rootId: number; shared: number; score: number }[]> {
+    return this.competitors.organicCompetitors(url, locationId, limit);
   }
 
-  private async rankMarket(market: number, priority: BuildPriority, onProgress?: (done: number, total: number) => void): Promise<RankIndex> {
-    const date = day(this.clock.now());
-    this.loadStoredCandidates();
-    const ranked = new RankRowsBuilder();
-    let keywords = 0;
-    const all = this.corpus.keywords;
-    let sliceStart = performance.now();
-    for (let i = 0; i < all.length; i++) {
-      if (performance.now() - sliceStart >= BUILD_SLICE_MS) {
-        onProgress?.(i, all.length);
-        await this.giveWay(priority);
-        sliceStart = performance.now();
-      }
-      const k = all[i];
-      if (this.corpus.marketShare(k.id, market) === undefined) continue;
-      keywords++;
-      const retrieval = this.rankCandidates.retrieval(k.id, { keyword: k.kw, head: k.head, fallbackTokens: this.fallbackTokens(k) });
-      ranked.add(i, this.organicPages(k, market, RANK_DEPTH, retrieval));
-    }
-    const unsaved = this.rankCandidates.takeUnsaved();
-    if (this.candidatesFingerprint !== undefined) this.store?.saveRankCandidates(this.candidatesFingerprint, unsaved);
-    onProgress?.(all.length, all.length);
-    const index = new RankIndex(market, date, this.pageGroups(), this.catalog.size, this.corpus.pages.length, ranked.finish());
-    const rows = index.allRows();
-    this.store?.saveRankIndex(
-      { locationId: market, date, builtAt: Math.floor(this.clock.now() / 1000), keywords },
-      Int32Array.from(rows.keyword, (k) => this.corpus.keywords[k].id),
-      rows.position,
-      Int32Array.from(rows.page, (p) => this.corpus.pages[p].id),
-    );
-    this.rankIndexes.set(market, index);
-    return index;
+  suggestedKeywords(url: string, locationId: number, limit: number): Promise<SuggestedKeyword[]> {
+    return this.competitors.suggestedKeywords(url, locationId, limit);
   }
 
-  /**
-   * Lets the event loop run. A background build then waits while a build a lookup waits
-   * for runs: both would otherwise take turns, and the lookup would wait for both.
-   */
-  private async giveWay(priority: BuildPriority): Promise<void> {
-    await new Promise((resolve) => setImmediate(resolve));
-    while (!priority.urgent) {
-      const urgent = [...this.runningBuilds].filter((b) => b.priority.urgent).map((b) => b.ended);
-      if (urgent.length === 0) return;
-      await Promise.race(urgent);
-    }
+  gap(domain: string, competitor: string, locationId: number, page: number, pageSize: number): Promise<GapResult> {
+    return this.competitors.gap(domain, competitor, locationId, page, pageSize);
   }
 
-  /** Adds the rank candidates stored by earlier processes, once (before the first build). */
-  private loadStoredCandidates(): void {
-    if (this.storedCandidatesLoaded) return;
-    this.storedCandidatesLoaded = true;
-    if (this.store && this.candidatesFingerprint !== undefined) this.rankCandidates.addStored(this.store.rankCandidates(this.candidatesFingerprint));
-  }
-
-  private pageByUrl(): Map<string, number> {
-    if (!this.pageByUrlMap) {
-      const map = new Map<string, number>();
-      this.corpus.pages.forEach((p, i) => map.set(urlKey(p.url), i));
-      this.pageByUrlMap = map;
-    }
-    return this.pageByUrlMap;
-  }
-
-  /** Classifies a url/domain/subdomain and returns the rank-index rows it owns. */
-  private target(url: string, index: RankIndex): { type: UrlType; rows: readonly number[]; root: number | undefined } {
-    const { type, host, domain, key } = classifyTarget(url);
-    const root = domain ? this.rootByDomain.get(domain) : undefined;
-    if (type === 'url') {
-      const page = this.pageByUrl().get(key);
-      return { type, rows: page === undefined ? [] : index.rowsOfPage(page), root };
-    }
-    if (type === 'subdomain') return { type, rows: index.rowsOfHost(host), root };
-    return { type, rows: root === undefined ? [] : index.rowsOfRoot(root), root };
-  }
-
-  /**
-   * Keywords a URL, subdomain or domain ranks for in a location: its best `limit` (≤ 1,000)
-   * rankings, presented worst position first (the contract's display order).
-   */
-  async competitorKeywords(url: string, locationId: number, limit: number): Promise<CompetitorKeywords> {
-    const index = await this.rankIndex(locationId);
-    const target = this.target(url, index);
-    const best = index.bestPerKeyword(target.rows);
-    const rows = [...best.values()].map((r) => index.entry(r));
-    const byKeyword = (a: RankEntry, b: RankEntry) => this.catalog.at(a.keyword).kw.localeCompare(this.catalog.at(b.keyword).kw);
-    // A row limit keeps the best rankings, not the worst: cut best-first, then present worst-first.
-    rows.sort((a, b) => a.position - b.position || byKeyword(a, b));
-    const max = Math.max(0, Math.min(limit, MAX_COMPETITOR_KEYWORDS));
-    const kept = rows.slice(0, max).sort((a, b) => b.position - a.position || byKeyword(a, b));
-    const now = this.clock.now();
-    const keywords = kept.map((e) => {
-      const k = this.catalog.at(e.keyword);
-      const item = this.metrics.item(k, locationId, 0, now, this.difficultyOf(k, locationId));
-      return { ...item, position: e.position, url: this.corpus.pages[e.page].url };
-    });
-    this.recordRefs(keywords.map((k) => ({ id: k._id, kw: k.kw, locationId, languageId: 0 })));
-    return { url_type: target.type, location: this.shortLocation(locationId), keywords, totalCount: rows.length };
-  }
-
-  /** For each other root domain, how many of `keywords` it ranks for in the top `depth` (its best page once). */
-  private sharedKeywords(index: RankIndex, keywords: Iterable<number>, self: number | undefined, depth: number): Map<number, number> {
-    const shared = new Map<number, number>();
-    for (const k of keywords) {
-      const seenRoots = new Set<number>();
-      for (const page of index.top(k, depth)) {
-        const root = this.corpus.pages[page].rootId;
-        if (root === self || seenRoots.has(root)) continue;
-        seenRoots.add(root);
-        shared.set(root, (shared.get(root) ?? 0) + 1);
-      }
-    }
-    return shared;
-  }
-
-  /** Domains sharing the most ranking keywords with a target, most shared first. */
-  async competitorDomains(url: string, locationId: number, limit = 10): Promise<{ domain: string; rootId: number; shared: number; score: number }[]> {
-    const index = await this.rankIndex(locationId);
-    const target = this.target(url, index);
-    const mine = index.bestPerKeyword(target.rows);
-    const shared = this.sharedKeywords(index, mine.keys(), target.root, 20);
-    const total = Math.max(1, mine.size);
-    return [...shared.entries()]
-      .map(([rootId, n]) => ({ rootId, domain: this.domainOfRoot(rootId), shared: n, score: Math.round((100 * n) / total) }))
-      .sort((a, b) => b.shared - a.shared || a.domain.localeCompare(b.domain))
-      .slice(0, limit);
-  }
-
-  /**
-   * Organic competitors of a site: root domains ranking in the top 20 for the same keywords,
-   * scored by the cosine (Salton) similarity of the two keyword sets, |A ∩ B| / √(|A| · |B|)
-   * ×100. Dividing by the competitor's own keyword count keeps generalists (an encyclopedia,
-   * a national newspaper) that rank a little for everything below the sites that rank for
-   * the same things: a shop's competitors are the shops selling what it sells.
-   */
-  async organicCompetitors(url: string, locationId: number, limit = 20): Promise<{ domain: string; rootId: number; shared: number; score: number }[]> {
-    const depth = 20;
-    const index = await this.rankIndex(locationId);
-    const target = this.target(url, index);
-    const mine = [...index.bestPerKeyword(target.rows).entries()].filter(([, row]) => index.entry(row).position <= depth).map(([k]) => k);
-    const shared = this.sharedKeywords(index, mine, target.root, depth);
-    const keywordsOf = (root: number): number => {
-      let n = 0;
-      for (const row of index.bestPerKeyword(index.rowsOfRoot(root)).values()) if (index.entry(row).position <= depth) n++;
-      return n;
-    };
-    return [...shared.entries()]
-      .filter(([, n]) => n >= 2)
-      .map(([rootId, n]) => ({
-        rootId,
-        domain: this.domainOfRoot(rootId),
-        shared: n,
-        score: Math.round((100 * n) / Math.sqrt(Math.max(1, mine.length) * Math.max(n, keywordsOf(rootId)))),
-      }))
-      .sort((a, b) => b.score - a.score || b.shared - a.shared || a.domain.localeCompare(b.domain))
-      .slice(0, limit);
-  }
-
-  /** Keywords to track for a URL: the ones it ranks for, best position first, then by volume. */
-  async suggestedKeywords(url: string, locationId: number, limit: number): Promise<SuggestedKeyword[]> {
-    const ranking = (await this.competitorKeywords(url, locationId, MAX_COMPETITOR_KEYWORDS)).keywords;
-    // The reference's `sv` is an integer: a keyword nobody has a volume for is not suggested.
-    const known = ranking.filter((k): k is RankingKeyword & { sv: number } => k.sv !== null);
-    known.sort((a, b) => a.position - b.position || b.sv - a.sv);
-    return known.slice(0, limit).map((k) => ({ _id: k._id, position: k.position, kw: k.kw, sv: k.sv, lid: k.lid }));
-  }
-
-  /**
-   * Gap analysis: keywords a competitor ranks for and the domain does not, by the
-   * competitor's position, best first; `pageSize` keywords from page `page` (1-based).
-   */
-  async gap(domain: string, competitor: string, locationId: number, page: number, pageSize: number): Promise<GapResult> {
-    const index = await this.rankIndex(locationId);
-    const mine = index.bestPerKeyword(this.target(domain, index).rows);
-    const theirs = this.target(competitor, index);
-    const rows = [...index.bestPerKeyword(theirs.rows).entries()].filter(([k]) => !mine.has(k)).map(([, r]) => index.entry(r));
-    rows.sort((a, b) => a.position - b.position || this.catalog.at(a.keyword).kw.localeCompare(this.catalog.at(b.keyword).kw));
-    const now = this.clock.now();
-    const keywords = rows.slice((page - 1) * pageSize, page * pageSize).map((e) => {
-      const k = this.catalog.at(e.keyword);
-      return { ...this.metrics.item(k, locationId, 0, now, this.difficultyOf(k, locationId)), position: e.position };
-    });
-    this.recordRefs(keywords.map((k) => ({ id: k._id, kw: k.kw, locationId, languageId: 0 })));
-    return { domain: classifyTarget(competitor).domain ?? competitor, totalCount: rows.length, keywords };
-  }
-
-  /**
-   * Organic ranking statistics of the host of a URL, domain or subdomain in every market
-   * whose rank index is loaded, by location id: only what the indexes hold (nothing is
-   * ranked for it, so a market still being ranked is left out).
-   */
   hostRankStats(url: string): HostRankStats[] {
-    // The key's host has no `www.`, like the index's host groups.
-    const { host } = classifyTarget(url);
-    const now = this.clock.now();
-    return [...this.rankIndexes.values()]
-      .sort((a, b) => a.locationId - b.locationId)
-      .map((index) => hostRankStats(index, host, index.rowsOfHost(host), (keyword) => this.metrics.volume(this.catalog.at(keyword), index.locationId, now)));
-  }
-
-  private domainOfRoot(rootId: number): string {
-    return this.domainByRoot.get(rootId) ?? '';
+    return this.competitors.hostRankStats(url);
   }
 
   /** Pages of the corpus (for callers that show ranking pages). */
   page(index: number): CorpusPage {
     return this.corpus.pages[index];
   }
-}
-
-/** An array mapping each id to its position in `ids` (−1 for ids not present). */
-function denseIndex(ids: readonly number[]): Int32Array {
-  let max = 0;
-  for (const id of ids) if (id > max) max = id;
-  const index = new Int32Array(max + 1).fill(-1);
-  ids.forEach((id, i) => {
-    if (id >= 0) index[id] = i;
-  });
-  return index;
-}
-
-/** Lookup key of a URL: host and path without scheme, `www.` or trailing slash. */
-export function urlKey(url: string): string {
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `http://${url}`;
-  try {
-    const u = new URL(withScheme);
-    const host = u.hostname.toLowerCase().replace(/^www\./, '');
-    const path = u.pathname.replace(/\/+$/, '');
-    return `${host}${path}${u.search}`;
-  } catch {
-    return url.toLowerCase();
-  }
-}
-
-/**
- * Whether a target is a root domain, a subdomain or a URL (a path beyond `/`), with its
- * host and registrable domain (tldts). `www.` counts as the root domain.
- */
-export function classifyTarget(url: string): { type: UrlType; host: string; domain: string | null; key: string } {
-  const key = urlKey(url);
-  const slash = key.indexOf('/');
-  const host = slash === -1 ? key.split('?')[0] : key.slice(0, slash);
-  const parsed = parseDomain(host);
-  const domain = parsed.domain;
-  const hasPath = slash !== -1 && key.length > slash + 1;
-  const type: UrlType = hasPath ? 'url' : domain !== null && host !== domain ? 'subdomain' : 'domain';
-  return { type, host, domain, key };
 }

@@ -1,4 +1,7 @@
 /** The Serp object and its items (DESIGN.md §5). */
+import type { KeywordOpportunities } from './contentTypes.js';
+import type { IntentLabel } from './searchIntent.js';
+import type { Platform } from './serpFeatures.js';
 import type { Box, PositionToFold } from './serpLayout.js';
 
 export interface ShortLocation {
@@ -71,4 +74,23 @@ export interface Serp {
   serp_snapshot_id: string | null;
   serp_source_url: string;
   serpFeaturesImpact: number;
+}
+
+/** A SERP lookup: a keyword in a location, language, platform and page (searchEngine.ts serp). */
+export interface SerpQuery {
+  kw: string;
+  locationId?: number;
+  languageId?: number;
+  platform?: Platform;
+  page?: number;
+  /** YYYY-MM-DD: the day the SERP stands for (a stored snapshot's date); default: the clock's day. */
+  date?: string;
+}
+
+export interface KeywordDetail {
+  serp: Serp;
+  kwOpps: KeywordOpportunities;
+  searchIntent: Record<string, IntentLabel[] | null>;
+  contentTypes: string[];
+  serpFeatures: string[];
 }

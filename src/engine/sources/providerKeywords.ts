@@ -18,7 +18,9 @@
  * (difficultyBook.ts), as everywhere else.
  */
 import type { KeywordItem } from '../search/keywordMetrics.js';
-import { classifyTarget, type CompetitorKeywords, type RankingKeyword, type SearchEngine, type SuggestedKeyword } from '../search/searchEngine.js';
+import type { CompetitorKeywords, RankingKeyword, SuggestedKeyword } from '../search/competitorAnalysis.js';
+import type { SearchEngine } from '../search/searchEngine.js';
+import { classifyTarget } from '../search/searchTargets.js';
 import type { CompetitorsOf } from './links/linkData.js';
 import { normaliseKeyword } from '../search/text.js';
 import type { KeywordFill } from './keywordFill.js';

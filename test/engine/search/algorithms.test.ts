@@ -137,7 +137,7 @@ test('a BM25 index rebuilt from its parts answers the same', () => {
 });
 
 test('targets are classified as domain, subdomain or URL', async () => {
-  const { classifyTarget, urlKey } = await import('../../../src/engine/search/searchEngine.js');
+  const { classifyTarget, urlKey } = await import('../../../src/engine/search/searchTargets.js');
   assert.deepEqual(
     ['example.com', 'www.example.com', 'https://www.example.com/', 'blog.example.co.uk', 'https://shop.example.com/products/tent', 'example.com/a?b=1'].map(
       (u) => classifyTarget(u).type,

@@ -2,6 +2,7 @@ import { after, before, mock, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Bm25Index } from '../../../src/engine/search/bm25Index.js';
 import { openSearch } from '../../../src/engine/search/index.js';
+import type { MarketRanking } from '../../../src/engine/search/marketRanking.js';
 import { bestFirst } from '../../../src/engine/search/organicRanking.js';
 import { RANK_DEPTH } from '../../../src/engine/search/rankIndex.js';
 import type { SearchEngine } from '../../../src/engine/search/searchEngine.js';
@@ -18,8 +19,8 @@ after(async () => {
 
 /** The per-keyword ranking the rank index stands for: a fresh BM25 retrieval, then scoring (private API). */
 function organicTop(search: SearchEngine, keyword: number, market: number): number[] {
-  const organicPages = (search as unknown as { organicPages(k: unknown, market: number, limit: number): number[] }).organicPages;
-  return organicPages.call(search, search.catalog.at(keyword), market, RANK_DEPTH);
+  const ranking = (search as unknown as { ranking: MarketRanking }).ranking;
+  return ranking.organicPages(search.catalog.at(keyword), market, RANK_DEPTH);
 }
 
 test('scoreDocs gives the documents a search returned the same scores and coverage', () => {
