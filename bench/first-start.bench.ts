@@ -16,6 +16,11 @@
  * what the restart printed.
  *
  * Run: `npm run build && npx tsx bench/first-start.bench.ts [small|tiny] [seed]`.
+ *
+ * Restarts only (`npm run bench:restart`, or `… first-start.bench.ts small 1 --restart-only DIR`):
+ * DIR keeps its built world between runs (it is built by a first start when it has none, and
+ * not deleted); the bench then restarts `quarry serve` on it RESTART_RUNS times and prints each
+ * restart's wall and CPU seconds, their medians and the verdict on the median.
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import BetterSqlite from 'better-sqlite3';
@@ -25,6 +30,11 @@ import path from 'node:path';
 
 const size = process.argv[2] ?? 'small';
 const seed = process.argv[3] ?? '1';
+const restartOnlyAt = process.argv.indexOf('--restart-only');
+/** The kept data directory of the restart-only mode (see above). */
+const restartOnlyDir = restartOnlyAt >= 0 ? path.resolve(process.argv[restartOnlyAt + 1] ?? '.bench-data/restart') : null;
+/** Restarts timed in the restart-only mode. */
+const RESTART_RUNS = 5;
 const main = path.resolve('dist/main.js');
 if (!fs.existsSync(main)) throw new Error('dist/main.js is missing: run `npm run build` first');
 
@@ -271,4 +281,35 @@ async function run(): Promise<void> {
   }
 }
 
-await run();
+/** Restarts on a kept data directory, built first when it has no world (see the header). */
+async function restartOnly(dataDir: string): Promise<void> {
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const load = () =>
+    os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ');
+  console.log(`load average ${load()} on ${os.cpus().length} CPUs; world ${size}, seed ${seed}; restarts on ${dataDir}`);
+  if (!fs.existsSync(path.join(dataDir, 'demo-key.txt'))) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    const first = await startServe(dataDir, port);
+    console.log(`first start (to build the kept world): ${first.seconds.toFixed(1)} s, ${first.cpu.toFixed(1)} CPU-s`);
+    await stop(first.child);
+  }
+  const runs: Started[] = [];
+  for (let i = 0; i < RESTART_RUNS; i++) {
+    const started = await startServe(dataDir, port);
+    await stop(started.child);
+    runs.push(started);
+    console.log(`restart ${i + 1}: ready ${started.seconds.toFixed(2)} s after spawn, ${started.cpu.toFixed(2)} CPU-s; load average ${load()}`);
+    if (i === 0) for (const line of started.stderr().trimEnd().split('\n')) console.log(`  | ${line}`);
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const mid: Started = { ...runs[0], seconds: median(runs.map((r) => r.seconds)), cpu: median(runs.map((r) => r.cpu)) };
+  console.log(
+    `restart median of ${RESTART_RUNS}: ${mid.seconds.toFixed(2)} s wall, ${mid.cpu.toFixed(2)} CPU-s (target ≤ ${RESTART_TARGET_S} s): ${verdict(mid, RESTART_TARGET_S)}; load average ${load()}`,
+  );
+}
+
+if (restartOnlyDir) await restartOnly(restartOnlyDir);
+else await run();

@@ -180,30 +180,33 @@ export function loadKeywordData(raw: SqliteDatabase.Database): KeywordData {
     origin: r.origin,
   }));
 
+  // Rows as arrays and keys as numbers (a small world has 186,059 market rows): objects per
+  // row and a string key per pair were most of reading the keywords (issue 26, restart).
   const markets = new Map<number, Map<number, number>>();
-  for (const r of raw.prepare('SELECT keyword_id, location_id, share FROM keyword_markets').iterate() as Iterable<{
-    keyword_id: number;
-    location_id: number;
-    share: number;
-  }>) {
-    let m = markets.get(r.keyword_id);
-    if (!m) markets.set(r.keyword_id, (m = new Map()));
-    m.set(r.location_id, r.share);
+  for (const [keywordId, locationId, share] of raw.prepare('SELECT keyword_id, location_id, share FROM keyword_markets').raw(true).iterate() as Iterable<
+    [number, number, number]
+  >) {
+    let m = markets.get(keywordId);
+    if (!m) markets.set(keywordId, (m = new Map()));
+    m.set(locationId, share);
   }
 
   const storedHistory = raw.prepare('SELECT year, month, searches FROM keyword_history WHERE keyword_id = ? AND location_id = ? ORDER BY year, month');
-  const hasStoredHistory = new Set<string>(
-    (raw.prepare('SELECT DISTINCT keyword_id, location_id FROM keyword_history').all() as { keyword_id: number; location_id: number }[]).map(
-      (r) => `${r.keyword_id}|${r.location_id}`,
-    ),
-  );
+  const hasStoredHistory = new Map<number, Set<number>>();
+  for (const [keywordId, locationId] of raw.prepare('SELECT DISTINCT keyword_id, location_id FROM keyword_history').raw(true).iterate() as Iterable<
+    [number, number]
+  >) {
+    let locations = hasStoredHistory.get(keywordId);
+    if (!locations) hasStoredHistory.set(keywordId, (locations = new Set()));
+    locations.add(locationId);
+  }
 
   return {
     keywords,
     marketShare: (keywordId, locationId) => markets.get(keywordId)?.get(locationId),
     hasMarkets: (keywordId) => markets.has(keywordId),
     storedHistory: (keywordId, locationId) =>
-      hasStoredHistory.has(`${keywordId}|${locationId}`)
+      hasStoredHistory.get(keywordId)?.has(locationId)
         ? (storedHistory.all(keywordId, locationId) as { year: number; month: number; searches: number }[]).map((r) => [r.year, r.month, r.searches])
         : [],
   };

@@ -20,6 +20,7 @@ import type { SearchCorpus } from './searchCorpus.js';
 import type { IntentSignals } from './searchIntent.js';
 import { tokenize } from './text.js';
 import { intentForm } from '../world/headProfiles.js';
+import { PageFeatures, topicKey } from './pageFeatures.js';
 
 export interface RankQuery {
   /** Normalised keyword. */
@@ -112,103 +113,36 @@ const PER_DOMAIN = 2;
 const DAY_MS = 86_400_000;
 
 export class OrganicRanker {
-  // What scoring reads of each page, in arrays indexed by page: a rank index build scores
-  // millions of candidates, and reading them from the page objects scattered in the heap
-  // cost more than the arithmetic.
-  private readonly publishedDay: Int32Array;
-  private readonly authority: Float32Array;
-  private readonly pageId: Float64Array;
-  private readonly rootId: Float64Array;
-  private readonly languageId: Float64Array;
-  private readonly isHomepage: Uint8Array;
-  private readonly domain: string[];
-  /** Index into `siteKinds` of each page's site kind. */
-  private readonly siteKind: Uint16Array;
-  private readonly siteKinds: string[] = [];
-  private readonly farmKind: number;
-  /** Each page's subject: an id of (language, keyword) and of (language, its head term), −1 when unknown. */
-  private readonly pageTopic: Int32Array;
-  private readonly pageHead: Int32Array;
-  private readonly topicIds = new Map<string, number>();
-  private readonly headIds = new Map<string, number>();
+  /** What scoring reads of each page (pageFeatures.ts), made on the first ranking: a restart answers none. */
+  private pageFeatures: PageFeatures | undefined;
 
   constructor(
     private readonly corpus: SearchCorpus,
     private readonly index: Bm25Index,
-  ) {
-    const n = corpus.pages.length;
-    this.publishedDay = new Int32Array(n);
-    this.authority = new Float32Array(n);
-    this.pageId = new Float64Array(n);
-    this.rootId = new Float64Array(n);
-    this.languageId = new Float64Array(n);
-    this.isHomepage = new Uint8Array(n);
-    this.domain = new Array<string>(n);
-    this.siteKind = new Uint16Array(n);
-    const kindIndex = new Map<string, number>();
-    // Pages share their publication days (a few thousand days for 200,000 pages): each parsed once.
-    const dayOf = new Map<string, number>();
-    for (let i = 0; i < n; i++) {
-      const p = corpus.pages[i];
-      let published = dayOf.get(p.published);
-      if (published === undefined) {
-        const t = Date.parse(`${p.published}T00:00:00Z`);
-        published = Number.isFinite(t) ? Math.floor(t / DAY_MS) : 0;
-        dayOf.set(p.published, published);
-      }
-      this.publishedDay[i] = published;
-      // Page strength 0–1 from its links: page authority and the link index's flows
-      // (citation and trust) count more than its domain's authority.
-      this.authority[i] = (0.35 * p.upa + 0.25 * p.pda + 0.25 * p.citationFlow + 0.15 * p.trustFlow) / 100;
-      this.pageId[i] = p.id;
-      this.rootId[i] = p.rootId;
-      this.languageId[i] = p.languageId;
-      this.isHomepage[i] = p.isHomepage ? 1 : 0;
-      this.domain[i] = p.domain;
-      let kind = kindIndex.get(p.siteKind);
-      if (kind === undefined) {
-        kind = this.siteKinds.push(p.siteKind) - 1;
-        kindIndex.set(p.siteKind, kind);
-      }
-      this.siteKind[i] = kind;
-    }
-    this.farmKind = kindIndex.get('farm') ?? -1;
-    // Page subjects: the keyword each page was written for, and that keyword's head term.
-    const headOf = new Map<string, string>();
-    for (const k of corpus.keywords) headOf.set(`${k.languageId}|${k.kw}`, k.head);
-    this.pageTopic = new Int32Array(n).fill(-1);
-    this.pageHead = new Int32Array(n).fill(-1);
-    // Pages share their keywords (a small world: 170,000 pages, 22,000 keywords): one topic key each.
-    const topicOfKey = new Map<string, number>();
-    for (let i = 0; i < n; i++) {
-      const p = corpus.pages[i];
-      if (!p.keyword) continue;
-      const key = `${p.languageId}|${p.keyword}`;
-      let topic = topicOfKey.get(key);
-      if (topic === undefined) topicOfKey.set(key, (topic = idOf(this.topicIds, topicKey(p.languageId, p.keyword))));
-      this.pageTopic[i] = topic;
-      const head = headOf.get(key);
-      if (head !== undefined) this.pageHead[i] = idOf(this.headIds, `${p.languageId}|${head}`);
-    }
+  ) {}
+
+  private get features(): PageFeatures {
+    return (this.pageFeatures ??= new PageFeatures(this.corpus));
   }
 
   /** The topical factor (TOPIC) of each page for a query, by page; undefined when no page is about its head term. */
   private topicFactors(query: Pick<RankQuery, 'keyword' | 'head' | 'languageId'>): ((page: number) => number) | undefined {
-    const head = this.headIds.get(`${query.languageId}|${query.head ?? query.keyword}`);
+    const { headIds, topicIds, pageTopic, pageHead } = this.features;
+    const head = headIds.get(query.languageId)?.get(query.head ?? query.keyword);
     if (head === undefined) return undefined;
-    const topic = this.topicIds.get(topicKey(query.languageId, query.keyword)) ?? -2;
+    const topic = topicIds.get(topicKey(query.languageId, query.keyword)) ?? -2;
     return (page) =>
-      this.pageTopic[page] === topic ? TOPIC.exact : this.pageHead[page] === head ? TOPIC.sameHead : this.pageHead[page] < 0 ? TOPIC.unknown : TOPIC.otherHead;
+      pageTopic[page] === topic ? TOPIC.exact : pageHead[page] === head ? TOPIC.sameHead : pageHead[page] < 0 ? TOPIC.unknown : TOPIC.otherHead;
   }
 
   /** Page strength (0–1) used in ranking. */
   strength(page: number): number {
-    return this.authority[page];
+    return this.features.authority[page];
   }
 
   /** Days between a page's publication and a date (YYYY-MM-DD). */
   ageInDays(page: number, date: string): number {
-    return Math.floor(Date.parse(`${date}T00:00:00Z`) / DAY_MS) - this.publishedDay[page];
+    return Math.floor(Date.parse(`${date}T00:00:00Z`) / DAY_MS) - this.features.publishedDay[page];
   }
 
   /**
@@ -298,7 +232,8 @@ export class OrganicRanker {
     // How well each kind of site answers the query: the mean fit over its intents (a head
     // term that is both commercial and informational is answered best by reviews and
     // guides, less by an encyclopedia or a shop alone).
-    const intentOfKind = this.siteKinds.map((kind) => {
+    const f = this.features;
+    const intentOfKind = f.siteKinds.map((kind) => {
       let intent = 0;
       for (const label of labels) intent += INTENT_SITE_FIT[label]?.[kind] ?? 0;
       return labels.length > 0 ? intent / labels.length : 0;
@@ -311,17 +246,17 @@ export class OrganicRanker {
     const candidateId = new Float64Array(count);
     for (let c = 0; c < count; c++) {
       const page = candidatePage[c];
-      const id = this.pageId[page];
+      const id = f.pageId[page];
       candidateId[c] = id;
-      const age = Math.max(0, today - this.publishedDay[page]);
+      const age = Math.max(0, today - f.publishedDay[page]);
       const freshness = Math.exp(-age / freshnessDays);
-      const geo = query.tld !== 'com' && this.domain[page].endsWith(geoSuffix) ? 1 : 0;
+      const geo = query.tld !== 'com' && f.domain[page].endsWith(geoSuffix) ? 1 : 0;
       // Relevance gates everything else: quality signals scale a page's relevance, so an
       // authoritative page that does not answer the query cannot outrank one that does.
       const quality =
         QUALITY.base +
-        QUALITY.authority * this.authority[page] +
-        QUALITY.intent * intentOfKind[this.siteKind[page]] +
+        QUALITY.authority * f.authority[page] +
+        QUALITY.intent * intentOfKind[f.siteKind[page]] +
         QUALITY.freshness * freshness +
         QUALITY.geo * geo;
       const noise = 1 + LASTING_NOISE * (2 * unitNoise(lastingSeed, id) - 1) + DAILY_NOISE * (2 * unitNoise(dailySeed, id) - 1);
@@ -332,9 +267,9 @@ export class OrganicRanker {
       // A page found only through the keyword's topic keeps its discount after compression.
       let s = relevance[c] ** RELEVANCE_EXPONENT * (fromFallback[c] ? FALLBACK_DISCOUNT : 1) * topic * quality * noise;
       // Pages in another language rarely rank; link farms are demoted as spam.
-      if (this.languageId[page] !== query.languageId) s *= 0.3;
-      if (this.siteKind[page] === this.farmKind) s -= 0.1;
-      if (query.entityRootId !== undefined && this.rootId[page] === query.entityRootId) s += this.isHomepage[page] ? 0.6 : 0.2;
+      if (f.languageId[page] !== query.languageId) s *= 0.3;
+      if (f.siteKind[page] === f.farmKind) s -= 0.1;
+      if (query.entityRootId !== undefined && f.rootId[page] === query.entityRootId) s += f.isHomepage[page] ? 0.6 : 0.2;
       score[c] = s;
     }
     const order = bestFirst(score, candidateId, count);
@@ -344,7 +279,7 @@ export class OrganicRanker {
     const deferred: number[] = [];
     const perDomain = new Map<number, number>();
     for (const c of order) {
-      const root = this.rootId[candidatePage[c]];
+      const root = f.rootId[candidatePage[c]];
       const n = perDomain.get(root) ?? 0;
       if (n >= PER_DOMAIN) deferred.push(c);
       else {
@@ -368,20 +303,6 @@ export class OrganicRanker {
  */
 function queryTokens(keyword: string): string[] {
   return tokenize(intentForm(keyword));
-}
-
-/**
- * A page's or a query's subject: spellings of one intent are one subject ("hiking boots for
- * men" and "mens hiking boots", headProfiles.ts), so a page written for either is exact for both.
- */
-function topicKey(languageId: number, keyword: string): string {
-  return `${languageId}|${languageId === 1000 ? intentForm(keyword) : keyword}`;
-}
-
-function idOf(ids: Map<string, number>, key: string): number {
-  let id = ids.get(key);
-  if (id === undefined) ids.set(key, (id = ids.size));
-  return id;
 }
 
 /**
