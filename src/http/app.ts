@@ -19,7 +19,7 @@ import { SourceError } from '../engine/sources/index.js';
 import { GatewayLimiter } from './gateway.js';
 import { SharedGatewayLimiter } from './sharedGateway.js';
 import { installPaidRoutes } from './paidRoutes.js';
-import { addSharedSchemas, compileValidator, validationError } from './validation.js';
+import { addSharedSchemas, lazyValidators, validationError } from './validation.js';
 import { lazySerializers } from './lazySerializers.js';
 import { apiComponents } from '../tools/components.js';
 import { registerOpenApi } from './openapi.js';
@@ -184,7 +184,10 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
   app.decorateRequest('account', null);
   app.decorateRequest('clientClass', 'api');
   app.decorateRequest('paid', null);
-  app.setValidatorCompiler(compileValidator);
+  // Request validators compiled on each route's first request, not all at start (validation.ts).
+  const validators = lazyValidators();
+  app.setValidatorCompiler(validators.compile);
+  app.decorate('compileAllValidators', validators.compileAll);
   // Shared components, by $id: the serialiser and the OpenAPI document read them from
   // Fastify, the request validators from their own Ajv instances.
   for (const schema of apiComponents) app.addSchema(schema);

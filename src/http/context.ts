@@ -19,6 +19,8 @@ declare module 'fastify' {
     internalClientHeaders(clientClass: ClientClass): Record<string, string>;
     /** Compiles every route's response serialisers now (they compile on first use; lazySerializers.ts); answers how many. */
     compileAllSerializers(): number;
+    /** Compiles every route's request validators now (they compile on first use; validation.ts lazyValidators); answers how many. */
+    compileAllValidators(): number;
   }
   interface FastifyRequest {
     /** The authenticated account; null where authentication is optional and absent. */
