@@ -161,13 +161,21 @@ const BRAND_ENDS = ['ly', 'ify', 'co', 'labs', 'works', 'ware', 'craft', 'kind',
 const WIKI_NAMES = ['know', 'fact', 'info', 'omni', 'every', 'open', 'world', 'free'];
 const FARM_WORDS = ['seo', 'links', 'rank', 'backlink', 'top', 'best', 'web', 'traffic', 'free', 'fast', 'boost', 'promo', 'site', 'cheap'];
 
+const slugs = new Map<string, string>();
+
+/** URL slug of a text; remembered, since the same keywords and niche names come back page after page. */
 function slug(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
+  let known = slugs.get(text);
+  if (known === undefined) {
+    known = text
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '');
+    slugs.set(text, known);
+  }
+  return known;
 }
 
 function capitalize(text: string): string {
@@ -394,10 +402,21 @@ export function generateSites(spec: WorldSizeSpec, keywords: readonly GeneratedK
     path: new Array<string>(total),
   };
   const usedPaths = new Set<string>();
-  /** A page listing the keywords of a topic ("/topics/coffee", "/topics/coffee-2"). */
+  /** The number of the last listing path taken on a host for a topic (1: the bare path). */
+  const listingTaken = new Map<string, number>();
+  /**
+   * A page listing the keywords of a topic ("/topics/coffee", "/topics/coffee-2"): the first
+   * free one. Paths are only ever added, so every number up to the last one taken is still
+   * taken and the search starts there (a giant wiki has thousands of listings: from 2 each
+   * time, that was most of the sites' generation, issue 26).
+   */
   const listingPath = (hostIndex: number, niche: number): string => {
-    let listing = `/topics/${slug(NICHES[niche - 1].name)}`;
-    for (let n = 2; usedPaths.has(`${hostIndex}${listing}`); n++) listing = `/topics/${slug(NICHES[niche - 1].name)}-${n}`;
+    const base = `/topics/${slug(NICHES[niche - 1].name)}`;
+    const key = `${hostIndex}${base}`;
+    let n = listingTaken.get(key) ?? 1;
+    let listing = n === 1 ? base : `${base}-${n}`;
+    while (usedPaths.has(`${hostIndex}${listing}`)) listing = `${base}-${++n}`;
+    listingTaken.set(key, n);
     usedPaths.add(`${hostIndex}${listing}`);
     return listing;
   };
