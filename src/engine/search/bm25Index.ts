@@ -235,9 +235,15 @@ export class Bm25Index {
   private docLength: Float32Array = new Float32Array(0);
   private avgDocLength = 1;
   private docCount = 0;
-  /** Scratch accumulator reused between queries (the index is used from one thread). */
+  /**
+   * Scratch reused between queries (the index is used from one thread): a document's score
+   * at 2·doc and its matched idf at 2·doc + 1, side by side so a posting touches one cache
+   * line, and the documents touched so far.
+   */
   private accumulator: Float64Array = new Float64Array(0);
-  private matchedIdf: Float64Array = new Float64Array(0);
+  private touched: Int32Array = new Int32Array(0);
+  /** Each document's BM25 length normalisation, k1·(1 − b + b·length/avgLength), computed once. */
+  private norm: Float64Array = new Float64Array(0);
 
   private constructor(options: Bm25Options) {
     this.k1 = options.k1 ?? 1.2;
@@ -293,8 +299,7 @@ export class Bm25Index {
     index.offsets = offsets;
     index.postingDocs = postingDocs;
     index.postingTf = postingTf;
-    index.accumulator = new Float64Array(docCount);
-    index.matchedIdf = new Float64Array(docCount);
+    index.prepareScratch();
     return index;
   }
 
@@ -329,9 +334,16 @@ export class Bm25Index {
     let total = 0;
     for (let i = 0; i < parts.docLength.length; i++) total += parts.docLength[i];
     index.avgDocLength = index.docCount > 0 ? Math.max(total / index.docCount, 1) : 1;
-    index.accumulator = new Float64Array(index.docCount);
-    index.matchedIdf = new Float64Array(index.docCount);
+    index.prepareScratch();
     return index;
+  }
+
+  /** The per-query scratch and the documents' length normalisations (see `termWeight`). */
+  private prepareScratch(): void {
+    this.accumulator = new Float64Array(2 * this.docCount);
+    this.touched = new Int32Array(this.docCount);
+    this.norm = new Float64Array(this.docCount);
+    for (let doc = 0; doc < this.docCount; doc++) this.norm[doc] = this.k1 * (1 - this.b + (this.b * this.docLength[doc]) / this.avgDocLength);
   }
 
   /** Number of documents containing the term (its document frequency). */
@@ -367,8 +379,7 @@ export class Bm25Index {
 
   /** BM25 weight of a term occurring `tf` (field-weighted) times in a document. */
   private termWeight(idf: number, tf: number, doc: number): number {
-    const norm = this.k1 * (1 - this.b + (this.b * this.docLength[doc]) / this.avgDocLength);
-    return (idf * (tf * (this.k1 + 1))) / (tf + norm);
+    return (idf * (tf * (this.k1 + 1))) / (tf + this.norm[doc]);
   }
 
   /** Position of a document in a term's postings [start, end), or −1 (postings are sorted by doc). */
@@ -390,10 +401,14 @@ export class Bm25Index {
    * occurrence, as query-term frequency). Documents matching no term are not returned.
    */
   search(queryTokens: readonly string[], limit: number): ScoredDocs {
+    // The loops below are most of a first start's ranking (issue 26): arrays in locals, the
+    // term weight written out (the same arithmetic as termWeight, so the same scores).
     const acc = this.accumulator;
-    const matched = this.matchedIdf;
+    const touched = this.touched;
+    const { postingDocs, postingTf, norm } = this;
+    const k1Plus1 = this.k1 + 1;
+    let count = 0;
     let totalIdf = 0;
-    const touched = new GrowableInt32();
     // Rarer terms first. A very common term ("how", "to", "best") is then scored only on
     // the documents the rarer terms found (when those are already `limit` or more), by
     // binary search in its sorted postings, instead of walking postings that cover a large
@@ -405,34 +420,35 @@ export class Bm25Index {
       const end = this.offsets[term + 1];
       const n = end - start;
       totalIdf += idf;
-      if (n > commonDf && touched.length >= limit && touched.length * 16 < n) {
-        for (let j = 0; j < touched.length; j++) {
-          const doc = touched.data[j];
+      if (n > commonDf && count >= limit && count * 16 < n) {
+        for (let j = 0; j < count; j++) {
+          const doc = touched[j];
           const at = this.postingOf(start, end, doc);
           if (at === -1) continue;
-          acc[doc] += this.termWeight(idf, this.postingTf[at], doc);
-          matched[doc] += idf;
+          const tf = postingTf[at];
+          acc[2 * doc] += (idf * (tf * k1Plus1)) / (tf + norm[doc]);
+          acc[2 * doc + 1] += idf;
         }
         continue;
       }
       for (let i = start; i < end; i++) {
-        const doc = this.postingDocs[i];
-        if (acc[doc] === 0) touched.push(doc);
-        acc[doc] += this.termWeight(idf, this.postingTf[i], doc);
-        matched[doc] += idf;
+        const doc = postingDocs[i];
+        const tf = postingTf[i];
+        const score = acc[2 * doc];
+        if (score === 0) touched[count++] = doc;
+        acc[2 * doc] = score + (idf * (tf * k1Plus1)) / (tf + norm[doc]);
+        acc[2 * doc + 1] += idf;
       }
     }
-    const count = touched.length;
-    const docs = touched.data;
-    const top = selectTop(docs, count, acc, limit);
+    const top = selectTop(touched, count, acc, limit);
     const result: ScoredDocs = { docs: top, scores: new Float64Array(top.length), coverage: new Float64Array(top.length) };
     for (let i = 0; i < top.length; i++) {
-      result.scores[i] = acc[top[i]];
-      result.coverage[i] = totalIdf > 0 ? matched[top[i]] / totalIdf : 0;
+      result.scores[i] = acc[2 * top[i]];
+      result.coverage[i] = totalIdf > 0 ? acc[2 * top[i] + 1] / totalIdf : 0;
     }
     for (let i = 0; i < count; i++) {
-      acc[docs[i]] = 0;
-      matched[docs[i]] = 0;
+      acc[2 * touched[i]] = 0;
+      acc[2 * touched[i] + 1] = 0;
     }
     return result;
   }
@@ -493,48 +509,50 @@ export class Bm25Index {
 }
 
 /**
- * The `k` docs with the highest scores, best first (ties: lower doc first), by a
- * bounded min-heap: O(n log k) instead of sorting every matching document.
+ * The `k` docs with the highest scores (`score[2·doc]`), best first (ties: lower doc first),
+ * by a bounded min-heap: O(n log k) instead of sorting every matching document. The heap
+ * keeps its docs' scores beside them, so the usual case (a doc below the heap's worst) is
+ * one comparison.
  */
 function selectTop(docs: Int32Array, count: number, score: Float64Array, k: number): Int32Array {
   const size = Math.min(k, count);
   const heap = new Int32Array(size);
-  // "a is worse than b": lower score, or equal score and higher doc number.
-  const worse = (a: number, b: number) => score[a] < score[b] || (score[a] === score[b] && a > b);
+  const heapScore = new Float64Array(size);
   let n = 0;
-  const siftDown = (i: number) => {
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < n && worse(heap[l], heap[m])) m = l;
-      if (r < n && worse(heap[r], heap[m])) m = r;
-      if (m === i) return;
-      const t = heap[i];
-      heap[i] = heap[m];
-      heap[m] = t;
-      i = m;
-    }
-  };
   for (let i = 0; i < count; i++) {
     const doc = docs[i];
+    const s = score[2 * doc];
     if (n < size) {
+      // Sift up: the new doc rises while it is worse (lower score, or equal and higher doc) than its parent.
       let j = n++;
-      heap[j] = doc;
       while (j > 0) {
         const p = (j - 1) >> 1;
-        if (!worse(heap[j], heap[p])) break;
-        const t = heap[j];
+        if (!(s < heapScore[p] || (s === heapScore[p] && doc > heap[p]))) break;
         heap[j] = heap[p];
-        heap[p] = t;
+        heapScore[j] = heapScore[p];
         j = p;
       }
-    } else if (size > 0 && worse(heap[0], doc)) {
-      heap[0] = doc;
-      siftDown(0);
+      heap[j] = doc;
+      heapScore[j] = s;
+    } else if (size > 0 && (heapScore[0] < s || (heapScore[0] === s && heap[0] > doc))) {
+      // Replaces the worst and sifts it down to where its children are no worse than it.
+      let j = 0;
+      for (;;) {
+        const l = 2 * j + 1;
+        if (l >= n) break;
+        const r = l + 1;
+        let m = l;
+        if (r < n && (heapScore[r] < heapScore[l] || (heapScore[r] === heapScore[l] && heap[r] > heap[l]))) m = r;
+        if (!(heapScore[m] < s || (heapScore[m] === s && heap[m] > doc))) break;
+        heap[j] = heap[m];
+        heapScore[j] = heapScore[m];
+        j = m;
+      }
+      heap[j] = doc;
+      heapScore[j] = s;
     }
   }
   const out = Array.from(heap.subarray(0, n));
-  out.sort((a, b) => score[b] - score[a] || a - b);
+  out.sort((a, b) => score[2 * b] - score[2 * a] || a - b);
   return Int32Array.from(out);
 }
