@@ -94,15 +94,22 @@ async function bulkReads(lane: number): Promise<void> {
   }
 }
 
-/** One live backlink export at a time per loop: created, polled until it is done, created again. */
-async function exports(): Promise<void> {
-  // An export needs a suggestion for its url (422 without one): asked again until given (the
-  // other loops' flood can have the first one refused, 429, and then no export ever ran).
+/**
+ * The export suggestion for the target, asked until given: an export needs one (422 without),
+ * kept 24 hours for the account. Asked before the other loops start: once they flood, the
+ * account's bulk slots are theirs and the suggestion was refused (429) for a whole phase, so
+ * no export ever ran.
+ */
+async function suggestExportTarget(): Promise<void> {
   while (running) {
     const suggested = await call('suggest', '/link-tool/exports/suggest', { method: 'POST', body: JSON.stringify({ url: plan.exportTarget }) });
-    if (suggested?.status === 200) break;
+    if (suggested?.status === 200) return;
     await sleep(1_000);
   }
+}
+
+/** One live backlink export at a time per loop: created, polled until it is done, created again. */
+async function exports(): Promise<void> {
   while (running) {
     const res = await call('create export', '/link-tool/exports', {
       method: 'POST',
@@ -138,6 +145,7 @@ const times = (n: number, f: (lane: number) => Promise<void>) => {
   for (let lane = 0; lane < n; lane++) loops.push(f(lane));
 };
 if (plan.phase === 'writes-and-bulk') {
+  await suggestExportTarget();
   times(8, listWrites);
   times(6, bulkReads);
   times(3, exports);
