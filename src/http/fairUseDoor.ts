@@ -25,11 +25,14 @@ function whose(req: FastifyRequest): string {
   return req.account?.id ?? `address:${req.ip}`;
 }
 
-/** Runs `release` once the answer has gone or the client has left, whichever Node tells first. */
+/**
+ * Runs `release` once the answer has gone or the client has left. A response emits 'close' once
+ * in both cases (Node and light-my-request: right after 'finish' when the answer has gone), so
+ * one plain listener is enough. Not 'finish' too: Fastify listens there already, and a second
+ * listener made the event an array of listeners, copied at every emit (issue 26).
+ */
 function whenDone(reply: FastifyReply, release: () => void): void {
-  // Each release counts once, and a response emits each event once: plain listeners (no once() wrappers).
   reply.raw.on('close', release);
-  reply.raw.on('finish', release);
 }
 
 /** The onRequest hook of a /v3 route, after authentication. */

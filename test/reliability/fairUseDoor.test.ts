@@ -147,3 +147,41 @@ describe('fair use at the door: decided before the body is read', () => {
     places.forEach((leave) => leave());
   });
 });
+
+describe('requests in flight over real sockets', () => {
+  before(async () => {
+    t = await testApp();
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  after(() => t.close());
+
+  /** Asks until `status` is answered (the server reaches it on its own events), at most 10 s. */
+  async function until(ask: () => Promise<{ statusCode: number }>, status: number): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    while ((await ask()).statusCode !== status) {
+      assert.ok(Date.now() < deadline, `never answered ${status}`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+
+  test('answers on a keep-alive socket give their places back, and so does a client that leaves before its answer', async () => {
+    const c = await newClient(t);
+    const origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    for (let i = 0; i < DEFAULT_REQUESTS_IN_FLIGHT * 3; i++) {
+      const res = await fetch(`${origin}/v3/keyword-tool/limits`, { headers: { 'x-access-token': c.key } });
+      assert.equal(res.status, 200, await res.text());
+    }
+    // All places but one held; the last is taken by a write whose body never comes.
+    const places = Array.from({ length: DEFAULT_REQUESTS_IN_FLIGHT - 1 }, () => t.ctx.fairUse.requests.enter(c.id));
+    const leaving = net.connect((t.app.server.address() as AddressInfo).port, '127.0.0.1', () => {
+      leaving.write(
+        `POST /v3/keyword-tool/lists HTTP/1.1\r\nHost: 127.0.0.1\r\nx-access-token: ${c.key}\r\ncontent-type: application/json\r\ncontent-length: 5000\r\n\r\n{"name":`,
+      );
+    });
+    leaving.on('error', () => undefined);
+    await until(() => c.get('/limits'), 429);
+    leaving.destroy();
+    await until(() => c.get('/limits'), 200);
+    places.forEach((leave) => leave());
+  });
+});
