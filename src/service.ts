@@ -57,7 +57,7 @@ export async function openStateContext(config: Config, options: ServiceOptions =
   // Scale mode: the policy's hot state and its single-flight on Redis, shared by every process,
   // and the announcements that keep every process's remembered keys true.
   const redis = config.redisUrl ? await closingOnFailure(openRedis(config.redisUrl, config.redisPrefix), () => state.close()) : null;
-  const accounts = new Accounts(state, () => Object.keys(plans), redis);
+  const accounts = new Accounts(state, () => Object.keys(plans), redis, clock);
   const policy = openAccessPolicy(state, redis, plans, clock);
   return { config, clock, state, accounts, policy, plans, redis };
 }

@@ -8,6 +8,7 @@ import { newId, sha256Hex } from '../lib/ids.js';
 import type { StateDatabase } from '../store/schema.js';
 import type { StateStore } from '../store/database.js';
 import type { RedisHandle } from '../lib/redis.js';
+import { systemClock, type Clock } from '../lib/clock.js';
 import { PostgresKeyLookup, SharedKeyLookup, SqliteKeyLookup, type KeyLookup } from './keyLookup.js';
 
 import type { Account } from './account.js';
@@ -34,9 +35,12 @@ export class Accounts {
     private readonly planNames: () => string[],
     /** The scale mode's Redis: keys are remembered in each process and changes announced there. */
     redis: RedisHandle | null = null,
+    /** When a change by another process must show (the embedded mode checks once per millisecond of it). */
+    clock: Clock = systemClock,
   ) {
     this.db = state.db;
-    this.lookup = state.dialect === 'sqlite' ? new SqliteKeyLookup(state.raw) : redis ? new SharedKeyLookup(state.db, redis) : new PostgresKeyLookup(state.db);
+    this.lookup =
+      state.dialect === 'sqlite' ? new SqliteKeyLookup(state.raw, clock) : redis ? new SharedKeyLookup(state.db, redis) : new PostgresKeyLookup(state.db);
   }
 
   /** The key lookup, for tests (how often it read the store, when a change arrived). */

@@ -11,6 +11,7 @@ import { sha256Hex } from '../lib/ids.js';
 import type { RedisHandle } from '../lib/redis.js';
 import type { StateDatabase } from '../store/schema.js';
 import type { Account } from './account.js';
+import type { Clock } from '../lib/clock.js';
 
 /** How many recently used keys keep their account in memory. */
 const RECENT_KEYS = 10_000;
@@ -64,7 +65,8 @@ class RecentKeys {
  * The embedded lookup: a prepared statement, and the accounts of recently used keys in
  * memory. Valid only while no other connection has committed (PRAGMA data_version, e.g.
  * `quarry keys revoke` in another process) and cleared by this process's own writes, so a
- * revocation or plan change applies to the very next request. Unknown keys are never
+ * revocation or plan change made here applies to the very next request, and one made by
+ * another process to every request handled a millisecond after it. Unknown keys are never
  * remembered: random keys cannot grow it.
  */
 export class SqliteKeyLookup implements KeyLookup {
@@ -73,15 +75,19 @@ export class SqliteKeyLookup implements KeyLookup {
   private readonly recent = new RecentKeys();
   private seenVersion: number | undefined;
   /**
-   * Requests handled in one turn of the event loop arrived together; one data_version
-   * check serves them all (the check is a SQLite statement, the costliest step of a lookup).
+   * The millisecond (of the clock) of the last data_version check: one check serves every
+   * lookup of that millisecond. The check is a SQLite statement that takes the WAL's read lock
+   * (two fcntl calls), ~3 µs: once per event-loop turn it was still most of what a remembered
+   * key cost, a turn often holding a single request (issue 26).
    */
-  private versionCheckedThisTurn = false;
-  private readonly endOfTurn = () => {
-    this.versionCheckedThisTurn = false;
-  };
+  private checkedAtMs: number | undefined;
+  /** data_version checks made, for the tests. */
+  versionChecks = 0;
 
-  constructor(raw: SqliteDatabase.Database) {
+  constructor(
+    raw: SqliteDatabase.Database,
+    private readonly clock: Clock,
+  ) {
     this.byKeyHash = raw.prepare<[string], Account>(
       `SELECT a.id, a.email, a.plan, a.created_at FROM api_keys k JOIN accounts a ON a.id = k.account_id
        WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
@@ -90,9 +96,11 @@ export class SqliteKeyLookup implements KeyLookup {
   }
 
   remembered(key: string): Account | undefined {
-    if (!this.versionCheckedThisTurn) {
-      this.versionCheckedThisTurn = true;
-      setImmediate(this.endOfTurn);
+    const now = this.clock.now();
+    // Any other millisecond, also an earlier one (a clock set back), checks again.
+    if (now !== this.checkedAtMs) {
+      this.checkedAtMs = now;
+      this.versionChecks++;
       const version = this.dataVersion.get();
       if (version !== this.seenVersion) {
         this.recent.clear();

@@ -1,8 +1,8 @@
 /**
  * The in-memory layers of the hot path (recent keys in Accounts, recent cache entries in
  * the policy store) must answer exactly what the state store holds: a change made by
- * another connection — `quarry keys revoke` in another process — applies to the next
- * request (the first one handled in a later turn of the event loop).
+ * another connection — `quarry keys revoke` in another process — applies to every request
+ * handled a millisecond (of the injected clock) after it.
  */
 import { sqliteOf } from '../../src/store/database.js';
 import { after, before, describe, test } from 'node:test';
@@ -16,14 +16,14 @@ import type { QuarryContext } from '../../src/context.js';
 import { DAY, FakeClock } from '../../src/lib/clock.js';
 import { CACHE_TTL_MS } from '../../src/policy/policyStore.js';
 import { SqlitePolicyStore } from '../../src/policy/sqlitePolicyStore.js';
+import type { SqliteKeyLookup } from '../../src/accounts/keyLookup.js';
 import { createContext } from '../../src/service.js';
 import { embeddedOnly } from '../support/postgres.js';
 
-/**
- * The next turn of the event loop: where the next request from a client would be handled
- * (requests of one turn share one check of the store's data version).
- */
+/** The next turn of the event loop: where the next request from a client would be handled. */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** A millisecond later: lookups of one millisecond share one check of the store's data version. */
+const nextMillisecond = () => clock.advance(1);
 
 let dir: string;
 let ctx: QuarryContext;
@@ -50,7 +50,7 @@ describe('hot-path memory stays coherent with the state store', { skip: embedded
     const { key, id } = await ctx.accounts.createKey(account.id, 1);
     for (let i = 0; i < 3; i++) assert.equal((await ctx.accounts.byKey(key))?.id, account.id);
     other.prepare('UPDATE api_keys SET revoked_at = 2 WHERE id = ?').run(id);
-    await nextTurn();
+    nextMillisecond();
     assert.equal(await ctx.accounts.byKey(key), undefined);
   });
 
@@ -59,8 +59,24 @@ describe('hot-path memory stays coherent with the state store', { skip: embedded
     const { key } = await ctx.accounts.createKey(account.id, 1);
     assert.equal((await ctx.accounts.byKey(key))?.plan, 'entry');
     other.prepare('UPDATE accounts SET plan = ? WHERE id = ?').run('agency', account.id);
-    await nextTurn();
+    nextMillisecond();
     assert.equal((await ctx.accounts.byKey(key))?.plan, 'agency');
+  });
+
+  test("within one millisecond the store's data version is read once, whatever the turns; the next millisecond reads it again", async () => {
+    const account = await ctx.accounts.create('e@example.com', 'entry', 1);
+    const { key } = await ctx.accounts.createKey(account.id, 1);
+    const lookup = ctx.accounts.keyLookup as SqliteKeyLookup;
+    nextMillisecond();
+    const before = lookup.versionChecks;
+    for (let i = 0; i < 20; i++) {
+      assert.equal(ctx.accounts.byKeyNow(key)?.id ?? (await ctx.accounts.byKey(key))?.id, account.id);
+      await nextTurn();
+    }
+    assert.equal(lookup.versionChecks - before, 1);
+    nextMillisecond();
+    assert.equal(ctx.accounts.byKeyNow(key)?.id, account.id);
+    assert.equal(lookup.versionChecks - before, 2);
   });
 
   test('revocation and plan changes through this process apply at once too', async () => {
