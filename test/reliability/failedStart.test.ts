@@ -60,11 +60,19 @@ describe('a start that fails partway', { concurrency: true }, () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const stateEnv = () => ({ QUARRY_DATA_DIR: dir, ...(database ? { QUARRY_DATABASE_URL: database.url } : {}) });
+  /**
+   * A data directory of the case's own: the cases run at once, and starts migrating one SQLite
+   * file side by side raced ("table already exists"). PostgreSQL's migrations take a lock.
+   */
+  const stateEnv = (name: string) => {
+    const dataDir = path.join(dir, name);
+    fs.mkdirSync(dataDir);
+    return { QUARRY_DATA_DIR: dataDir, ...(database ? { QUARRY_DATABASE_URL: database.url } : {}) };
+  };
 
   for (const role of ['context', 'worker'] as const) {
     test(`${role === 'context' ? 'createContext' : 'createWorkerContext'}: Redis refusing once the state store is open, the process still exits`, async () => {
-      const env = { ...stateEnv(), QUARRY_REDIS_URL: `redis://127.0.0.1:${await freePort()}` };
+      const env = { ...stateEnv(role), QUARRY_REDIS_URL: `redis://127.0.0.1:${await freePort()}` };
       const run = await runFailedStart(env, role, path.join(dir, 'research.db'));
       assert.equal(run.hung, false, `the process did not exit: ${run.out}`);
       assert.match(run.out, /failed: .*ECONNREFUSED/);
@@ -75,7 +83,7 @@ describe('a start that fails partway', { concurrency: true }, () => {
   test('createContext: a research store that cannot be opened, after the state store and Redis, the process still exits', async () => {
     const research = path.join(dir, 'not-a-store.db');
     fs.writeFileSync(research, 'this is not a database');
-    const env = { ...stateEnv(), QUARRY_REDIS_URL: TEST_REDIS_URL, QUARRY_REDIS_PREFIX: testRedisPrefix() };
+    const env = { ...stateEnv('research'), QUARRY_REDIS_URL: TEST_REDIS_URL, QUARRY_REDIS_PREFIX: testRedisPrefix() };
     const run = await runFailedStart(env, 'context', research);
     assert.equal(run.hung, false, `the process did not exit: ${run.out}`);
     assert.match(run.out, /failed: /);
