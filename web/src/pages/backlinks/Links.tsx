@@ -19,6 +19,22 @@ type UrlMetrics = Schemas['LinkToolUrlMetrics'];
 
 const PAGE_SIZE = 500;
 
+/** One choice of the filter bar (`options`: value → text, in order); its label names the select for assistive technology too. */
+function FilterChoice({ label, value, options, onValue }: { label: string; value: string; options: Record<string, string>; onValue: (value: string) => void }) {
+  return (
+    <label>
+      {label}
+      <Select value={value} onValue={onValue} aria-label={label}>
+        {Object.entries(options).map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </Select>
+    </label>
+  );
+}
+
 export function Metrics({ url }: { url: string }) {
   const metrics = useApi(() => data<UrlMetrics>(api.GET('/link-tool/url-metrics', { params: { query: { url } } })), [url]);
   return (
@@ -171,29 +187,19 @@ export function Links({
   return (
     <section class="links">
       <div class="filters" role="group" aria-label="Backlink filters">
-        <label>
-          Links
-          <Select value={String(source)} onValue={(v) => go({ source: v, page: 0 })} aria-label="Links">
-            <option value="0">All</option>
-            <option value="1">New</option>
-            <option value="2">Lost</option>
-          </Select>
-        </label>
-        <label>
-          Per referring domain
-          <Select value={String(perDomain)} onValue={(v) => go({ lpd: v, page: 0 })} aria-label="Per referring domain">
-            <option value="0">Every link</option>
-            <option value="1">One link</option>
-          </Select>
-        </label>
-        <label>
-          Follow
-          <Select value={follow} onValue={(v) => setFollow(v as typeof follow)} aria-label="Follow">
-            <option value="all">All links</option>
-            <option value="dofollow">Dofollow only</option>
-            <option value="nofollow">Nofollow only</option>
-          </Select>
-        </label>
+        <FilterChoice label="Links" value={String(source)} options={{ 0: 'All', 1: 'New', 2: 'Lost' }} onValue={(v) => go({ source: v, page: 0 })} />
+        <FilterChoice
+          label="Per referring domain"
+          value={String(perDomain)}
+          options={{ 0: 'Every link', 1: 'One link' }}
+          onValue={(v) => go({ lpd: v, page: 0 })}
+        />
+        <FilterChoice
+          label="Follow"
+          value={follow}
+          options={{ all: 'All links', dofollow: 'Dofollow only', nofollow: 'Nofollow only' }}
+          onValue={(v) => setFollow(v as typeof follow)}
+        />
         <label>
           Search
           <Input
@@ -211,6 +217,7 @@ export function Links({
       <AsyncView state={links} what="backlinks" onRetry={links.reload}>
         {(answer) => {
           const pages = Math.max(1, Math.ceil(answer.meta.available_links / PAGE_SIZE));
+          const visible = shown(answer.links);
           return (
             <>
               <p class="summary">
@@ -221,10 +228,10 @@ export function Links({
                 <Empty>No {source === 1 ? 'new ' : source === 2 ? 'lost ' : ''}backlinks on this page.</Empty>
               ) : (
                 <>
-                  <p class="summary" data-shown={shown(answer.links).length}>
-                    {shown(answer.links).length.toLocaleString('en')} of {answer.links.length.toLocaleString('en')} links on this page match the filters
+                  <p class="summary" data-shown={visible.length}>
+                    {visible.length.toLocaleString('en')} of {answer.links.length.toLocaleString('en')} links on this page match the filters
                   </p>
-                  <VirtualTable label="Backlinks" rows={shown(answer.links)} columns={columns} rowKey={(l) => l._id} height={520} />
+                  <VirtualTable label="Backlinks" rows={visible} columns={columns} rowKey={(l) => l._id} height={520} />
                 </>
               )}
               <div class="pager">
