@@ -11,35 +11,21 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { testApp, type TestApp } from '../support/app.js';
+import type { TestApp } from '../support/app.js';
 import { assertReferenceShape } from '../support/reference.js';
 import { pace, query } from '../support/requests.js';
-import {
-  coffeeKeywords,
-  coffeeWeb,
-  FAKE_DFS_LOGIN,
-  FAKE_DFS_PASSWORD,
-  FAKE_MAJESTIC_KEY,
-  FAKE_MOZ_TOKEN,
-  keywordProviderEnv,
-  linkProviderEnv,
-  startFakeDataForSeo,
-  startFakeMajestic,
-  startFakeMoz,
-  type FakeKeywordWeb,
-  type FakeUpstream,
-} from '../support/fakes/index.js';
+import { keywordProviderEnv, type FakeKeywordWeb, type FakeLinkWeb, type FakeUpstream } from '../support/fakes/index.js';
+import { startRealMode, type RealMode } from '../support/realMode.js';
 import { createSources } from '../../src/engine/sources/index.js';
 import { loadSourcesConfig } from '../../src/engine/sources/sourceConfig.js';
 import { reloadSearchKeywords } from '../../src/engine/search/index.js';
 
+let real: RealMode;
 let t: TestApp;
 let key: string;
 let fake: FakeUpstream;
-let majestic: FakeUpstream;
-let moz: FakeUpstream;
-const web: FakeKeywordWeb = coffeeKeywords();
-const links = coffeeWeb();
+let web: FakeKeywordWeb;
+let links: FakeLinkWeb;
 
 const get = (url: string) => t.app.inject({ method: 'GET', url: `/v3${url}`, headers: { 'x-access-token': key } });
 const post = (url: string, payload: object) => t.app.inject({ method: 'POST', url: `/v3${url}`, headers: { 'x-access-token': key }, payload });
@@ -62,18 +48,12 @@ const FAKE_HOSTS = new Set(['en.wikipedia.org', 'www.starbucks.com', 'www.peets.
 
 describe('real mode: QUARRY_WORLD_SIZE=none, every provider faked', () => {
   before(async () => {
-    fake = await startFakeDataForSeo({ keywords: web, links }, FAKE_DFS_LOGIN, FAKE_DFS_PASSWORD);
-    majestic = await startFakeMajestic(links, FAKE_MAJESTIC_KEY);
-    moz = await startFakeMoz(links, FAKE_MOZ_TOKEN);
-    t = await testApp({ world: 'none', env: { ...keywordProviderEnv(fake), ...linkProviderEnv({ majestic, moz }), QUARRY_SERP_SOURCE: 'dataforseo' } });
+    real = await startRealMode({ links: 'majestic', keywordSource: true, world: 'none', env: { QUARRY_SERP_SOURCE: 'dataforseo' } });
+    ({ t, keywords: web, web: links } = real);
+    fake = real.dataforseo!;
     ({ key } = await t.account('premium'));
   });
-  after(async () => {
-    await t.close();
-    await fake.close();
-    await majestic.close();
-    await moz.close();
-  });
+  after(async () => real.close());
 
   test("related keywords: the seed and the provider's ideas only, each with its search_volume; source dataforseo", async () => {
     const body = await shaped(

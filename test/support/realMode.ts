@@ -3,7 +3,7 @@
  * served by the fakes of the configured link and authority providers, and a test app pointed
  * at them. `links: 'majestic'` starts the Majestic and Moz fakes; `links: 'dataforseo'` one
  * DataForSEO fake answering Backlinks (link index and authority), Labs and Keywords Data as one
- * account. `dataforseo: true` beside Majestic starts that fake too and gives Quarry its
+ * account; no `links`, no link provider. `dataforseo: true` beside Majestic starts that fake too and gives Quarry its
  * credentials (Labs' organic competitors) without making it the link source; `keywordSource:
  * true` makes it the keyword provider too.
  *
@@ -33,8 +33,11 @@ import {
 } from './fakes/index.js';
 
 export interface RealModeOptions {
-  /** The link-index provider (its partner for authority: Moz beside Majestic, DataForSEO beside itself). */
-  links: 'majestic' | 'dataforseo';
+  /**
+   * The link-index provider (its partner for authority: Moz beside Majestic, DataForSEO beside
+   * itself); none: the sandbox's own links (a test of the keyword provider alone).
+   */
+  links?: 'majestic' | 'dataforseo';
   /** Beside Majestic: a DataForSEO account too (Labs competitors), not as the link source. */
   dataforseo?: boolean;
   /** Keyword figures, ideas and rankings from the DataForSEO fake too (QUARRY_KEYWORD_SOURCE=dataforseo). */
@@ -57,6 +60,8 @@ export interface RealMode {
   t: TestApp;
   /** Closes the app and opens it again on the same state store (give `state`), clock and fakes; `t` is the new app. */
   restart(): Promise<TestApp>;
+  /** Another process beside `t`: a second app on the same state store (give `state`), clock and fakes; closed by `close`. */
+  another(): Promise<TestApp>;
   close(): Promise<void>;
 }
 
@@ -70,11 +75,12 @@ export async function startRealMode(options: RealModeOptions): Promise<RealMode>
       ? await startFakeDataForSeo({ keywords, links: web }, FAKE_DFS_LOGIN, FAKE_DFS_PASSWORD)
       : null;
   const env = {
-    ...linkProviderEnv({ majestic: majestic ?? undefined, moz: moz ?? undefined, dataforseo: dataforseo ?? undefined }),
+    ...(options.links ? linkProviderEnv({ majestic: majestic ?? undefined, moz: moz ?? undefined, dataforseo: dataforseo ?? undefined }) : {}),
     ...(options.keywordSource ? keywordProviderEnv(dataforseo!) : {}),
     ...options.env,
   };
   const open = (clock?: TestApp['clock']) => testApp({ env, world: options.world ?? 'tiny', state: options.state, clock });
+  const others: TestApp[] = [];
   const real: RealMode = {
     web,
     keywords,
@@ -88,8 +94,14 @@ export async function startRealMode(options: RealModeOptions): Promise<RealMode>
       real.t = await open(clock);
       return real.t;
     },
+    async another() {
+      const other = await open(real.t.clock);
+      others.push(other);
+      return other;
+    },
     async close() {
       await real.t.close();
+      for (const other of others) await other.close();
       for (const fake of [majestic, moz, dataforseo]) await fake?.close();
     },
   };

@@ -15,15 +15,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../../support/app.js';
-import {
-  coffeeKeywords,
-  coffeeWeb,
-  FAKE_DFS_LOGIN,
-  FAKE_DFS_PASSWORD,
-  keywordProviderEnv,
-  startFakeDataForSeo,
-  type FakeUpstream,
-} from '../../support/fakes/index.js';
+import { startRealMode, type RealMode } from '../../support/realMode.js';
 import { newClient, pace, q, type KeywordClient } from './helpers.js';
 
 type Item = {
@@ -82,18 +74,15 @@ describe('a keyword nobody knows, in the sandbox', () => {
 });
 
 describe('keywords from DataForSEO', () => {
+  let real: RealMode;
   let t: TestApp;
   let c: KeywordClient;
-  let fake: FakeUpstream;
   before(async () => {
-    fake = await startFakeDataForSeo({ keywords: coffeeKeywords(), links: coffeeWeb() }, FAKE_DFS_LOGIN, FAKE_DFS_PASSWORD);
-    t = await testApp({ env: keywordProviderEnv(fake) });
+    real = await startRealMode({ keywordSource: true });
+    ({ t } = real);
     c = await newClient(t);
   });
-  after(async () => {
-    await t.close();
-    await fake.close();
-  });
+  after(async () => real.close());
 
   test('a keyword filled from the provider shows its search_volume (1,900), not the mean of its months (1,983)', async () => {
     const res = await c.post('/keyword-imports', { keywords: ['cold brew coffee maker'], location_id: 2840, language_id: 1000 });

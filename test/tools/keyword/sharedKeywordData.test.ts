@@ -11,34 +11,27 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sharedTestState, testApp, type SharedTestState, type TestApp } from '../../support/app.js';
-import {
-  coffeeKeywords,
-  coffeeWeb,
-  FAKE_DFS_LOGIN,
-  FAKE_DFS_PASSWORD,
-  keywordProviderEnv,
-  startFakeDataForSeo,
-  type FakeUpstream,
-} from '../../support/fakes/index.js';
+import { sharedTestState, type SharedTestState, type TestApp } from '../../support/app.js';
+import type { FakeUpstream } from '../../support/fakes/index.js';
 import { until } from '../../support/processes.js';
+import { startRealMode, type RealMode } from '../../support/realMode.js';
 import { client, pace } from './helpers.js';
 
+let real: RealMode;
 let fake: FakeUpstream;
 let first: TestApp;
 let second: TestApp;
 let state: SharedTestState;
 
 before(async () => {
-  fake = await startFakeDataForSeo({ keywords: coffeeKeywords(), links: coffeeWeb() }, FAKE_DFS_LOGIN, FAKE_DFS_PASSWORD);
   state = await sharedTestState();
-  first = await testApp({ env: keywordProviderEnv(fake), state, world: 'none' });
-  second = await testApp({ env: keywordProviderEnv(fake), state, clock: first.clock, world: 'none' });
+  real = await startRealMode({ keywordSource: true, world: 'none', state });
+  first = real.t;
+  fake = real.dataforseo!;
+  second = await real.another();
 });
 after(async () => {
-  await first.close();
-  await second.close();
-  await fake.close();
+  await real.close();
   await state.close();
 });
 
