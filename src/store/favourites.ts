@@ -24,7 +24,8 @@ export class Favourites {
   /**
    * Marks a link of `domain` as favourite or not; returns the account's list of that domain
    * (null when un-marking a link of a domain that has no list: nothing is created). `body`: the
-   * provider's link as served (JSON), kept with the favourite; a link marked again keeps its first copy.
+   * provider's link as served (JSON), kept with the favourite; a link marked again takes the copy
+   * given (the link as last served to the account), so refavouriting refreshes what the list shows.
    */
   async set(accountId: string, domain: string, linkId: string, favourite: boolean, nowSec: number, body: string | null = null): Promise<FavouriteList | null> {
     const listId = await this.db.transaction().execute(async (trx) => {
@@ -41,7 +42,8 @@ export class Favourites {
         await trx
           .insertInto('favourite_links')
           .values({ list_id: list.id, link_id: linkId, added_at: nowSec, body })
-          .onConflict((oc) => oc.doNothing())
+          // Marked again: its added_at (its place in the list) stays; a provider link's copy is refreshed.
+          .onConflict((oc) => (body === null ? oc.doNothing() : oc.columns(['list_id', 'link_id']).doUpdateSet({ body })))
           .execute();
       } else {
         await trx.deleteFrom('favourite_links').where('list_id', '=', list.id).where('link_id', '=', linkId).execute();

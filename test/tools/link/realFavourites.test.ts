@@ -157,6 +157,17 @@ describe('favourites of DataForSEO Backlinks links (sandbox world beside it)', (
     assert.equal(list.domain, 'starbucks.com');
     assert.deepEqual((await c.get(`/favorites/${list._id}`)).json().links, [served[0]]);
 
+    // Marked again after the link was served anew with other data: the list shows it as last served.
+    const link = real.web.links.find((l) => served[0].source === l.source && served[0].target === l.target)!;
+    assert.ok(link, 'the fake link behind the served one');
+    assert.notEqual(served[0].last_seen, '2026-11-27');
+    link.lastSeen = '2026-11-27';
+    real.t.clock.advance(8 * DAY);
+    const fresh = (await linksOf(c, 'starbucks.com')).find((l) => l._id === served[0]._id)!;
+    assert.equal(fresh.last_seen, '2026-11-27', 'served anew with the provider’s new data');
+    assert.deepEqual((await fav(c, served[0]._id, true)).json().link_ids, [served[0]._id]);
+    assert.deepEqual((await c.get(`/favorites/${list._id}`)).json().links, [fresh], 'the copy refreshed by marking it again');
+
     // The sandbox world's links are not what GET /link-tool/links answers in real mode.
     const sandbox = real.t.ctx.engine.links.backlinks('openpedia.org', { source: 0, linksPerDomain: 0 }, { offset: 0, limit: 1 });
     const sandboxId = sandbox!.links[0]._id;
