@@ -146,17 +146,21 @@ function bytesOf(array: Int32Array | Float32Array): Buffer {
   return Buffer.from(array.buffer, array.byteOffset, array.byteLength);
 }
 
-/** A typed array over a copy of the blob (blobs are not aligned for typed-array views). */
+/**
+ * A typed array over the blob's own bytes when they are aligned for it (better-sqlite3 gives a
+ * large blob a buffer of its own, at offset 0: a small world's text index has two 21.9 MB
+ * postings blobs, copied at every open before), else over a copy (a small blob may be a slice
+ * of Node's shared pool, at any offset). The blob is read for this array alone: nothing else
+ * holds or writes it.
+ */
 function int32Of(blob: Buffer): Int32Array {
-  const copy = new Uint8Array(blob.byteLength);
-  copy.set(blob);
-  return new Int32Array(copy.buffer);
+  const bytes = blob.byteOffset % Int32Array.BYTES_PER_ELEMENT === 0 ? blob : new Uint8Array(blob);
+  return new Int32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / Int32Array.BYTES_PER_ELEMENT);
 }
 
 function float32Of(blob: Buffer): Float32Array {
-  const copy = new Uint8Array(blob.byteLength);
-  copy.set(blob);
-  return new Float32Array(copy.buffer);
+  const bytes = blob.byteOffset % Float32Array.BYTES_PER_ELEMENT === 0 ? blob : new Uint8Array(blob);
+  return new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / Float32Array.BYTES_PER_ELEMENT);
 }
 
 export class SearchStore {
