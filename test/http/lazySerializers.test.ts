@@ -80,4 +80,9 @@ describe('the whole app’s response serialisers', () => {
     const count = t.app.compileAllSerializers();
     assert.ok(count > 50, `${count} serialisers`);
   });
+
+  test('all its request validators compile too (they are lazy as well: src/http/validation.ts)', () => {
+    const count = t.app.compileAllValidators();
+    assert.ok(count > 50, `${count} validators`);
+  });
 });
