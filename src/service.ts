@@ -88,6 +88,7 @@ export async function createContext(config: Config, options: ServiceOptions = {}
   const signer = new UrlSigner(loadSigningSecret(config), config.publicUrl);
   const sessions = new WebSessions(new SqlSessionStore(base.state.db), base.accounts, base.clock, config.sessionTtlHours * 3600);
   const metrics = watchedMetrics(base, live, research);
+  metrics.watchPurchaseWaits(() => sources.answers.waitingLookups);
   return { ...base, locations, engine, search, sources, research, jobs, signer, fairUse: fairUseOf(config, base, jobs), sessions, metrics };
 }
 

@@ -113,6 +113,18 @@ export class ProcessMetrics {
     });
   }
 
+  /** Lookups of this process waiting on another process's purchase of provider answers (its lease on provider_answers rows). */
+  watchPurchaseWaits(waiting: () => number): void {
+    new Gauge({
+      name: 'quarry_provider_purchase_waits',
+      help: "Lookups of this process waiting for another process's purchase of the same provider answers (its lease on their provider_answers rows)",
+      registers: [this.registry],
+      collect() {
+        this.set(waiting());
+      },
+    });
+  }
+
   jobFinished(kind: string, outcome: JobOutcome, seconds: number): void {
     this.jobDurations.observe({ kind, outcome }, seconds);
   }

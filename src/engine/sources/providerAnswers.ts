@@ -96,6 +96,7 @@ export class ProviderAnswers {
   private readonly flights = new Map<string, Promise<unknown>>();
   private readonly pruneDay = new OncePerDay();
   private waitingKeys = 0;
+  private waitingAsks = 0;
   private readonly pollMs: number;
   private readonly sleep: (ms: number) => Promise<void>;
 
@@ -111,6 +112,11 @@ export class ProviderAnswers {
   /** Keys this process is waiting on another process's purchase for, now (tests wait on it). */
   get waiting(): number {
     return this.waitingKeys;
+  }
+
+  /** Lookups (calls of `get`) of this process waiting on another process's purchase now, whatever their keys (GET /metrics). */
+  get waitingLookups(): number {
+    return this.waitingAsks;
   }
 
   /**
@@ -176,10 +182,12 @@ export class ProviderAnswers {
         throw new SourceError(provider, 'unavailable', `${provider}: another process kept its claim on ${kind} answers past ${MAX_ROUNDS} leases`);
       }
       this.waitingKeys += pending.length;
+      this.waitingAsks++;
       try {
         await this.waitFor(provider, kind, pending);
       } finally {
         this.waitingKeys -= pending.length;
+        this.waitingAsks--;
       }
     }
     return out;

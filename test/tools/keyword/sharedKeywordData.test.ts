@@ -11,7 +11,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sharedTestState, type SharedTestState, type TestApp } from '../../support/app.js';
+import { scrapeMetrics, sharedTestState, type SharedTestState, type TestApp } from '../../support/app.js';
 import type { FakeUpstream } from '../../support/fakes/index.js';
 import { until } from '../../support/processes.js';
 import { startRealMode, type RealMode } from '../../support/realMode.js';
@@ -75,6 +75,9 @@ test('two processes importing one new keyword at the same moment buy its figures
       120_000,
       10,
     );
+    // GET /metrics of the waiting process shows the lookup waiting (the first process's shows none).
+    assert.match(await scrapeMetrics(second.app), /^quarry_provider_purchase_waits 1$/m);
+    assert.match(await scrapeMetrics(first.app), /^quarry_provider_purchase_waits 0$/m);
     release();
     const [ra, rb] = await Promise.all([a, b]);
     assert.equal(ra.statusCode, 200, ra.body);
@@ -83,6 +86,7 @@ test('two processes importing one new keyword at the same moment buy its figures
     const volume = (res: typeof ra) => res.json().keywords.map((k: { kw: string; sv: number | null }) => [k.kw, k.sv]);
     assert.deepEqual(volume(ra), [['iced coffee', 135_000]]);
     assert.deepEqual(volume(rb), volume(ra));
+    assert.match(await scrapeMetrics(second.app), /^quarry_provider_purchase_waits 0$/m, 'no longer waiting');
   } finally {
     release();
   }
