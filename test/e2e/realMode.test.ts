@@ -16,9 +16,7 @@ import { assertReferenceShape } from '../support/reference.js';
 import { pace, query } from '../support/requests.js';
 import { keywordProviderEnv, type FakeKeywordWeb, type FakeLinkWeb, type FakeUpstream } from '../support/fakes/index.js';
 import { startRealMode, type RealMode } from '../support/realMode.js';
-import { createSources } from '../../src/engine/sources/index.js';
-import { loadSourcesConfig } from '../../src/engine/sources/sourceConfig.js';
-import { reloadSearchKeywords } from '../../src/engine/search/index.js';
+import { otherProcessSources } from '../support/otherSources.js';
 
 let real: RealMode;
 let t: TestApp;
@@ -88,20 +86,8 @@ describe('real mode: QUARRY_WORLD_SIZE=none, every provider faked', () => {
   });
 
   test('ideas and rankings are bought once for everyone: another process on the same state store asks nothing', async () => {
-    const { ctx } = t;
     // A second set of sources over the same state store: another API process (nothing in memory).
-    const env = { ...keywordProviderEnv(fake), QUARRY_SERP_SOURCE: 'dataforseo' };
-    const other = createSources(loadSourcesConfig(env), {
-      search: ctx.search,
-      links: ctx.engine.links,
-      authority: ctx.engine.authority,
-      research: ctx.engine.store,
-      reloadKeywords: () => reloadSearchKeywords(ctx.search, ctx.engine.store),
-      state: ctx.state.db,
-      locations: ctx.locations,
-      clock: t.clock,
-      metricsTs: 0,
-    });
+    const other = otherProcessSources(t, { ...keywordProviderEnv(fake), QUARRY_SERP_SOURCE: 'dataforseo' });
     const calls = fake.requests.length;
     const related = await other.providerKeywords!.related('coffee', 2840, 0, 100);
     assert.equal(related.keywords.length, 6);

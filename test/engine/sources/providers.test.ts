@@ -13,9 +13,8 @@ import { DAY } from '../../../src/lib/clock.js';
 import { baseClickThroughRate } from '../../../src/engine/search/clickThroughCurve.js';
 import { newClient, pace, qs, type ToolClient } from '../../tools/serp/serpClient.js';
 import { startFakeUpstream, type FakeUpstream } from '../../support/fakes/upstream.js';
-import { createSources, SourceError, type EngineSources } from '../../../src/engine/sources/index.js';
-import { loadSourcesConfig } from '../../../src/engine/sources/sourceConfig.js';
-import { reloadSearchKeywords } from '../../../src/engine/search/index.js';
+import { SourceError, type EngineSources } from '../../../src/engine/sources/index.js';
+import { otherProcessSources } from '../../support/otherSources.js';
 import { rankServices } from '../../../src/rank/rankService.js';
 
 /** A SerpApi Google Search answer (https://serpapi.com/search-api), trimmed to what we map. */
@@ -82,18 +81,7 @@ before(async () => {
   };
   t = await testApp({ env });
   c = await newClient(t);
-  const { ctx } = t;
-  dfs = createSources(loadSourcesConfig({ ...env, QUARRY_SERP_SOURCE: 'dataforseo', QUARRY_SERP_COST_USD: '0.01', QUARRY_SERP_DAILY_BUDGET_USD: '5' }), {
-    search: ctx.search,
-    links: ctx.engine.links,
-    authority: ctx.engine.authority,
-    research: ctx.engine.store,
-    reloadKeywords: () => reloadSearchKeywords(ctx.search, ctx.engine.store),
-    state: ctx.state.db,
-    locations: ctx.locations,
-    clock: t.clock,
-    metricsTs: 0,
-  });
+  dfs = otherProcessSources(t, { ...env, QUARRY_SERP_SOURCE: 'dataforseo', QUARRY_SERP_COST_USD: '0.01', QUARRY_SERP_DAILY_BUDGET_USD: '5' });
 });
 after(async () => {
   await t.close();
