@@ -19,8 +19,8 @@ export interface RankedAuthority {
 
 const TOP = 10;
 
-/** Difficulty 0–100 (integer) of a keyword whose organic results, best first, are given. */
-export function keywordDifficulty(topResults: readonly RankedAuthority[]): number {
+/** Strength 0–100 of a first page (organic results, best first): its authority weighted toward the top. */
+export function firstPageStrength(topResults: readonly RankedAuthority[]): number {
   let weighted = 0;
   let weights = 0;
   for (let i = 0; i < TOP; i++) {
@@ -29,7 +29,16 @@ export function keywordDifficulty(topResults: readonly RankedAuthority[]): numbe
     const r = topResults[i];
     if (r) weighted += w * (0.6 * r.upa + 0.4 * r.pda);
   }
-  const strength = weighted / weights;
+  return weighted / weights;
+}
+
+/**
+ * Difficulty 0–100 (integer) of a keyword whose organic results, best first, are given, on a
+ * fixed curve of their authority: for a SERP fetched from the real web. The research engine
+ * reads its own first pages against its market's (difficultyScale.ts).
+ */
+export function keywordDifficulty(topResults: readonly RankedAuthority[]): number {
+  const strength = firstPageStrength(topResults);
   // A mild S-shaped stretch (monotone, so rank order is kept) spreads the middle of the
   // scale where most first pages sit, as difficulty tools' published distributions do.
   const x = strength / 100;

@@ -8,10 +8,12 @@
  * difficulty.difficultyOf(keyword, 2840, true); // { seo: 42, ts: 1790000000 }
  */
 import type { Clock } from '../../lib/clock.js';
-import { keywordDifficulty } from './keywordDifficulty.js';
+import { DifficultyScale } from './difficultyScale.js';
+import { firstPageStrength, keywordDifficulty } from './keywordDifficulty.js';
 import { UNKNOWN_KIND } from './keywordMetrics.js';
 import { RANK_DEPTH } from './rankIndex.js';
-import type { MarketRanking } from './marketRanking.js';
+import { DEFAULT_SERP_LOCATION, type MarketRanking } from './marketRanking.js';
+import type { RankIndex } from './rankIndex.js';
 import { rankBuiltAt, type MarketRankIndexes } from './rankIndexes.js';
 import type { CorpusKeyword } from './searchCorpus.js';
 
@@ -30,6 +32,8 @@ export class MarketDifficulty {
   /** Difficulties computed by one ranking (keywords no rank index covers), for the day of `difficultyDay`. */
   private readonly difficultyCache = new Map<string, { seo: number; ts: number }>();
   private difficultyDay = '';
+  /** Each rank index's difficulty scale (its market's first pages), made at its first difficulty. */
+  private readonly scales = new WeakMap<RankIndex, DifficultyScale>();
 
   constructor(options: MarketDifficultyOptions) {
     this.ranking = options.ranking;
@@ -55,10 +59,10 @@ export class MarketDifficulty {
     // Text nobody has data on has no difficulty either (issue 24: "asdfqwer" had KD 0).
     if (k.kind === UNKNOWN_KIND) return undefined;
     const market = this.ranking.indexMarket(locationId);
-    const index = this.rankIndexes.get(market);
+    const index = this.rankIndexes.stored(market);
     const idx = this.ranking.catalog().find(k.kw, k.languageId);
     if (index && idx !== undefined && index.covers(idx)) {
-      return { seo: keywordDifficulty(index.top(idx).map((p) => this.ranking.corpus().pages[p])), ts: rankBuiltAt(index) };
+      return { seo: this.difficultyFrom(index.top(idx), k, index), ts: rankBuiltAt(index) };
     }
     return this.cachedDifficulty(k, market, compute);
   }
@@ -75,9 +79,29 @@ export class MarketDifficulty {
     if (cached || !compute) return cached;
     const topTen = this.ranking.organicPages(k, market, RANK_DEPTH).slice(0, 10);
     // Dated like a rank index's (its day's start): the same ranking on the index's day gives the same value and time.
-    const value = { seo: keywordDifficulty(topTen.map((p) => this.ranking.corpus().pages[p])), ts: Date.parse(`${today}T00:00:00Z`) / 1000 };
+    const scaleIndex = this.rankIndexes.stored(market) ?? this.rankIndexes.stored(DEFAULT_SERP_LOCATION);
+    const value = { seo: this.difficultyFrom(topTen, k, scaleIndex), ts: Date.parse(`${today}T00:00:00Z`) / 1000 };
     if (this.difficultyCache.size > 100_000) this.difficultyCache.clear();
     this.difficultyCache.set(key, value);
     return value;
+  }
+
+  /**
+   * Difficulty of a keyword with this first page (corpus pages, best first), read against the
+   * first pages of a rank index's market (difficultyScale.ts); with no rank index, on the fixed
+   * curve of the authority alone.
+   */
+  difficultyFrom(top: readonly number[], k: CorpusKeyword, scaleIndex: RankIndex | undefined): number {
+    const pages = this.ranking.corpus().pages;
+    const firstPage = top.map((p) => pages[p]);
+    if (!scaleIndex) return keywordDifficulty(firstPage);
+    let scale = this.scales.get(scaleIndex);
+    if (!scale) {
+      const strengths: number[] = [];
+      const size = this.ranking.catalog().size;
+      for (let i = 0; i < size; i++) if (scaleIndex.covers(i)) strengths.push(firstPageStrength(scaleIndex.top(i).map((p) => pages[p])));
+      this.scales.set(scaleIndex, (scale = new DifficultyScale(strengths)));
+    }
+    return scale.difficulty(firstPage, { volume: k.volume, cpc: k.cpc });
   }
 }

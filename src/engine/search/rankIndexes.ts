@@ -111,8 +111,19 @@ export class MarketRankIndexes {
   }
 
   private async loadOrBuildRankIndex(market: number, priority: BuildPriority, onProgress?: (done: number, total: number) => void): Promise<RankIndex> {
+    return this.stored(market) ?? this.buildRankIndex(market, priority, onProgress);
+  }
+
+  /**
+   * A market's rank index as loaded, or loaded now from the store (a difficulty asked before the
+   * load at open has run reads its market's scale from it, marketDifficulty.ts); undefined when
+   * none is stored.
+   */
+  stored(market: number): RankIndex | undefined {
+    const ready = this.rankIndexes.get(market);
+    if (ready) return ready;
     const stored = this.store?.rankIndex(market);
-    if (!stored) return this.buildRankIndex(market, priority, onProgress);
+    if (!stored) return undefined;
     // Research-store ids → catalogue and corpus indexes (ids are dense small integers).
     const keywordIndex = denseIndex(this.ranking.corpus().keywords.map((k) => k.id));
     const pageIndex = denseIndex(this.ranking.corpus().pages.map((p) => p.id));

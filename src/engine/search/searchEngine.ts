@@ -16,7 +16,6 @@ import { clickThroughRate } from './clickThroughCurve.js';
 import { CompetitorAnalysis, type CompetitorKeywords, type GapResult, type SuggestedKeyword } from './competitorAnalysis.js';
 import { contentTypes, keywordOpportunities } from './contentTypes.js';
 import { KeywordCatalog } from './keywordCatalog.js';
-import { keywordDifficulty } from './keywordDifficulty.js';
 import { keywordId } from './keywordIds.js';
 import { KeywordMetrics, UNKNOWN_KIND, type KeywordItem } from './keywordMetrics.js';
 import { MarketItems } from './marketItems.js';
@@ -418,7 +417,7 @@ export class SearchEngine {
       // What difficultyOf reads from the rank index (the keyword as `find` resolves it), or -1 when the index has none.
       const seo = this.marketItems.difficulty(rankIndex, index, this.catalog.size, () => {
         const found = this.catalog.find(k.kw, k.languageId);
-        return found !== undefined && rankIndex.covers(found) ? keywordDifficulty(rankIndex.top(found).map((p) => this.corpus.pages[p])) : -1;
+        return found !== undefined && rankIndex.covers(found) ? this.difficulty.difficultyFrom(rankIndex.top(found), k, rankIndex) : -1;
       });
       if (seo >= 0) difficulty = { seo, ts: rankBuiltAt(rankIndex) };
     }

@@ -2,7 +2,8 @@
  * Keyword figures an SEO would not fault (issue 27), part of the realism suite
  * (realismSuite.ts) over the tiny and small worlds, each rule with its number. They failed
  * on generator v12: "car insurance" cost $9.64 and "travel insurance" $1.95 in the US (money
- * heads' median $7.8), and every keyword cost the same in the UK and India as in the US.
+ * heads' median $7.8), and every keyword cost the same in the UK and India as in the US;
+ * difficulty never reached 50 on the small world (heads' median 30, "running shoes" 12).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -56,5 +57,25 @@ export function figureRealismSuite(size: WorldSize, world: () => TestSearch, ran
     }
     assert.ok(checked >= 300, `keywords checked (${checked})`);
     assert.deepEqual(off.slice(0, 10), []);
+  });
+
+  test(`${size}: difficulty spreads as a hosted tool's: heads' median 50 or more (money heads' 55, the hardest 70+), 4+ word keywords' 15 below the heads', a tenth of all 25 or less`, () => {
+    const kd = (kw: string) => world().search.keywordItem(kw, 2840, 1000).seo!;
+    const all = ranked().map(({ kw }) => ({ kw, seo: kd(kw.kw) }));
+    const heads = all.filter(({ kw }) => kw.kind === 'head');
+    const money = heads.filter(({ kw }) => MONEY.test(kw.kw));
+    const long = all.filter(({ kw }) => kw.kw.split(' ').length >= 4);
+    assert.ok(
+      heads.length >= 50 && money.length >= 5 && long.length >= 100,
+      `keywords (${heads.length} heads, ${money.length} money heads, ${long.length} long)`,
+    );
+    const headsMedian = median(heads.map((x) => x.seo));
+    const figures = `heads' median ${headsMedian}, highest ${Math.max(...heads.map((x) => x.seo))}; 4+ words' median ${median(long.map((x) => x.seo))}`;
+    assert.ok(headsMedian >= 50, figures);
+    assert.ok(median(money.map((x) => x.seo)) >= 55, `money heads: ${money.map((x) => `${x.kw.kw} ${x.seo}`).join(', ')}`);
+    assert.ok(Math.max(...heads.map((x) => x.seo)) >= 70, figures);
+    assert.ok(median(long.map((x) => x.seo)) <= headsMedian - 15, figures);
+    const sorted = all.map((x) => x.seo).sort((a, b) => a - b);
+    assert.ok(sorted[Math.floor(sorted.length * 0.1)] <= 25, `a tenth of all at most ${sorted[Math.floor(sorted.length * 0.1)]}`);
   });
 }
