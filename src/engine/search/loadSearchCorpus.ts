@@ -56,13 +56,14 @@ export function loadSearchCorpus(raw: SqliteDatabase.Database, store?: SearchSto
   for (const [id, domain, kind] of raw.prepare('SELECT id, domain, kind FROM root_domains').raw(true).all() as [number, string, string][]) {
     roots.set(id, { domain, kind });
   }
-  const rootMetrics = new Map<number, { authority: number; topRank: number }>();
-  const rootMetricRows = raw.prepare(`SELECT entity_id, authority, top_rank FROM entity_metrics WHERE level = ${LEVEL.root}`).raw(true).all() as [
+  const rootMetrics = new Map<number, { authority: number; topRank: number; trustFlow: number }>();
+  const rootMetricRows = raw.prepare(`SELECT entity_id, authority, top_rank, trust_flow FROM entity_metrics WHERE level = ${LEVEL.root}`).raw(true).all() as [
+    number,
     number,
     number,
     number,
   ][];
-  for (const [id, authority, topRank] of rootMetricRows) rootMetrics.set(id, { authority, topRank });
+  for (const [id, authority, topRank, trustFlow] of rootMetricRows) rootMetrics.set(id, { authority, topRank, trustFlow });
   // The pages' metrics in page id order, joined to the pages (also in id order) by a cursor.
   const pageMetrics = raw
     .prepare(
@@ -116,6 +117,7 @@ export function loadSearchCorpus(raw: SqliteDatabase.Database, store?: SearchSto
       pda: rm?.authority ?? 0,
       citationFlow: pm?.[2] ?? 0,
       trustFlow: pm?.[3] ?? 0,
+      rootTrustFlow: rm?.trustFlow ?? 0,
       refDomains: pm?.[4] ?? 0,
       extBackLinks: pm?.[5] ?? 0,
       topRank: rm?.topRank ?? 0,

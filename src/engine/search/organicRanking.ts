@@ -11,8 +11,12 @@
  * geographic boost for the country's ccTLD, and a small deterministic daily perturbation
  * seeded by (keyword, location, platform, date): positions drift from one day to the
  * next and never change within a day. Host crowding keeps at most two results per root
- * domain in a row of results, as Google limits results per site (Google Search Central
- * blog, "Site diversity change", June 2019).
+ * domain in a list of results, as Google limits results per site (Google Search Central
+ * blog, "Site diversity change", June 2019), but for the site a navigational query names.
+ * Two demotions an SEO expects: a site on another country's ccTLD is geotargeted there
+ * (Google Search Central, "Managing multi-regional and multilingual sites": a ccTLD is a
+ * strong signal of the country a site targets), and a site no trusted site links to
+ * (root TrustFlow 0, a link-farm profile) is treated as link spam.
  */
 import type { Bm25Index, ScoredDocs } from './bm25Index.js';
 import { hashString32, unitNoise } from './deterministicNoise.js';
@@ -97,6 +101,14 @@ const INTENT_SITE_FIT: Readonly<Record<string, Readonly<Record<string, number>>>
  * markedly stronger link profiles than those further down.
  */
 const QUALITY = { base: 0.15, authority: 0.6, intent: 0.15, freshness: 0.06, geo: 0.04 };
+/**
+ * Factors on the score of a page whose site is on another country's ccTLD than the market's
+ * (".co.uk" in the US), and of one whose site has no trust at all (root TrustFlow 0: its
+ * links come from farms and other untrusted sites). The model's own calibration: strong
+ * enough that neither reaches a head's top 10 on the test worlds (realismSuite.ts).
+ */
+const FOREIGN_CCTLD = 0.5;
+const UNTRUSTED_SITE = 0.5;
 /**
  * Relative score noise: a lasting part per (keyword, location, platform, page) that breaks
  * near-ties the same way every day, and a smaller daily part that makes close pages trade
@@ -241,6 +253,8 @@ export class OrganicRanker {
     const topicOf = this.topicFactors(query);
     const freshnessDays = query.signals.news ? 30 : 3 * 365;
     const geoSuffix = `.${query.tld}`;
+    // The market's country by its engine's domain: google.com is the US's (and that of territories without their own).
+    const marketCountry = query.tld === 'com' ? 'us' : query.tld.slice(query.tld.lastIndexOf('.') + 1);
     const score = new Float64Array(count);
     const topical = new Float64Array(count);
     const candidateId = new Float64Array(count);
@@ -269,11 +283,14 @@ export class OrganicRanker {
       // Pages in another language rarely rank; link farms are demoted as spam.
       if (f.languageId[page] !== query.languageId) s *= 0.3;
       if (f.siteKind[page] === f.farmKind) s -= 0.1;
+      if (f.country[page] !== '' && f.country[page] !== marketCountry) s *= FOREIGN_CCTLD;
+      if (f.untrusted[page]) s *= UNTRUSTED_SITE;
       if (query.entityRootId !== undefined && f.rootId[page] === query.entityRootId) s += f.isHomepage[page] ? 0.6 : 0.2;
       score[c] = s;
     }
     const order = bestFirst(score, candidateId, count);
-    // Host crowding: a third result of the same root domain waits until the list runs short.
+    // Host crowding: two results of a root domain at most, but for the site the query names
+    // (its pages wait until the list runs short: a brand's search shows its site more).
     const ranked = (c: number): RankedPage => ({ page: candidatePage[c], score: score[c], relevance: relevance[c], topic: topical[c] });
     const out: RankedPage[] = [];
     const deferred: number[] = [];
@@ -281,8 +298,9 @@ export class OrganicRanker {
     for (const c of order) {
       const root = f.rootId[candidatePage[c]];
       const n = perDomain.get(root) ?? 0;
-      if (n >= PER_DOMAIN) deferred.push(c);
-      else {
+      if (n >= PER_DOMAIN) {
+        if (root === query.entityRootId) deferred.push(c);
+      } else {
         perDomain.set(root, n + 1);
         out.push(ranked(c));
         if (out.length === limit) return out;

@@ -18,6 +18,10 @@ export class PageFeatures {
   readonly languageId: Float64Array;
   readonly isHomepage: Uint8Array;
   readonly domain: string[];
+  /** Country label ("uk", "de") of each page's ccTLD, '' on a generic TLD. */
+  readonly country: string[];
+  /** 1 where the page's root domain has TrustFlow 0. */
+  readonly untrusted: Uint8Array;
   /** Index into `siteKinds` of each page's site kind. */
   readonly siteKind: Uint16Array;
   readonly siteKinds: string[] = [];
@@ -40,6 +44,8 @@ export class PageFeatures {
     this.languageId = new Float64Array(n);
     this.isHomepage = new Uint8Array(n);
     this.domain = new Array<string>(n);
+    this.country = new Array<string>(n);
+    this.untrusted = new Uint8Array(n);
     this.siteKind = new Uint16Array(n);
     const kindIndex = new Map<string, number>();
     // Pages share their publication days (a few thousand days for 200,000 pages): each parsed once.
@@ -61,6 +67,8 @@ export class PageFeatures {
       this.languageId[i] = p.languageId;
       this.isHomepage[i] = p.isHomepage ? 1 : 0;
       this.domain[i] = p.domain;
+      this.country[i] = countryOfDomain(p.domain);
+      this.untrusted[i] = p.rootTrustFlow === 0 ? 1 : 0;
       let kind = kindIndex.get(p.siteKind);
       if (kind === undefined) {
         kind = this.siteKinds.push(p.siteKind) - 1;
@@ -110,6 +118,18 @@ export class PageFeatures {
  */
 export function topicKey(languageId: number, keyword: string): string {
   return `${languageId}|${languageId === 1000 ? intentForm(keyword) : keyword}`;
+}
+
+/**
+ * Last labels of domains that are country codes used as generic TLDs (".io" start-ups,
+ * ".co" companies, ".tv" channels): not a sign of a country.
+ */
+const GENERIC_CCTLDS: ReadonlySet<string> = new Set(['io', 'co', 'me', 'tv', 'ai', 'fm', 'ly', 'to', 'ws', 'cc']);
+
+/** The country label of a domain's ccTLD ("co.uk" → "uk"), '' for a generic TLD (.com, .org, .io). */
+export function countryOfDomain(domain: string): string {
+  const last = domain.slice(domain.lastIndexOf('.') + 1);
+  return last.length === 2 && !GENERIC_CCTLDS.has(last) ? last : '';
 }
 
 function inner<V>(outer: Map<number, Map<string, V>>, key: number): Map<string, V> {

@@ -37,6 +37,8 @@ export interface CorpusPage {
   pda: number;
   citationFlow: number;
   trustFlow: number;
+  /** TrustFlow of the page's root domain (0: no trusted site links to it anywhere). */
+  rootTrustFlow: number;
   refDomains: number;
   extBackLinks: number;
   /** TopRank of the root domain (1 best; 0 unknown). */

@@ -19,6 +19,7 @@ import { BREAKOUT_CANDIDATES, isBreakout } from '../../../src/engine/world/trend
 import { openWorldSearch, type TestSearch } from './searchWorld.js';
 import { textRealismSuite } from './realismText.js';
 import { figureRealismSuite } from './realismFigures.js';
+import { serpRealismSuite } from './realismSerps.js';
 
 /** Registers the checks over the world of `size` (built once and cached, test/support/world.ts). */
 export function realismSuite(size: WorldSize, seed = 1): void {
@@ -65,6 +66,7 @@ export function realismSuite(size: WorldSize, seed = 1): void {
     () => t,
     () => ranked,
   );
+  serpRealismSuite(size, () => ({ t, index, ranked }));
 
   test(`${size}: no variant outsearches a shorter keyword it contains, worldwide or in the US, but the seeded breakouts`, () => {
     const rows = t.store.raw
