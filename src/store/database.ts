@@ -13,7 +13,7 @@ import {
   type Driver,
   type Migration,
 } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { StateDatabase } from './schema.js';
 import { stateMigrations } from './migrations/index.js';
 import { postgresStateMigrations } from './migrations/postgres/index.js';

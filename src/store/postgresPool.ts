@@ -11,8 +11,16 @@
  * held the process hung (issue 28). The deadlines bound what such a mistake costs; they do
  * not make it right.
  */
+import { createRequire } from 'node:module';
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
+
+/**
+ * pg, loaded when a pool is first opened: only the scale mode opens one, and importing pg at
+ * start was ~0.1 of an embedded restart's CPU-seconds (issue 26). pg is CommonJS, so a
+ * synchronous require gives the same module object an import would.
+ */
+const pgModule = (): typeof pg => createRequire(import.meta.url)('pg') as typeof pg;
 
 export interface PostgresPoolOptions {
   /** Connections per process (default 10). */
@@ -47,17 +55,18 @@ export class StateStoreBusyError extends Error {
  */
 const numericTypes = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === pg.types.builtins.INT8) return (value: string) => Number(value);
+    const { types } = pgModule();
+    if (oid === types.builtins.INT8) return (value: string) => Number(value);
     // numeric: what avg() and sum() of bigints answer; the state store's are small figures.
-    if (oid === pg.types.builtins.NUMERIC) return (value: string) => Number(value);
-    return pg.types.getTypeParser(oid, format);
+    if (oid === types.builtins.NUMERIC) return (value: string) => Number(value);
+    return types.getTypeParser(oid, format);
   },
 };
 
 /** A pool of the state store's connections, with the deadlines of `options` (defaults above). */
 export function openPostgresPool(url: string, options: PostgresPoolOptions = {}): pg.Pool {
   const o = { ...POSTGRES_POOL_DEFAULTS, ...options };
-  const pool = new pg.Pool({
+  const pool = new (pgModule().Pool)({
     connectionString: url,
     max: o.max,
     types: numericTypes as pg.CustomTypesConfig,
