@@ -36,8 +36,9 @@ export type {
   BacklinkProfile,
   TopContentItem,
   ExportSuggestion,
-} from './links/linksService.js';
-export { BACKLINK_FIELDS, emptyLinkIndex } from './links/linksService.js';
+} from './links/backlinkTypes.js';
+export { BACKLINK_FIELDS } from './links/backlinkTypes.js';
+export { emptyLinkIndex } from './links/linkIndex.js';
 export type { ResolvedTarget, TargetType } from './links/targets.js';
 export { hexId, parseHexId } from './links/targets.js';
 export type { AuthorityMetrics } from './authority/authorityService.js';

@@ -5,7 +5,7 @@
  * anchors, the new/lost calendar, top pages and monthly history. A figure the provider does
  * not give is `null` — never a stand-in number (docs/decisions.md, "Real link data").
  */
-import type { LinkIndexMetrics } from '../../links/linksService.js';
+import type { LinkIndexMetrics } from '../../links/backlinkTypes.js';
 import { detectTargetType, type TargetType } from '../../links/targets.js';
 import { parseTarget } from '../../links/urls.js';
 

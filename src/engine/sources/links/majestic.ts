@@ -28,7 +28,7 @@
  */
 import { exchange, type ProviderHttpOptions, type Verdict } from '../providerHttp.js';
 import { list, record, text } from '../fetchedSerp.js';
-import type { LinkIndexMetrics } from '../../links/linksService.js';
+import type { LinkIndexMetrics } from '../../links/backlinkTypes.js';
 import {
   ITEM_TYPE,
   type AnchorRow,
