@@ -8,180 +8,58 @@
  * const store = new RankTrackingStore(state.db);
  * const created = await store.createTrackings(account.id, [{ domain: 'example.com', locationId: 2840, platformId: 1 }], keywords, { limit: 200, nowSec, email });
  */
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import { newId } from '../lib/ids.js';
 import { lockAccount } from './accountLock.js';
-import type { RankAnnotationsTable, RankReportsTable, RankTagsTable, RankTrackedKeywordsTable, RankTrackingsTable, StateDatabase } from './schema.js';
+import { RankAttachmentsStore } from './rankTrackingAttachments.js';
+import {
+  ANNOTATION_TYPES,
+  REPORT_TYPES,
+  ROWS_PER_INSERT,
+  TrackedKeywordLimitError,
+  TrackingConflictError,
+  type AnnotationRow,
+  type NewKeyword,
+  type ReportRow,
+  type TrackedKeywordRow,
+  type TrackingConfig,
+  type TrackingRow,
+  type TrackingTarget,
+  type TrackingWithCount,
+} from './rankTrackingRecords.js';
+import { annotationOfChange, assignTags, averagePosition, insertAnnotation, insertKeywords, insertReport } from './rankTrackingWrites.js';
 
-export type TrackingRow = Selectable<RankTrackingsTable>;
-export type TrackedKeywordRow = Selectable<RankTrackedKeywordsTable>;
-export type ReportRow = Selectable<RankReportsTable>;
-export type TagRow = Selectable<RankTagsTable>;
-export type AnnotationRow = Selectable<RankAnnotationsTable>;
+// The records, errors and quota, where the rank service and tools import them from.
+export {
+  ANNOTATION_TYPES,
+  REPORT_TYPES,
+  StorageQuotaError,
+  TrackedKeywordLimitError,
+  TrackingConflictError,
+  utcDay,
+  type AnnotationRow,
+  type NewAnnotation,
+  type NewKeyword,
+  type NewReport,
+  type RankObject,
+  type RankStorageQuota,
+  type ReportRow,
+  type TagRow,
+  type TrackedKeywordRow,
+  type TrackingConfig,
+  type TrackingRow,
+  type TrackingTarget,
+  type TrackingWithCount,
+} from './rankTrackingRecords.js';
 
-export interface TrackingWithCount extends TrackingRow {
-  count: number;
-}
-
-export interface NewKeyword {
-  kw: string;
-  sv: number | null;
-}
-
-export interface TrackingTarget {
-  domain: string;
-  locationId: number;
-  platformId: number;
-}
-
-export interface NewReport {
-  type: number;
-  emails: string[];
-  name: string | null;
-  triggers: number[];
-  min_change: number | null;
-}
-
-/** Local-SEO settings of a tracking (map-pack tracking). */
-export interface TrackingConfig {
-  place_id: string | null;
-  ludocid: string | null;
-  name: string | null;
-  address: string | null;
-}
-
-/** Annotation types: a user's note, and the changes recorded by the service. */
-export const ANNOTATION_TYPES = { note: 0, keywordsAdded: 1, keywordsRemoved: 2, domainChanged: 3 } as const;
-
-export interface NewAnnotation {
-  date: string;
-  type: number;
-  text: string | null;
-  keywords_count: number | null;
-  avg: number | null;
-  creator: string;
-}
-
-/** Thrown when a tracking of the same domain, location and platform is live (409). */
-export class TrackingConflictError extends Error {}
-
-/** Thrown when the account would track more keywords than its plan allows (422). */
-export class TrackedKeywordLimitError extends Error {
-  constructor(
-    readonly limit: number,
-    readonly requested: number,
-  ) {
-    super(`Your plan tracks at most ${limit} keywords; this request would track ${requested}`);
-  }
-}
-
-/** The rank-tool objects an account's storage quota counts (fair use; see policy/fairUse.ts). */
-export interface RankStorageQuota {
-  trackings: number;
-  trackedKeywords: number;
-  tags: number;
-  annotations: number;
-  reports: number;
-}
-export type RankObject = keyof RankStorageQuota;
-
-const UNLIMITED: RankStorageQuota = {
-  trackings: Infinity,
-  trackedKeywords: Infinity,
-  tags: Infinity,
-  annotations: Infinity,
-  reports: Infinity,
-};
-
-const OBJECT_NAMES: Record<RankObject, [string, string]> = {
-  trackings: ['rank_trackings', 'trackings (deleted ones included until they are purged)'],
-  trackedKeywords: ['rank_tracked_keywords', 'tracked keywords (those of deleted trackings included until they are purged)'],
-  tags: ['rank_tags', 'tags'],
-  annotations: ['rank_annotations', 'annotations'],
-  reports: ['rank_reports', 'reports'],
-};
-
-/** Thrown when a write would take the account past its storage quota of one kind of object (422); nothing is written. */
-export class StorageQuotaError extends Error {
-  constructor(
-    readonly kind: RankObject,
-    readonly limit: number,
-    readonly stored: number,
-  ) {
-    super(
-      `An account stores at most ${limit.toLocaleString('en-US')} ${OBJECT_NAMES[kind][1]} (${stored.toLocaleString('en-US')} stored); delete some to make room`,
-    );
-  }
-}
-
-/** Report types, the reference's numbers. */
-export const REPORT_TYPES = { rankChange: 0, weekly: 1, monthly: 2 } as const;
-
-/** UTC day `YYYY-MM-DD` of a millisecond timestamp. */
-export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
-
-const ROWS_PER_INSERT = 500;
 /** Reports a new tracking starts with: weekly and monthly. */
 const DEFAULT_REPORTS = 2;
 
-export class RankTrackingStore {
-  constructor(
-    private readonly db: Kysely<StateDatabase>,
-    /** The account's storage quota; read at each write, so a context's copy may be lowered. */
-    private readonly quota: RankStorageQuota = UNLIMITED,
-    /** Seconds a deleted tracking is kept before it is purged with everything it holds. */
-    private readonly retentionSec = Infinity,
-  ) {}
-
-  /**
-   * Purges the trackings deleted more than the retention ago (of one account, or of all),
-   * with their keywords, checks, tags, annotations and reports (the foreign keys cascade).
-   */
-  async purgeDeleted(nowSec: number, accountId?: string, db: Kysely<StateDatabase> = this.db): Promise<number> {
-    if (!Number.isFinite(this.retentionSec)) return 0;
-    const res = await db
-      .deleteFrom('rank_trackings')
-      .where('is_deleted', '=', 1)
-      .where('deleted_at', '<', nowSec - this.retentionSec)
-      .$if(accountId !== undefined, (q) => q.where('account_id', '=', accountId!))
-      .executeTakeFirst();
-    return Number(res.numDeletedRows);
-  }
-
-  /**
-   * Refuses a write that would take the account past its storage quota of any kind it adds.
-   * Run inside the write's transaction after its first statement took the account's lock
-   * (store/accountLock.ts; SQLite's IMMEDIATE transactions are one at a time): concurrent
-   * writes, of this process or another, are counted one after the other and cannot both fit. Expired deleted trackings
-   * are purged first, so their room is free at once.
-   */
-  private async checkStorage(trx: Kysely<StateDatabase>, accountId: string, adding: Partial<Record<RankObject, number>>, nowSec: number): Promise<void> {
-    const kinds = (Object.keys(adding) as RankObject[]).filter((k) => (adding[k] ?? 0) > 0 && Number.isFinite(this.quota[k]));
-    if (kinds.length === 0) return;
-    await this.purgeDeleted(nowSec, accountId, trx);
-    for (const kind of kinds) {
-      const { n } = await trx
-        .selectFrom(OBJECT_NAMES[kind][0] as 'rank_tags')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('account_id', '=', accountId)
-        .executeTakeFirstOrThrow();
-      const stored = Number(n);
-      if (stored + adding[kind]! > this.quota[kind]) throw new StorageQuotaError(kind, this.quota[kind], stored);
-    }
-  }
-
-  /** Keywords the account tracks across its trackings not deleted. */
-  async trackedKeywordCount(db: Kysely<StateDatabase>, accountId: string): Promise<number> {
-    const { n } = await db
-      .selectFrom('rank_tracked_keywords')
-      .innerJoin('rank_trackings', 'rank_trackings.id', 'rank_tracked_keywords.tracking_id')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('rank_tracked_keywords.account_id', '=', accountId)
-      .where('rank_trackings.is_deleted', '=', 0)
-      .executeTakeFirstOrThrow();
-    return Number(n);
-  }
-
+/**
+ * The rank-tracking store: trackings and their keywords here; tags, annotations and
+ * reports in RankAttachmentsStore; the storage quota in RankStorage.
+ */
+export class RankTrackingStore extends RankAttachmentsStore {
   /**
    * Creates one tracking per target with the same keywords and default weekly and monthly
    * reports to `email`, all or nothing. Throws TrackingConflictError when a live tracking of
@@ -461,316 +339,4 @@ export class RankTrackingStore {
   async byShareToken(trackingId: string, token: string): Promise<TrackingRow | undefined> {
     return this.db.selectFrom('rank_trackings').selectAll().where('id', '=', trackingId).where('share_token', '=', token).executeTakeFirst();
   }
-
-  // ---- tags -----------------------------------------------------------------------------
-
-  /** Every tag of the account's trackings (deleted trackings' too), oldest first. */
-  async tagsOfAccount(accountId: string): Promise<TagRow[]> {
-    return this.db
-      .selectFrom('rank_tags')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .orderBy('created_at')
-      .orderBy(sql`rowid`)
-      .execute();
-  }
-
-  async tagsOf(trackingId: string): Promise<TagRow[]> {
-    return this.db
-      .selectFrom('rank_tags')
-      .selectAll()
-      .where('tracking_id', '=', trackingId)
-      .orderBy('created_at')
-      .orderBy(sql`rowid`)
-      .execute();
-  }
-
-  async createTag(tracking: TrackingRow, tag: { name: string; color: string; creator: string }, nowSec: number): Promise<TagRow> {
-    const row: TagRow = { id: newId(), account_id: tracking.account_id, tracking_id: tracking.id, ...tag, created_at: nowSec };
-    await this.db.transaction().execute(async (trx) => {
-      await lockAccount(trx, tracking.account_id);
-      await this.checkStorage(trx, tracking.account_id, { tags: 1 }, nowSec);
-      await trx.insertInto('rank_tags').values(row).execute();
-    });
-    return row;
-  }
-
-  /** Renames and recolours a tag of the tracking: every keyword carrying it shows the change. */
-  async updateTag(trackingId: string, tagId: string, change: { name: string; color: string }): Promise<boolean> {
-    const res = await this.db.updateTable('rank_tags').set(change).where('id', '=', tagId).where('tracking_id', '=', trackingId).executeTakeFirst();
-    return Number(res.numUpdatedRows) > 0;
-  }
-
-  /** Deletes a tag of the tracking and takes it off every keyword. */
-  async deleteTag(trackingId: string, tagId: string): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('rank_keyword_tags').where('tag_id', '=', tagId).where('tracking_id', '=', trackingId).execute();
-      const res = await trx.deleteFrom('rank_tags').where('id', '=', tagId).where('tracking_id', '=', trackingId).executeTakeFirst();
-      return Number(res.numDeletedRows) > 0;
-    });
-  }
-
-  /** The ids among `tagIds` that are not tags of the tracking. */
-  async unknownTags(trackingId: string, tagIds: readonly string[]): Promise<string[]> {
-    if (tagIds.length === 0) return [];
-    const known = new Set(
-      (
-        await this.db
-          .selectFrom('rank_tags')
-          .select('id')
-          .where('tracking_id', '=', trackingId)
-          .where('id', 'in', [...tagIds])
-          .execute()
-      ).map((r) => r.id),
-    );
-    return tagIds.filter((id) => !known.has(id));
-  }
-
-  /** Gives keywords of the tracking the tags (merged, no duplicates); keyword ids of other trackings are ignored. */
-  async assignTags(trackingId: string, keywordIds: readonly string[], tagIds: readonly string[]): Promise<void> {
-    await this.db.transaction().execute((trx) => assignTags(trx, trackingId, keywordIds, tagIds));
-  }
-
-  /** Takes the tags off the keywords; tags a keyword does not carry are ignored. */
-  async unassignTags(trackingId: string, keywordIds: readonly string[], tagIds: readonly string[]): Promise<void> {
-    if (keywordIds.length === 0 || tagIds.length === 0) return;
-    await this.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < keywordIds.length; i += ROWS_PER_INSERT) {
-        await trx
-          .deleteFrom('rank_keyword_tags')
-          .where('tracking_id', '=', trackingId)
-          .where('keyword_id', 'in', keywordIds.slice(i, i + ROWS_PER_INSERT))
-          .where('tag_id', 'in', [...tagIds])
-          .execute();
-      }
-    });
-  }
-
-  /** The tag ids of each keyword of the tracking that carries any. */
-  async tagIdsByKeyword(trackingId: string): Promise<Map<string, string[]>> {
-    const rows = await this.db
-      .selectFrom('rank_keyword_tags as kt')
-      .innerJoin('rank_tags as t', 't.id', 'kt.tag_id')
-      .select(['kt.keyword_id', 'kt.tag_id'])
-      .where('kt.tracking_id', '=', trackingId)
-      .orderBy('t.created_at')
-      .orderBy(sql`t.rowid`)
-      .execute();
-    const out = new Map<string, string[]>();
-    for (const r of rows) {
-      const list = out.get(r.keyword_id);
-      if (list) list.push(r.tag_id);
-      else out.set(r.keyword_id, [r.tag_id]);
-    }
-    return out;
-  }
-
-  // ---- annotations ----------------------------------------------------------------------
-
-  /** The tracking's annotations, by date then creation; dates from `from` to `to` when given. */
-  async annotationsOf(trackingId: string, range?: { from: string; to: string }): Promise<AnnotationRow[]> {
-    let q = this.db.selectFrom('rank_annotations').selectAll().where('tracking_id', '=', trackingId);
-    if (range) q = q.where('date', '>=', range.from).where('date', '<=', range.to);
-    return q
-      .orderBy('date')
-      .orderBy('created_at')
-      .orderBy(sql`rowid`)
-      .execute();
-  }
-
-  async createNote(tracking: TrackingRow, note: { date: string; text: string; creator: string }, nowSec: number, nowMs: number): Promise<AnnotationRow> {
-    return this.db.transaction().execute(async (trx) => {
-      await lockAccount(trx, tracking.account_id);
-      await this.checkStorage(trx, tracking.account_id, { annotations: 1 }, nowSec);
-      return insertAnnotation(
-        trx,
-        tracking,
-        { date: note.date, type: ANNOTATION_TYPES.note, text: note.text, keywords_count: null, avg: null, creator: note.creator },
-        nowSec,
-        await averagePosition(trx, tracking.id, note.date <= utcDay(nowMs) ? note.date : undefined),
-      );
-    });
-  }
-
-  async updateAnnotationText(trackingId: string, annotationId: string, text: string): Promise<boolean> {
-    const res = await this.db
-      .updateTable('rank_annotations')
-      .set({ text })
-      .where('id', '=', annotationId)
-      .where('tracking_id', '=', trackingId)
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows) > 0;
-  }
-
-  async deleteAnnotation(trackingId: string, annotationId: string): Promise<boolean> {
-    const res = await this.db.deleteFrom('rank_annotations').where('id', '=', annotationId).where('tracking_id', '=', trackingId).executeTakeFirst();
-    return Number(res.numDeletedRows) > 0;
-  }
-
-  // ---- reports --------------------------------------------------------------------------
-
-  /** The types of each tracking's reports. */
-  async reportTypesByTracking(trackingIds: readonly string[]): Promise<Map<string, number[]>> {
-    const out = new Map<string, number[]>(trackingIds.map((id) => [id, []]));
-    for (let i = 0; i < trackingIds.length; i += 500) {
-      const rows = await this.db
-        .selectFrom('rank_reports')
-        .select(['tracking_id', 'type'])
-        .where('tracking_id', 'in', trackingIds.slice(i, i + 500))
-        .execute();
-      for (const r of rows) out.get(r.tracking_id)!.push(r.type);
-    }
-    return out;
-  }
-
-  async reportsOf(trackingId: string): Promise<ReportRow[]> {
-    return this.db.selectFrom('rank_reports').selectAll().where('tracking_id', '=', trackingId).orderBy('created_at').orderBy('type').execute();
-  }
-
-  async createReport(tracking: TrackingRow, report: NewReport, nowSec: number): Promise<ReportRow> {
-    return this.db.transaction().execute(async (trx) => {
-      await lockAccount(trx, tracking.account_id);
-      await this.checkStorage(trx, tracking.account_id, { reports: 1 }, nowSec);
-      return insertReport(trx, tracking.account_id, tracking.id, report, nowSec);
-    });
-  }
-
-  async updateReport(trackingId: string, reportId: string, report: NewReport): Promise<ReportRow | undefined> {
-    const res = await this.db
-      .updateTable('rank_reports')
-      .set({
-        type: report.type,
-        emails: JSON.stringify(report.emails),
-        name: report.name,
-        triggers: JSON.stringify(report.triggers),
-        min_change: report.min_change,
-      })
-      .where('id', '=', reportId)
-      .where('tracking_id', '=', trackingId)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 0) return undefined;
-    return this.db.selectFrom('rank_reports').selectAll().where('id', '=', reportId).executeTakeFirst();
-  }
-
-  async deleteReport(trackingId: string, reportId: string): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      await trx
-        .deleteFrom('rank_report_deliveries')
-        .where('report_id', '=', reportId)
-        .where(sql<boolean>`exists (select 1 from rank_reports r where r.id = ${reportId} and r.tracking_id = ${trackingId})`)
-        .execute();
-      const res = await trx.deleteFrom('rank_reports').where('id', '=', reportId).where('tracking_id', '=', trackingId).executeTakeFirst();
-      return Number(res.numDeletedRows) > 0;
-    });
-  }
-}
-
-async function insertKeywords(
-  trx: Transaction<StateDatabase> | Kysely<StateDatabase>,
-  tracking: TrackingRow,
-  keywords: readonly NewKeyword[],
-  nowSec: number,
-  nowMs: number,
-): Promise<TrackedKeywordRow[]> {
-  const rows: TrackedKeywordRow[] = keywords.map((k) => ({
-    id: newId(),
-    tracking_id: tracking.id,
-    account_id: tracking.account_id,
-    kw: k.kw,
-    location_id: tracking.location_id,
-    platform_id: tracking.platform_id,
-    sv: k.sv,
-    created_at: nowSec,
-    first_day: utcDay(nowMs),
-    checked_through: null,
-  }));
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    await trx
-      .insertInto('rank_tracked_keywords')
-      .values(rows.slice(i, i + ROWS_PER_INSERT))
-      .execute();
-  }
-  return rows;
-}
-
-async function insertReport(db: Kysely<StateDatabase>, accountId: string, trackingId: string, report: NewReport, nowSec: number): Promise<ReportRow> {
-  const row: ReportRow = {
-    id: newId(),
-    account_id: accountId,
-    tracking_id: trackingId,
-    type: report.type,
-    emails: JSON.stringify(report.emails),
-    name: report.name,
-    triggers: JSON.stringify(report.triggers),
-    min_change: report.min_change,
-    created_at: nowSec,
-  };
-  await db.insertInto('rank_reports').values(row).execute();
-  return row;
-}
-
-async function assignTags(trx: Kysely<StateDatabase>, trackingId: string, keywordIds: readonly string[], tagIds: readonly string[]): Promise<void> {
-  if (keywordIds.length === 0 || tagIds.length === 0) return;
-  for (let i = 0; i < keywordIds.length; i += ROWS_PER_INSERT) {
-    const mine = await trx
-      .selectFrom('rank_tracked_keywords')
-      .select('id')
-      .where('tracking_id', '=', trackingId)
-      .where('id', 'in', keywordIds.slice(i, i + ROWS_PER_INSERT))
-      .execute();
-    const rows = mine.flatMap((k) => tagIds.map((tag_id) => ({ keyword_id: k.id, tag_id, tracking_id: trackingId })));
-    for (let j = 0; j < rows.length; j += ROWS_PER_INSERT) {
-      await trx
-        .insertInto('rank_keyword_tags')
-        .values(rows.slice(j, j + ROWS_PER_INSERT))
-        .onConflict((oc) => oc.columns(['keyword_id', 'tag_id']).doNothing())
-        .execute();
-    }
-  }
-}
-
-/**
- * Mean position of the tracking's keywords ranking on their latest check (on or before
- * `day` when given), 2 decimals; null when none ranks.
- */
-async function averagePosition(trx: Kysely<StateDatabase>, trackingId: string, day?: string): Promise<number | null> {
-  const row = day
-    ? await sql<{ avg: number | null }>`
-        SELECT AVG(c.position) AS avg FROM rank_checks c
-        WHERE c.tracking_id = ${trackingId} AND c.position IS NOT NULL
-          AND c.day = (SELECT MAX(day) FROM rank_checks d WHERE d.keyword_id = c.keyword_id AND d.day <= ${day})`.execute(trx)
-    : await sql<{ avg: number | null }>`
-        SELECT AVG(c.position) AS avg FROM rank_checks c JOIN rank_tracked_keywords k ON k.id = c.keyword_id AND c.day = k.checked_through
-        WHERE k.tracking_id = ${trackingId} AND c.position IS NOT NULL`.execute(trx);
-  const avg = row.rows[0]?.avg;
-  return avg === null || avg === undefined ? null : Math.round(Number(avg) * 100) / 100;
-}
-
-function annotationOfChange(type: number, keywordsCount: number | null, opts: { nowMs: number; creator: string }): NewAnnotation {
-  return { date: utcDay(opts.nowMs), type, text: null, keywords_count: keywordsCount, avg: null, creator: opts.creator };
-}
-
-async function insertAnnotation(
-  trx: Kysely<StateDatabase>,
-  tracking: TrackingRow,
-  a: NewAnnotation,
-  nowSec: number,
-  avg?: number | null,
-): Promise<AnnotationRow> {
-  const row: AnnotationRow = {
-    id: newId(),
-    account_id: tracking.account_id,
-    tracking_id: tracking.id,
-    date: a.date,
-    type: a.type,
-    text: a.text,
-    keywords_count: a.keywords_count,
-    avg: avg === undefined ? (a.avg ?? (await averagePosition(trx, tracking.id))) : avg,
-    platform_id: tracking.platform_id,
-    non_shareable: 0,
-    creator: a.creator,
-    created_at: nowSec,
-  };
-  await trx.insertInto('rank_annotations').values(row).execute();
-  return row;
 }
