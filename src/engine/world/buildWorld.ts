@@ -16,7 +16,8 @@ import { WORLD_SIZE_SPECS } from './sizes.js';
 import { Rng } from './random.js';
 import { generateKeywords } from './keywordGenerator.js';
 import { seedBreakouts } from './trends.js';
-import { generateSites, ipText, pageUrl, subnetText } from './siteGenerator.js';
+import { generateSites, pageUrl } from './siteGenerator.js';
+import { ipText, shareHosting, subnetText } from './hosting.js';
 import { generateLinks, LINK_TYPES, LOST_REASONS } from './linkGenerator.js';
 import { NICHES, GENERIC_ANCHORS } from './vocabulary.js';
 import { dayNumber, isoDay } from './dates.js';
@@ -33,7 +34,7 @@ import { migrateSearchTables, SearchStore } from '../search/searchStore.js';
 import { DEFAULT_SERP_LOCATION } from '../search/searchEngine.js';
 
 /** Bumped whenever generated content changes, so cached test worlds are rebuilt. */
-export const GENERATOR_VERSION = 14;
+export const GENERATOR_VERSION = 15;
 
 export type { ProgressListener } from '../../lib/progress.js';
 import type { ProgressListener } from '../../lib/progress.js';
@@ -101,6 +102,8 @@ export async function buildWorld(options: BuildWorldOptions): Promise<BuiltWorld
   progress('sites', 0, 1);
   // Names redrawn to keep them distinct come from their own stream (siteGenerator.ts: freshName).
   const sites = generateSites(spec, keywords, asOfDay, rng.fork(2), new Rng(hash32(`site names|${seed}`)));
+  // Big hosting providers' subnets, from their own stream: only IPs move (hosting.ts).
+  shareHosting(sites, new Rng(hash32(`hosting|${seed}`)));
   progress('links', 0, 1);
   const links = generateLinks(sites, spec, asOfDay, rng.fork(3));
   // After the sites: pages were written before a trend broke out (trends.ts).

@@ -10,8 +10,8 @@
  * themselves and to their clients; trusted sites never link to farms.
  */
 import type { WorldSizeSpec } from './sizes.js';
-import type { WorldSites, SiteKind } from './siteGenerator.js';
-import { KIND_TRAITS } from './siteGenerator.js';
+import type { WorldSites } from './siteGenerator.js';
+import { KIND_TRAITS, type SiteKind } from './siteKinds.js';
 import { NICHES } from './vocabulary.js';
 import { Rng } from './random.js';
 import { TIMELINE_START_DAY } from './dates.js';

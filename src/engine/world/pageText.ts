@@ -3,7 +3,7 @@
  * niche vocabulary, so that a BM25 index over `title + description + body` finds the
  * pages written for a query. Deterministic per page (seeded by the page id).
  */
-import type { SiteKind } from './siteGenerator.js';
+import type { SiteKind } from './siteKinds.js';
 import { NICHES } from './vocabulary.js';
 import { Rng } from './random.js';
 import { EN_HEAD_PROFILES } from './headProfiles.js';

@@ -1,29 +1,15 @@
 /**
- * Sites of the sandbox web: root domains of distinct kinds, their hosts (subdomains)
- * with IPs in /24 subnets, and their pages. Link farms share a handful of subnets, as
- * real link networks on cheap shared hosting do; other sites sometimes share hosting.
+ * Sites of the sandbox web: root domains of distinct kinds (siteKinds.ts) and names
+ * (siteNames.ts), their hosts (hosting.ts) and their pages.
  */
 import type { WorldSizeSpec } from './sizes.js';
 import { NICHES, LANGUAGE_IDS, type WorldLanguage } from './vocabulary.js';
 import type { GeneratedKeyword } from './keywordGenerator.js';
 import { Rng } from './random.js';
 import { dayFromIso } from './dates.js';
-
-export type SiteKind = 'blog' | 'shop' | 'brand' | 'news' | 'forum' | 'wiki' | 'edu' | 'gov' | 'directory' | 'farm';
-
-/** Share of root domains by kind, and kind traits used by the link generator. */
-export const KIND_TRAITS: Record<SiteKind, { share: number; fitness: number; outLinks: number; nofollow: number; pages: number }> = {
-  blog: { share: 0.34, fitness: 1, outLinks: 1, nofollow: 0.06, pages: 1 },
-  shop: { share: 0.2, fitness: 0.8, outLinks: 0.3, nofollow: 0.05, pages: 1.5 },
-  brand: { share: 0.07, fitness: 3, outLinks: 0.3, nofollow: 0.05, pages: 1.2 },
-  news: { share: 0.05, fitness: 6, outLinks: 1.3, nofollow: 0.2, pages: 4 },
-  forum: { share: 0.05, fitness: 1.2, outLinks: 1.5, nofollow: 0.6, pages: 3 },
-  wiki: { share: 0.003, fitness: 15, outLinks: 1.2, nofollow: 0.5, pages: 6 },
-  edu: { share: 0.045, fitness: 3, outLinks: 0.8, nofollow: 0.02, pages: 2 },
-  gov: { share: 0.02, fitness: 3, outLinks: 0.6, nofollow: 0.02, pages: 2 },
-  directory: { share: 0.05, fitness: 0.3, outLinks: 3, nofollow: 0.3, pages: 1.5 },
-  farm: { share: 0.142, fitness: 0.08, outLinks: 4, nofollow: 0.02, pages: 1 },
-};
+import { generateHosts, type HostSpec } from './hosting.js';
+import { KIND_TRAITS, keywordFits, type SiteKind } from './siteKinds.js';
+import { BRAND_ENDS, FARM_WORDS, GOV_AGENCIES, NAME_PREFIXES, NEWS_WORDS, PLACE_ENDS, PLACES, SHOP_SUFFIXES, SUFFIXES, WIKI_NAMES } from './siteNames.js';
 
 export interface RootSpec {
   domain: string;
@@ -38,14 +24,6 @@ export interface RootSpec {
   hostCount: number;
   firstPage: number;
   pageCount: number;
-}
-
-export interface HostSpec {
-  host: string;
-  root: number;
-  ip: number;
-  https: boolean;
-  language: WorldLanguage;
 }
 
 /** Pages in struct-of-arrays form (hundreds of thousands of them in `small`). */
@@ -68,98 +46,6 @@ export interface WorldSites {
   pages: PageSpecs;
   giantRoot: number;
 }
-
-const SUFFIXES = [
-  'hub',
-  'lab',
-  'world',
-  'zone',
-  'hq',
-  'guide',
-  'pro',
-  'daily',
-  'insider',
-  'central',
-  'spot',
-  'nest',
-  'base',
-  'point',
-  'mag',
-  'corner',
-  'life',
-  'junkie',
-  'geek',
-  'nerd',
-  'expert',
-  'planet',
-  'talk',
-  'review',
-];
-const SHOP_SUFFIXES = ['shop', 'store', 'direct', 'outlet', 'depot', 'mart', 'supply', 'co'];
-const PLACES = [
-  'north',
-  'south',
-  'east',
-  'west',
-  'lake',
-  'river',
-  'hill',
-  'valley',
-  'bay',
-  'pine',
-  'oak',
-  'maple',
-  'stone',
-  'bright',
-  'fair',
-  'green',
-  'clear',
-  'silver',
-  'red',
-  'high',
-];
-const PLACE_ENDS = ['vale', 'field', 'ford', 'wood', 'mont', 'ton', 'bridge', 'haven', 'brook', 'crest', 'view', 'port'];
-const GOV_AGENCIES = [
-  'health',
-  'energy',
-  'transport',
-  'education',
-  'agriculture',
-  'environment',
-  'consumer',
-  'labor',
-  'treasury',
-  'commerce',
-  'safety',
-  'housing',
-  'statistics',
-  'science',
-  'trade',
-  'justice',
-];
-const NEWS_WORDS = [
-  'daily',
-  'times',
-  'herald',
-  'tribune',
-  'post',
-  'gazette',
-  'chronicle',
-  'journal',
-  'courier',
-  'observer',
-  'ledger',
-  'dispatch',
-  'wire',
-  'report',
-];
-/** Words that set a site's name apart from another's ("trueroasthub" beside "roasthub"). */
-const NAME_PREFIXES = ['the', 'my', 'get', 'go', 'true', 'pure', 'smart', 'urban', 'happy', 'daily', 'prime', 'simply', 'just', 'all', 'top', 'one'];
-/** Endings of small brands' names, when a niche's known brands have their sites already. */
-const BRAND_ENDS = ['ly', 'ify', 'co', 'labs', 'works', 'ware', 'craft', 'kind', 'wise', 'folk'];
-/** Names of general encyclopedias (a niche's wiki is named after its niche). */
-const WIKI_NAMES = ['know', 'fact', 'info', 'omni', 'every', 'open', 'world', 'free'];
-const FARM_WORDS = ['seo', 'links', 'rank', 'backlink', 'top', 'best', 'web', 'traffic', 'free', 'fast', 'boost', 'promo', 'site', 'cheap'];
 
 const slugs = new Map<string, string>();
 
@@ -334,46 +220,7 @@ export function generateSites(spec: WorldSizeSpec, keywords: readonly GeneratedK
     });
   }
 
-  // Hosts and IPs.
-  const hosts: HostSpec[] = [];
-  const farmSubnets = Array.from({ length: 5 }, () => ((rng.int(45, 220) << 16) | (rng.int(0, 255) << 8) | rng.int(0, 255)) >>> 0);
-  const usedSubnets: number[] = [];
-  const newIp = (kind: SiteKind): number => {
-    let subnet: number;
-    if (kind === 'farm') subnet = rng.pick(farmSubnets);
-    else if (usedSubnets.length > 0 && rng.chance(0.25))
-      subnet = rng.pick(usedSubnets); // shared hosting
-    else {
-      subnet = ((rng.int(11, 223) << 16) | (rng.int(0, 255) << 8) | rng.int(0, 255)) >>> 0;
-      usedSubnets.push(subnet);
-    }
-    return ((subnet << 8) | rng.int(2, 254)) >>> 0;
-  };
-  for (let r = 0; r < roots.length; r++) {
-    const root = roots[r];
-    root.firstHost = hosts.length;
-    const https = rng.chance(0.88);
-    const ip = newIp(root.kind);
-    const names: { name: string; language: WorldLanguage }[] = [];
-    if (r === 0) {
-      names.push(
-        { name: `www.${root.domain}`, language: 'en' },
-        { name: `en.${root.domain}`, language: 'en' },
-        { name: `de.${root.domain}`, language: 'de' },
-        { name: `fr.${root.domain}`, language: 'fr' },
-      );
-    } else {
-      names.push({ name: rng.chance(0.8) ? `www.${root.domain}` : root.domain, language: root.language });
-      if (root.kind === 'edu' && rng.chance(0.6)) names.push({ name: `library.${root.domain}`, language: root.language });
-      if (root.kind === 'news' && rng.chance(0.4)) names.push({ name: `blog.${root.domain}`, language: root.language });
-      if ((root.kind === 'shop' || root.kind === 'brand') && rng.chance(0.15)) names.push({ name: `shop.${root.domain}`, language: root.language });
-      if (root.kind === 'forum' && rng.chance(0.3)) names.push({ name: `community.${root.domain}`, language: root.language });
-    }
-    for (const [i, n] of names.entries()) {
-      hosts.push({ host: n.name, root: r, ip: i === 0 || rng.chance(0.5) ? ip : newIp(root.kind), https, language: n.language });
-    }
-    root.hostCount = names.length;
-  }
+  const hosts = generateHosts(roots, rng);
 
   // Keyword pools per (niche, language, site kind): the keywords a site of that kind writes
   // pages for (keywordFits), most searched first.
@@ -524,58 +371,6 @@ export function generateSites(spec: WorldSizeSpec, keywords: readonly GeneratedK
     }
   }
   return { roots, hosts, pages, giantRoot: 0 };
-}
-
-/**
- * Whether a site of a kind writes a page for a keyword, by the keyword's kind and intent
- * (its first intent label is its main one): an encyclopedia has articles on things and
- * answers to questions, not "cheap running shoes" or "tent near me"; a shop sells
- * (products, prices, deals, buying questions), not "how to make cold brew"; a news site
- * reports, it does not sell; a directory lists local businesses. Blogs and forums write
- * about nearly everything but local searches; link farms target anything.
- */
-/** Keywords answered by reviews and comparisons, which shops do not write. */
-const EDITORIAL = /\b(best|top|review|reviews|vs|comparison|compare|beste|test|vergleich|meilleur|avis|comparatif)\b/;
-
-/** Questions an encyclopedia answers: what a thing is, how it works. */
-const DEFINITION = /^(what is|what are|how does|how do|was ist|wie funktioniert|qu est ce que)\b/;
-
-export function keywordFits(kind: SiteKind, k: Pick<GeneratedKeyword, 'kw' | 'kind' | 'intent'>): boolean {
-  const intents = k.intent.split(',');
-  const main = intents[0];
-  const local = intents.includes('local');
-  const question = k.kind === 'question';
-  switch (kind) {
-    case 'wiki':
-      // Articles on things and brands, and what they are or how they work; no how-tos.
-      return k.kind === 'head' || (k.kind === 'brand' && main === 'navigational') || (question && main === 'informational' && DEFINITION.test(k.kw));
-    case 'edu':
-    case 'gov':
-      return k.kind === 'head' || main === 'informational';
-    case 'shop':
-      // Products and offers ("womens running shoes", "running shoes sale"), not reviews or comparisons.
-      return !local && (k.kind === 'head' || main === 'transactional' || (main === 'commercial' && !question && !EDITORIAL.test(k.kw)));
-    case 'brand':
-      return !local && !question && (k.kind === 'head' || main === 'transactional' || main === 'commercial' || main === 'navigational');
-    case 'directory':
-      return local || k.kind === 'head';
-    case 'news':
-      return !local && main !== 'transactional' && main !== 'navigational';
-    case 'forum':
-      return !local && (question || main === 'commercial' || main === 'informational' || k.kind === 'versus');
-    case 'blog':
-      return !local && main !== 'navigational';
-    default:
-      return true;
-  }
-}
-
-export function ipText(ip: number): string {
-  return `${ip >>> 24}.${(ip >>> 16) & 255}.${(ip >>> 8) & 255}.${ip & 255}`;
-}
-
-export function subnetText(ip: number): string {
-  return `${ip >>> 24}.${(ip >>> 16) & 255}.${(ip >>> 8) & 255}`;
 }
 
 export function pageUrl(sites: WorldSites, page: number): string {

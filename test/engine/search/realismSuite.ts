@@ -20,6 +20,7 @@ import { openWorldSearch, type TestSearch } from './searchWorld.js';
 import { textRealismSuite } from './realismText.js';
 import { figureRealismSuite } from './realismFigures.js';
 import { serpRealismSuite } from './realismSerps.js';
+import { linkRealismSuite } from './realismLinks.js';
 
 /** Registers the checks over the world of `size` (built once and cached, test/support/world.ts). */
 export function realismSuite(size: WorldSize, seed = 1): void {
@@ -67,6 +68,7 @@ export function realismSuite(size: WorldSize, seed = 1): void {
     () => ranked,
   );
   serpRealismSuite(size, () => ({ t, index, ranked }));
+  linkRealismSuite(size, () => t);
 
   test(`${size}: no variant outsearches a shorter keyword it contains, worldwide or in the US, but the seeded breakouts`, () => {
     const rows = t.store.raw
