@@ -8,7 +8,7 @@ import { bestLinkFlags } from '../../src/engine/links/linkMetrics.js';
 import { linkStrength, linkStrengthValue } from '../../src/engine/links/linkStrength.js';
 import { topRanks } from '../../src/engine/authority/authorityScores.js';
 import { historyDocument, historyRanks, type RootHistory } from '../../src/engine/sites/siteHistory.js';
-import { nearRank } from '../../src/engine/links/incrementalMetrics.js';
+import { nearRank } from '../../src/engine/links/storedLinkMetrics.js';
 import { ENTITY_METRIC_COLUMNS } from '../../src/engine/researchSchema.js';
 import { copyTinyWorld } from './world.js';
 
