@@ -12,7 +12,8 @@
  * weighted term frequencies), which keeps a ~100k-page world in a few tens of MB and
  * lets a query touch only the postings of its terms.
  */
-import { tokenize } from './text.js';
+import type { GrowableFloat32, GrowableInt32 } from './growableArrays.js';
+import { selectTop } from './topDocs.js';
 
 export interface Bm25Options {
   /** Term-frequency saturation; 1.2 is the usual default (Robertson & Zaragoza 2009, §3.5). */
@@ -48,182 +49,6 @@ export interface ScoredDocs {
   coverage: Float64Array;
 }
 
-class GrowableInt32 {
-  data = new Int32Array(1024);
-  length = 0;
-  push(v: number): void {
-    if (this.length === this.data.length) {
-      const next = new Int32Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[this.length++] = v;
-  }
-}
-
-class GrowableFloat32 {
-  data = new Float32Array(1024);
-  length = 0;
-  push(v: number): void {
-    if (this.length === this.data.length) {
-      const next = new Float32Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[this.length++] = v;
-  }
-}
-
-/**
- * Builds a Bm25Index one document at a time, so that a loader can stream page rows and
- * drop their text once indexed. Fields marked pre-tokenised (page bodies: lower-case
- * terms separated by single spaces) are scanned in place: a term is looked up in an
- * open-addressing table by hashing its characters, so the ~25M body tokens of a small
- * world create no garbage strings.
- */
-export class Bm25Builder {
-  readonly termIds = new Map<string, number>();
-  private readonly terms: string[] = [];
-  private table = new Int32Array(1 << 16);
-  private readonly pairDoc = new GrowableInt32();
-  private readonly pairTerm = new GrowableInt32();
-  private readonly pairTf = new GrowableFloat32();
-  private readonly docLengths = new GrowableFloat32();
-  private seenIn = new Int32Array(4096).fill(-1);
-  private slotOf = new Int32Array(4096);
-  private readonly docTerms = new GrowableInt32();
-  private readonly docTf = new GrowableFloat32();
-  private totalLength = 0;
-  private docs = 0;
-
-  constructor(
-    private readonly weights: readonly number[] = PAGE_FIELD_WEIGHTS,
-    private readonly options: Bm25Options = {},
-  ) {}
-
-  /** Adds the next document (documents are numbered 0, 1, ... in order of addition). */
-  add(fields: readonly string[]): number {
-    const doc = this.docs++;
-    this.docTerms.length = 0;
-    this.docTf.length = 0;
-    let length = 0;
-    const pre = this.options.preTokenized ?? [];
-    for (let f = 0; f < fields.length; f++) {
-      const w = this.weights[f] ?? 1;
-      const text = fields[f];
-      if (pre[f]) {
-        let start = 0;
-        for (let i = 0; i <= text.length; i++) {
-          if (i === text.length || text.charCodeAt(i) === 32) {
-            if (i > start) {
-              this.count(this.termInPlace(text, start, i), w, doc);
-              length += w;
-            }
-            start = i + 1;
-          }
-        }
-      } else {
-        for (const token of tokenize(text)) {
-          this.count(this.termOf(token), w, doc);
-          length += w;
-        }
-      }
-    }
-    this.docLengths.push(length);
-    this.totalLength += length;
-    for (let i = 0; i < this.docTerms.length; i++) {
-      this.pairDoc.push(doc);
-      this.pairTerm.push(this.docTerms.data[i]);
-      this.pairTf.push(this.docTf.data[i]);
-    }
-    return doc;
-  }
-
-  private count(term: number, w: number, doc: number): void {
-    if (term >= this.seenIn.length) {
-      const seen = new Int32Array(this.seenIn.length * 2).fill(-1);
-      seen.set(this.seenIn);
-      this.seenIn = seen;
-      const slot = new Int32Array(this.slotOf.length * 2);
-      slot.set(this.slotOf);
-      this.slotOf = slot;
-    }
-    if (this.seenIn[term] === doc) this.docTf.data[this.slotOf[term]] += w;
-    else {
-      this.seenIn[term] = doc;
-      this.slotOf[term] = this.docTerms.length;
-      this.docTerms.push(term);
-      this.docTf.push(w);
-    }
-  }
-
-  private termOf(token: string): number {
-    const known = this.termIds.get(token);
-    return known !== undefined ? known : this.termInPlace(token, 0, token.length);
-  }
-
-  /** Term id of text[start, end), found by FNV-1a over its characters without slicing. */
-  private termInPlace(text: string, start: number, end: number): number {
-    let h = 0x811c9dc5;
-    for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-    const mask = this.table.length - 1;
-    for (let slot = h & mask; ; slot = (slot + 1) & mask) {
-      const entry = this.table[slot];
-      if (entry === 0) {
-        const token = text.slice(start, end);
-        const existing = this.termIds.get(token);
-        const term = existing ?? this.terms.length;
-        if (existing === undefined) {
-          this.terms.push(token);
-          this.termIds.set(token, term);
-        }
-        this.table[slot] = term + 1;
-        if (this.terms.length * 2 > this.table.length) this.grow();
-        return term;
-      }
-      const candidate = this.terms[entry - 1];
-      if (candidate.length === end - start) {
-        let same = true;
-        for (let i = 0; i < candidate.length; i++) {
-          if (candidate.charCodeAt(i) !== text.charCodeAt(start + i)) {
-            same = false;
-            break;
-          }
-        }
-        if (same) return entry - 1;
-      }
-    }
-  }
-
-  private grow(): void {
-    const table = new Int32Array(this.table.length * 2);
-    const mask = table.length - 1;
-    for (let term = 0; term < this.terms.length; term++) {
-      const token = this.terms[term];
-      let h = 0x811c9dc5;
-      for (let i = 0; i < token.length; i++) h = Math.imul(h ^ token.charCodeAt(i), 0x01000193);
-      let slot = h & mask;
-      while (table[slot] !== 0) slot = (slot + 1) & mask;
-      table[slot] = term + 1;
-    }
-    this.table = table;
-  }
-
-  /** The finished index: postings sorted into compressed sparse rows. */
-  finish(): Bm25Index {
-    return Bm25Index.fromPostings(
-      this.options,
-      this.termIds,
-      this.docs,
-      this.docLengths.data.slice(0, this.docs),
-      this.totalLength,
-      this.pairDoc,
-      this.pairTerm,
-      this.pairTf,
-    );
-  }
-}
-
 export class Bm25Index {
   private readonly k1: number;
   private readonly b: number;
@@ -248,23 +73,6 @@ export class Bm25Index {
   private constructor(options: Bm25Options) {
     this.k1 = options.k1 ?? 1.2;
     this.b = options.b ?? 0.75;
-  }
-
-  /**
-   * Builds the index. `fieldsOf(i)` returns the texts of document i's fields, weighted by
-   * `weights` (same order).
-   *
-   * @example Bm25Index.build(pages.length, (i) => [pages[i].title, pages[i].description, pages[i].body])
-   */
-  static build(
-    docCount: number,
-    fieldsOf: (doc: number) => readonly string[],
-    weights: readonly number[] = PAGE_FIELD_WEIGHTS,
-    options: Bm25Options = {},
-  ): Bm25Index {
-    const builder = new Bm25Builder(weights, options);
-    for (let doc = 0; doc < docCount; doc++) builder.add(fieldsOf(doc));
-    return builder.finish();
   }
 
   /** @internal Used by Bm25Builder. */
@@ -506,53 +314,4 @@ export class Bm25Index {
     }
     return hi;
   }
-}
-
-/**
- * The `k` docs with the highest scores (`score[2·doc]`), best first (ties: lower doc first),
- * by a bounded min-heap: O(n log k) instead of sorting every matching document. The heap
- * keeps its docs' scores beside them, so the usual case (a doc below the heap's worst) is
- * one comparison.
- */
-function selectTop(docs: Int32Array, count: number, score: Float64Array, k: number): Int32Array {
-  const size = Math.min(k, count);
-  const heap = new Int32Array(size);
-  const heapScore = new Float64Array(size);
-  let n = 0;
-  for (let i = 0; i < count; i++) {
-    const doc = docs[i];
-    const s = score[2 * doc];
-    if (n < size) {
-      // Sift up: the new doc rises while it is worse (lower score, or equal and higher doc) than its parent.
-      let j = n++;
-      while (j > 0) {
-        const p = (j - 1) >> 1;
-        if (!(s < heapScore[p] || (s === heapScore[p] && doc > heap[p]))) break;
-        heap[j] = heap[p];
-        heapScore[j] = heapScore[p];
-        j = p;
-      }
-      heap[j] = doc;
-      heapScore[j] = s;
-    } else if (size > 0 && (heapScore[0] < s || (heapScore[0] === s && heap[0] > doc))) {
-      // Replaces the worst and sifts it down to where its children are no worse than it.
-      let j = 0;
-      for (;;) {
-        const l = 2 * j + 1;
-        if (l >= n) break;
-        const r = l + 1;
-        let m = l;
-        if (r < n && (heapScore[r] < heapScore[l] || (heapScore[r] === heapScore[l] && heap[r] > heap[l]))) m = r;
-        if (!(heapScore[m] < s || (heapScore[m] === s && heap[m] > doc))) break;
-        heap[j] = heap[m];
-        heapScore[j] = heapScore[m];
-        j = m;
-      }
-      heap[j] = doc;
-      heapScore[j] = s;
-    }
-  }
-  const out = Array.from(heap.subarray(0, n));
-  out.sort((a, b) => score[2 * b] - score[2 * a] || a - b);
-  return Int32Array.from(out);
 }

@@ -6,7 +6,8 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { ProgressListener } from '../../lib/progress.js';
 import { LEVEL, type KeywordsTable, type NichesTable } from '../researchSchema.js';
-import { Bm25Builder, Bm25Index, PAGE_FIELD_WEIGHTS } from './bm25Index.js';
+import { Bm25Index, PAGE_FIELD_WEIGHTS } from './bm25Index.js';
+import { Bm25Builder } from './bm25Builder.js';
 import type { SearchStore } from './searchStore.js';
 import type { CorpusKeyword, CorpusNiche, CorpusPage, SearchCorpus } from './searchCorpus.js';
 import { normaliseKeyword, tokenize } from './text.js';

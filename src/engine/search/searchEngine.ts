@@ -12,6 +12,7 @@ import type { Clock } from '../../lib/clock.js';
 import { defaultLanguageFor, languageById, type Language } from '../../locations/languages.js';
 import type { Location, LocationRegistry } from '../../locations/registry.js';
 import { Bm25Index, PAGE_FIELD_WEIGHTS } from './bm25Index.js';
+import { buildBm25Index } from './bm25Builder.js';
 import { clickThroughRate } from './clickThroughCurve.js';
 import { CompetitorAnalysis, type CompetitorKeywords, type GapResult, type SuggestedKeyword } from './competitorAnalysis.js';
 import { contentTypes, keywordOpportunities } from './contentTypes.js';
@@ -89,7 +90,7 @@ export class SearchEngine {
     const pages = this.corpus.pages;
     this.index =
       options.index ??
-      Bm25Index.build(pages.length, (i) => [pages[i].title, pages[i].description, pages[i].body], PAGE_FIELD_WEIGHTS, {
+      buildBm25Index(pages.length, (i) => [pages[i].title, pages[i].description, pages[i].body], PAGE_FIELD_WEIGHTS, {
         preTokenized: [false, false, true],
       });
     this.ranker = new OrganicRanker(this.corpus, this.index);

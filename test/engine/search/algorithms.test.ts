@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Bm25Index } from '../../../src/engine/search/bm25Index.js';
+import { buildBm25Index } from '../../../src/engine/search/bm25Builder.js';
 import { baseClickThroughRate, clickThroughRate } from '../../../src/engine/search/clickThroughCurve.js';
 import { keywordDifficulty } from '../../../src/engine/search/keywordDifficulty.js';
 import { keywordId } from '../../../src/engine/search/keywordIds.js';
@@ -28,7 +29,7 @@ test('BM25 ranks the documents that use the query terms, rarer terms weighing mo
     ['shoes', 'leather shoes', 'shoes'],
     ['running', 'running tips', 'running training'],
   ];
-  const index = Bm25Index.build(docs.length, (i) => docs[i]);
+  const index = buildBm25Index(docs.length, (i) => docs[i]);
   const hit = index.search(['running', 'shoes'], 10);
   assert.equal(hit.docs[0], 0);
   assert.equal(hit.docs.length, 3);
@@ -131,7 +132,7 @@ test('a BM25 index rebuilt from its parts answers the same', () => {
     ['coffee grinder', 'burr', 'coffee grind'],
     ['tent', 'camping tent', 'camp trail'],
   ];
-  const index = Bm25Index.build(docs.length, (i) => docs[i], [3, 2, 1], { preTokenized: [false, false, true] });
+  const index = buildBm25Index(docs.length, (i) => docs[i], [3, 2, 1], { preTokenized: [false, false, true] });
   const copy = Bm25Index.fromParts(index.toParts());
   for (const q of [['espresso'], ['coffee', 'grind'], ['camp', 'tent'], ['nothing']]) assert.deepEqual(copy.search(q, 5), index.search(q, 5));
 });

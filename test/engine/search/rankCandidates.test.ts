@@ -1,6 +1,7 @@
 import { after, before, mock, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Bm25Index } from '../../../src/engine/search/bm25Index.js';
+import { buildBm25Index } from '../../../src/engine/search/bm25Builder.js';
 import { openSearch } from '../../../src/engine/search/index.js';
 import type { MarketRanking } from '../../../src/engine/search/marketRanking.js';
 import { bestFirst } from '../../../src/engine/search/organicRanking.js';
@@ -29,7 +30,7 @@ test('scoreDocs gives the documents a search returned the same scores and covera
   const texts = Array.from({ length: 2000 }, (_, i) =>
     ['common', i % 33 === 0 ? 'rare rare' : '', i % 5 === 0 ? 'mid' : '', `doc${i}`, i % 7 === 0 ? 'common' : ''].join(' '),
   );
-  const index = Bm25Index.build(texts.length, (i) => [texts[i]], [1]);
+  const index = buildBm25Index(texts.length, (i) => [texts[i]], [1]);
   for (const query of [['rare', 'common'], ['rare', 'rare', 'mid'], ['mid', 'common', 'unknown'], ['common'], ['doc7', 'mid']]) {
     const found = index.search(query, 10);
     assert.ok(found.docs.length > 0, query.join(' '));
