@@ -323,7 +323,8 @@ const idle = phases[0];
 // The goal is on anonymous memory: mapped store pages are page cache the kernel reclaims under
 // pressure (docs/decisions.md, "The memory goal of bench:fairness").
 const memoryMet = peaks.anon <= MEMORY_GOAL_BYTES;
-let met = memoryMet;
+// Each goal its own verdict: a missed memory goal says nothing of the latencies.
+let p99Met = true;
 for (const p of phases) {
   console.log(
     `\n${p.name}: ${p.samples['free call'].length} rounds (load ${p.load}; server CPU ${(p.cpu / p.seconds).toFixed(2)} cores over ${p.seconds.toFixed(0)} s` +
@@ -336,7 +337,7 @@ for (const p of phases) {
     const p50 = percentile(p.samples[kind], 50);
     const p99 = percentile(p.samples[kind], 99);
     const goal = kind === 'free write' ? '' : p99 <= P99_GOAL_MS ? ' (goal met)' : ' (goal MISSED)';
-    if (kind !== 'free write' && p99 > P99_GOAL_MS) met = false;
+    if (kind !== 'free write' && p99 > P99_GOAL_MS) p99Met = false;
     console.log(
       `  ${kind.padEnd(10)} p50 ${fmt(p50).padStart(8)} (×${(p50 / percentile(idle.samples[kind], 50)).toFixed(1)} idle)  ` +
         `p99 ${fmt(p99).padStart(8)} (×${(p99 / percentile(idle.samples[kind], 99)).toFixed(1)} idle)${goal}`,
@@ -355,5 +356,5 @@ console.log(
 );
 console.log(
   `peak anonymous memory ${mib(peaks.anon)} MiB (goal ≤ ${mib(MEMORY_GOAL_BYTES)} MiB: ${memoryMet ? 'met' : 'MISSED'}); ` +
-    `goal p99 ≤ ${P99_GOAL_MS} ms for free and paid calls in every phase: ${met ? 'met' : 'MISSED'}`,
+    `goal p99 ≤ ${P99_GOAL_MS} ms for free and paid calls in every phase: ${p99Met ? 'met' : 'MISSED'}`,
 );
