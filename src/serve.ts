@@ -12,6 +12,7 @@ import { ensureWorld, isWorldReady, researchStoreFile, worldOrigin } from './eng
 import { liveResearchFile } from './engine/live/generation.js';
 import { fetchPublishedResearch, publishFirstGeneration } from './engine/live/startup.js';
 import { systemClock } from './lib/clock.js';
+import { boundHeapGrowth } from './lib/heapGrowth.js';
 import { progressBars } from './lib/progress.js';
 import { startEmbeddedWorker } from './jobs/workerCommand.js';
 import { jobHandlers } from './workers.js';
@@ -32,6 +33,8 @@ const SWEEP_EVERY_MS = 10 * 60 * 1000;
 const RELEASE_ABANDONED_EVERY_MS = 10_000;
 
 export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES): Promise<void> {
+  // A long-running process: its heap is collected before it grows far past what is alive.
+  boundHeapGrowth();
   const api = roles.has('api');
   // Refused before any work: a second API process on the data directory (see
   // acquireServeLock), a second scheduler.
