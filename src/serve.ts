@@ -33,8 +33,6 @@ const SWEEP_EVERY_MS = 10 * 60 * 1000;
 const RELEASE_ABANDONED_EVERY_MS = 10_000;
 
 export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES): Promise<void> {
-  // A long-running process: its heap is collected before it grows far past what is alive.
-  boundHeapGrowth();
   const api = roles.has('api');
   // Refused before any work: a second API process on the data directory (see
   // acquireServeLock), a second scheduler.
@@ -86,6 +84,11 @@ export async function serve(config: Config, roles: ReadonlySet<Role> = ALL_ROLES
     opening.stop();
   }
   process.stderr.write(`Research engine loaded in ${((Date.now() - loading) / 1000).toFixed(1)} s\n`);
+  // A long-running process: from here on its heap is collected before it grows far past what
+  // is alive. Not before: the first start's build and the engine's open allocate in bulk, and
+  // collecting their large live heaps more often could slow the start (its bench figures were
+  // taken without the flag).
+  boundHeapGrowth();
   if (api) {
     // Scale mode: the deployment's first API process shares its research store with the others.
     const published = await publishFirstGeneration(ctx.state, ctx.redis, ctx.research.live);
