@@ -179,6 +179,20 @@ describe('requests in flight over real sockets', () => {
       );
     });
     leaving.on('error', () => undefined);
+    // Wait for the write to hold the last place before asking through the API: an ask made
+    // while it is still on its way would take that place itself (the scale mode's auth and
+    // fair use are round trips) and the write would be the one refused.
+    for (const deadline = Date.now() + 10_000; ;) {
+      let leave: () => void;
+      try {
+        leave = t.ctx.fairUse.requests.enter(c.id);
+      } catch {
+        break;
+      }
+      leave();
+      assert.ok(Date.now() < deadline, 'the write never took its place');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
     await until(() => c.get('/limits'), 429);
     leaving.destroy();
     await until(() => c.get('/limits'), 200);
