@@ -6,7 +6,7 @@
  * format" the SEO trade reads off a SERP (Ahrefs, "Search Intent in SEO: What It Is & How
  * to Optimize for It": blog posts vs product/category pages; how-tos, list posts, reviews):
  * the type comes from the site's kind, and a blog's format from title words that match
- * the sandbox's keyword modifiers and title templates (world/vocabulary.ts, world/pageText.ts).
+ * the sandbox's keyword modifiers and title templates (world/modifiers.ts, world/pageText.ts).
  *
  * `kwOpps`: the contract's rule (research-api-v3.md, keyword-detail response):
  * `isOutdatedPage` when one of the top five organic results was published more than six

@@ -20,7 +20,7 @@
  * `search_volume`), not the mean of its months: real volumes are bucketed, so they differ.
  */
 import { keywordHistory, lastCompleteMonth, type HistoryParams, type MonthlySearches } from '../world/keywordHistory.js';
-import { MARKETS, type WorldLanguage } from '../world/vocabulary.js';
+import { MARKETS, type WorldLanguage } from '../world/markets.js';
 import { marketCpc, priceLevel } from '../world/keywordPrices.js';
 import { languageById } from '../../locations/languages.js';
 import { hashString32, unitNoise } from './deterministicNoise.js';

@@ -6,7 +6,7 @@
  * "how much does a tent cost", "is protein powder worth it"), and each head lists the
  * niche attributes that make sense on it ("burr coffee grinder", never "burr coffee beans").
  */
-import { modifier, type Modifier } from './vocabulary.js';
+import { modifier, type Modifier } from './modifiers.js';
 
 export type HeadKind = 'product' | 'software' | 'service' | 'place' | 'topic';
 /** plural ("running shoes"), mass ("protein powder": no article) or countable singular ("tent": "a tent"). */

@@ -6,7 +6,7 @@
  * fewer than its referring domains, as in real link indexes.
  */
 import type { SiteKind } from './siteKinds.js';
-import type { WorldLanguage } from './vocabulary.js';
+import type { WorldLanguage } from './markets.js';
 import type { Rng } from './random.js';
 
 /** What hosting reads and sets of a root domain (siteGenerator.ts RootSpec). */

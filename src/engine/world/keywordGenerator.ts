@@ -4,7 +4,9 @@
  * tied to the head's price (keywordPrices.ts) and commercial intent, PPC competition and
  * per-country market shares.
  */
-import { LANGUAGE_IDS, MARKETS, MODIFIERS, NICHES, type WorldLanguage } from './vocabulary.js';
+import { LANGUAGE_IDS, MARKETS, type WorldLanguage } from './markets.js';
+import { MODIFIERS } from './modifiers.js';
+import { NICHES } from './niches.js';
 import { Rng, hash32 } from './random.js';
 import { ATTRIBUTE_SYNONYMS, EN_PATTERNS, clashes, grammarOf, headProfile } from './headProfiles.js';
 import { HEAD_CPC } from './keywordPrices.js';

@@ -5,14 +5,14 @@
  * Advertisers pay for a click what a customer is worth to them, so a head's price follows
  * the money behind it: insurance, loans, mortgages, credit and degrees cost ten to thirty
  * times a hobby's click (a hobby head is about a dollar in the US, "car insurance" some
- * $30). Heads not listed here take their niche's median (vocabulary.ts `cpc`).
+ * $30). Heads not listed here take their niche's median (niches.ts `cpc`).
  *
  * A keyword's stored CPC is its price at the US level, in USD. Each country has its own
  * auction and price level: a market's CPC is the stored one times the country's level
  * (the UK about two thirds of the US in USD, India a tenth). The levels are this model's
  * calibration, in the order of published country CPC indices, not any provider's figures.
  */
-import { MARKETS, type WorldLanguage } from './vocabulary.js';
+import { MARKETS, type WorldLanguage } from './markets.js';
 
 /** Price (USD, US level) of a head's commercial keywords, where it is far from its niche's median. */
 export const HEAD_CPC: Readonly<Record<WorldLanguage, Readonly<Record<string, number>>>> = {

@@ -12,7 +12,7 @@
 import type { WorldSizeSpec } from './sizes.js';
 import type { WorldSites } from './siteGenerator.js';
 import { KIND_TRAITS, type SiteKind } from './siteKinds.js';
-import { NICHES } from './vocabulary.js';
+import { NICHES } from './niches.js';
 import { Rng } from './random.js';
 import { TIMELINE_START_DAY } from './dates.js';
 
@@ -22,6 +22,9 @@ export type LinkType = (typeof LINK_TYPES)[number];
 
 /** Anchor kinds in the order of their codes in `LinkArrays.anchorKind`. */
 export const ANCHOR_KINDS = ['brand', 'exact', 'partial', 'naked', 'generic', 'image'] as const;
+
+/** Generic anchors ("click here") and filler words for page text. */
+export const GENERIC_ANCHORS = ['click here', 'read more', 'website', 'here', 'this site', 'learn more', 'source', 'link', 'visit', 'more info'];
 
 export const LOST_REASONS = ['', 'Page not found (404)', 'Link removed from page', 'Page redirected', 'Page not crawled recently'];
 

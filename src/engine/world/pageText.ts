@@ -4,7 +4,7 @@
  * pages written for a query. Deterministic per page (seeded by the page id).
  */
 import type { SiteKind } from './siteKinds.js';
-import { NICHES } from './vocabulary.js';
+import { NICHES } from './niches.js';
 import { Rng } from './random.js';
 import { EN_HEAD_PROFILES } from './headProfiles.js';
 

@@ -3,7 +3,8 @@
  * (siteNames.ts), their hosts (hosting.ts) and their pages.
  */
 import type { WorldSizeSpec } from './sizes.js';
-import { NICHES, LANGUAGE_IDS, type WorldLanguage } from './vocabulary.js';
+import { NICHES } from './niches.js';
+import { LANGUAGE_IDS, type WorldLanguage } from './markets.js';
 import type { GeneratedKeyword } from './keywordGenerator.js';
 import { Rng } from './random.js';
 import { dayFromIso } from './dates.js';

@@ -33,7 +33,7 @@ const BREAKOUT_SHARE = 0.4;
 
 /**
  * A breakout at least doubles its searches in a year; an ordinary keyword follows its
- * niche's few percent (vocabulary.ts), so the two never meet.
+ * niche's few percent (niches.ts), so the two never meet.
  */
 export const BREAKOUT_MIN_TREND = 2;
 

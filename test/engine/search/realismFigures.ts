@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { WorldSize } from '../../../src/config.js';
 import type { CorpusKeyword } from '../../../src/engine/search/searchCorpus.js';
-import { NICHES } from '../../../src/engine/world/vocabulary.js';
+import { NICHES } from '../../../src/engine/world/niches.js';
 import type { TestSearch } from './searchWorld.js';
 
 const median = (xs: readonly number[]) => {

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import type { WorldSize } from '../../../src/config.js';
 import { EN_HEAD_PROFILES, headProfile } from '../../../src/engine/world/headProfiles.js';
 import { isProductHead, NOT_A_THING } from '../../../src/engine/world/pageText.js';
-import { NICHES } from '../../../src/engine/world/vocabulary.js';
+import { NICHES } from '../../../src/engine/world/niches.js';
 import type { TestSearch } from './searchWorld.js';
 
 const titleCase = (text: string) => text.replace(/(^|\s)(\p{L})/gu, (_, space: string, letter: string) => space + letter.toUpperCase());

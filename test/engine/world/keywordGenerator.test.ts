@@ -12,7 +12,7 @@ import { Rng } from '../../../src/engine/world/random.js';
 import { BREAKOUT_CANDIDATES, isBreakout, seedBreakouts } from '../../../src/engine/world/trends.js';
 import { WORLD_SIZE_SPECS } from '../../../src/engine/world/sizes.js';
 import { CLASHING_ATTRIBUTES, EN_HEAD_PROFILES, EN_PATTERNS, headProfile, intentForm } from '../../../src/engine/world/headProfiles.js';
-import { NICHES } from '../../../src/engine/world/vocabulary.js';
+import { NICHES } from '../../../src/engine/world/niches.js';
 
 /** A world's keywords as buildWorld.ts draws them: streams fork(1) for keywords, fork(4) (after sites and links) for trends. */
 function worldKeywords(count: number, seed = 1): GeneratedKeyword[] {
