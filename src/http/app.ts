@@ -13,7 +13,7 @@ import Fastify, {
   type onRequestHookHandler,
 } from 'fastify';
 import { CLIENT_CLASSES, type ClientClass } from '../policy/plans.js';
-import type { QuarryContext, RouteAuth } from './context.js';
+import { KEY_HEADER, type QuarryContext, type RouteAuth } from './context.js';
 import { ApiError, errors, GATEWAY_429_HTML } from './errors.js';
 import { SourceError } from '../engine/sources/index.js';
 import { GatewayLimiter } from './gateway.js';
@@ -49,9 +49,6 @@ export interface AppOptions {
   /** Where the built dashboard is (default dist/web of this package). */
   webDir?: string;
 }
-
-/** The header an API key travels in; never written to a log line (requestLog.ts writes no headers). */
-export const KEY_HEADER = 'x-access-token';
 
 /**
  * Marks the requests the app sends itself on a client's behalf (the MCP server's tool calls

@@ -12,6 +12,9 @@ export type { QuarryContext } from '../context.js';
 
 export type RouteAuth = 'required' | 'optional' | 'none';
 
+/** The header an API key travels in; never written to a log line (requestLog.ts writes no headers). */
+export const KEY_HEADER = 'x-access-token';
+
 declare module 'fastify' {
   interface FastifyInstance {
     quarry: QuarryContext;

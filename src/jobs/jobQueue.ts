@@ -9,7 +9,9 @@
  * Two implementations behind one asynchronous interface: the embedded SQLite queue
  * (sqliteJobQueue.ts, IMMEDIATE transactions) and the scale mode's PostgreSQL queue
  * (postgresJobQueue.ts, `FOR UPDATE SKIP LOCKED`), on one shared core (jobQueueCore.ts:
- * options, failure hooks, drafts, reads). `openJobQueue` picks the one of the state store.
+ * options, failure hooks, drafts, reads). `openJobQueue` (openJobQueue.ts) picks the one of the
+ * state store. This module is the interface alone and imports no backend, so the backends and
+ * their users all stand on it.
  *
  * @example
  * const queue = openJobQueue(state, clock);
@@ -18,10 +20,8 @@
  */
 import type { Kysely, Selectable } from 'kysely';
 import type { Clock } from '../lib/clock.js';
-import type { StateStore, StateWrite } from '../store/database.js';
+import type { StateWrite } from '../store/database.js';
 import type { JobsTable, StateDatabase } from '../store/schema.js';
-import { SqliteJobQueue } from './sqliteJobQueue.js';
-import { PostgresJobQueue } from './postgresJobQueue.js';
 
 export type JobState = 'queued' | 'running' | 'completed' | 'failed' | 'expired';
 
@@ -89,8 +89,6 @@ export interface JobQueueOptions {
 
 export type JobRow = Selectable<JobsTable>;
 
-export { DEFAULT_LEASE_MS, defaultRetryDelay } from './jobQueueCore.js';
-
 export type { StateWrite };
 
 export interface JobQueue {
@@ -156,11 +154,6 @@ export interface JobQueue {
    * signed download URL, a worker). API routes use `get` with the account.
    */
   byId(jobId: string): Promise<Job | null>;
-}
-
-/** The queue of the state store's backend. */
-export function openJobQueue(state: StateStore, clock: Clock, options: JobQueueOptions = {}): JobQueue {
-  return state.dialect === 'sqlite' ? new SqliteJobQueue(state, clock, options) : new PostgresJobQueue(state, clock, options);
 }
 
 /** A drafted job's attempts, and its id when the caller needs it before the draft (an export's place). */

@@ -3,9 +3,6 @@
  * failure hooks, the drafting of a new job, the retry decision and the reads that need no
  * transaction (through Kysely, the same on both backends). Each backend file (sqliteJobQueue.ts,
  * postgresJobQueue.ts) keeps only its statements: how a job is stored, claimed and moved.
- *
- * This module imports nothing at run time from jobQueue.ts, which imports the backends: a
- * backend's `extends JobQueueCore` must find the class defined whichever module is loaded first.
  */
 import type { Kysely } from 'kysely';
 import { type Clock, SECOND } from '../lib/clock.js';

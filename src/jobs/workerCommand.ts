@@ -13,7 +13,8 @@ import { closeStateContext, createWorkerContext, type WorkerContext } from '../s
 import { BACKGROUND_BUSY_TIMEOUT_MS } from '../store/database.js';
 import { ExportPages } from '../store/exportPages.js';
 import { openExportFiles, sweepExports } from './exportJobs.js';
-import { openJobQueue, type JobQueue } from './jobQueue.js';
+import type { JobQueue } from './jobQueue.js';
+import { openJobQueue } from './openJobQueue.js';
 import { startMetricsServer } from '../metrics/metricsServer.js';
 import { type JobHandler, Worker, type WorkerLogger, type WorkerOptions } from './worker.js';
 

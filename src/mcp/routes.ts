@@ -8,7 +8,7 @@
  */
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { KEY_HEADER } from '../http/app.js';
+import { KEY_HEADER } from '../http/context.js';
 import { errors } from '../lib/errors.js';
 import { appTools, createMcpServer } from './server.js';
 

@@ -8,7 +8,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance } from 'fastify';
-import { KEY_HEADER } from '../http/app.js';
+import { KEY_HEADER } from '../http/context.js';
 import { requestOf, resultOf, ToolInputError, toolsOf, type OpenApiDocument, type Tool } from './tools.js';
 
 export const MCP_SERVER_NAME = 'quarry';

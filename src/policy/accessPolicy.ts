@@ -14,9 +14,9 @@ import type { Clock } from '../lib/clock.js';
 import { cacheKey } from './canonical.js';
 import type { HistoryTool, HistoryWrite } from './history.js';
 import type { ClientClass, Plan } from './plans.js';
-import { CACHE_TTL_MS, type CachedResponse, type LookupWrite, type PolicyStore, type PoolState, type Reservation } from './policyStore.js';
+import { CACHE_TTL_MS, type CachedResponse, type LookupWrite, type PolicyStore, type Reservation } from './policyStore.js';
 import type { StateWrite } from '../store/database.js';
-import { POOL_PERIODS, POOLS, type PoolName } from './pools.js';
+import { POOL_PERIODS, POOLS, type PoolName, type PoolState } from './pools.js';
 import { LocalFlights, type SingleFlight } from './singleFlight.js';
 
 export interface CostContext {

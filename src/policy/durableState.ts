@@ -1,19 +1,15 @@
 /**
  * The durable half of the policy: the request cache, lookups and histories, which must outlive
  * Redis and be shared by every API process. It lives on the state store's database — SQLite
- * (sqlite/durable.ts) or PostgreSQL (postgres/durableState.ts) — behind this asynchronous
+ * (sqlite/durableState.ts) or PostgreSQL (postgres/durableState.ts) — behind this asynchronous
  * seam, and policy stores built on it (durablePolicyStore.ts) answer cache reads, lookups and
- * histories from it alike.
+ * histories from it alike. durableStateOf.ts picks the backend's; this module is the seam alone.
  */
-import type SqliteDatabase from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { StateDatabase } from '../store/schema.js';
 import type { HistoryWrite } from './history.js';
 import type { Commit, LookupWrite, Reservation } from './policyStore.js';
 import type { CacheRow } from './durableRows.js';
-import type { StateStore } from '../store/database.js';
-import { SqliteDurable } from './sqlite/durable.js';
-import { PostgresDurableState } from './postgres/durableState.js';
 
 export interface DurablePolicyState {
   readCache(accountId: string, key: string, nowMs: number): Promise<CacheRow | undefined>;
@@ -30,51 +26,4 @@ export interface DurablePolicyState {
   history(accountId: string, tool: HistoryWrite['tool']): Promise<unknown[]>;
   /** Removes expired cache entries and lookups. */
   sweep(nowMs: number): Promise<void>;
-}
-
-/**
- * The durable policy state on the SQLite file. Every statement is synchronous (the promises are
- * settled when returned); a commit on its own is one IMMEDIATE transaction. The embedded policy
- * store passes its `durable` modules in, to run the same statements inside its own transactions.
- */
-export class SqliteDurableState implements DurablePolicyState {
-  private readonly durableCommit;
-
-  constructor(
-    db: SqliteDatabase.Database,
-    readonly modules = new SqliteDurable(db),
-  ) {
-    this.durableCommit = db.transaction((r: Reservation, c: Commit) => modules.commit(r.accountId, c));
-  }
-
-  async readCache(accountId: string, key: string, nowMs: number): Promise<CacheRow | undefined> {
-    return this.modules.cache.read(accountId, key, nowMs);
-  }
-  async deleteCache(accountId: string, key: string): Promise<void> {
-    this.modules.cache.delete(accountId, key);
-  }
-  async commit(r: Reservation, c: Commit): Promise<void> {
-    this.durableCommit.immediate(r, c);
-  }
-  async hasLookup(accountId: string, kind: string, key: string, sinceMs: number): Promise<boolean> {
-    return this.modules.lookups.made(accountId, kind, key, sinceMs);
-  }
-  async lookupData(accountId: string, kind: string, key: string, sinceMs: number, nowMs: number): Promise<unknown | undefined> {
-    return this.modules.lookups.data(accountId, kind, key, sinceMs, nowMs);
-  }
-  // The one connection: a caller's open transaction (`trx`) is the connection's own.
-  async recordLookups(accountId: string, lookups: LookupWrite[], nowMs: number): Promise<void> {
-    this.modules.lookups.record(accountId, lookups, nowMs);
-  }
-  async history(accountId: string, tool: HistoryWrite['tool']): Promise<unknown[]> {
-    return this.modules.histories.list(accountId, tool);
-  }
-  async sweep(nowMs: number): Promise<void> {
-    this.modules.sweep(nowMs);
-  }
-}
-
-/** The durable policy state on the state store's backend. */
-export function durableStateOf(state: StateStore): DurablePolicyState {
-  return state.dialect === 'sqlite' ? new SqliteDurableState(state.raw) : new PostgresDurableState(state.db);
 }

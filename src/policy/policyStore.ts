@@ -1,5 +1,5 @@
 import type { ClientClass } from './plans.js';
-import type { PoolName, PoolPeriod } from './pools.js';
+import type { PoolName, PoolPeriod, PoolState } from './pools.js';
 import type { HistoryWrite } from './history.js';
 import type { Kysely } from 'kysely';
 import type { StateWrite } from '../store/database.js';
@@ -95,13 +95,6 @@ export interface LookupWrite {
   ttlMs?: number;
 }
 
-export interface PoolState {
-  limit: number;
-  remaining: number;
-  /** Seconds until the pool is full again; null for a daily pool with no running period. */
-  reset: number | null;
-}
-
 /**
  * The counters of the access policy. Every method is atomic on its own: `admit` checks
  * cooldown, burst window and pool and records the admission in one step, so concurrent
@@ -150,12 +143,4 @@ export interface PolicyStore {
   sweep(nowMs: number): Promise<void>;
   /** Stops its timers (the scale mode's liveness mark); its connections belong to the caller. */
   close?(): void;
-}
-
-/** Start of the UTC calendar month holding `ms`, and the start of the next one. */
-export function monthBounds(ms: number): { start: number; end: number } {
-  const d = new Date(ms);
-  const start = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
-  const end = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
-  return { start, end };
 }

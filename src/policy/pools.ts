@@ -2,8 +2,6 @@
  * The quota pools of the contract, how each one refills, and the rules every backend's pool
  * counters follow (the Redis scripts repeat them in Lua).
  */
-import { monthBounds, type PoolState } from './policyStore.js';
-
 export const POOLS = [
   'serps',
   'related-keywords',
@@ -40,6 +38,21 @@ export function isPoolName(value: string): value is PoolName {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Start of the UTC calendar month holding `ms`, and the start of the next one. */
+export function monthBounds(ms: number): { start: number; end: number } {
+  const d = new Date(ms);
+  const start = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+  const end = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+  return { start, end };
+}
+
+export interface PoolState {
+  limit: number;
+  remaining: number;
+  /** Seconds until the pool is full again; null for a daily pool with no running period. */
+  reset: number | null;
+}
 
 /** A pool's running period and what it has used (no row: no period running). */
 export interface UsageRow {

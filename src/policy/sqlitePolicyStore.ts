@@ -1,8 +1,8 @@
 import type SqliteDatabase from 'better-sqlite3';
-import { SqliteDurableState } from './durableState.js';
+import { SqliteDurableState } from './sqlite/durableState.js';
 import { DurablePolicyStore } from './durablePolicyStore.js';
-import { chargedCost, type Admission, type AdmissionRequest, type Commit, type PolicyStore, type PoolState, type Reservation } from './policyStore.js';
-import { reservationSize, type PoolName, type PoolPeriod } from './pools.js';
+import { chargedCost, type Admission, type AdmissionRequest, type Commit, type PolicyStore, type Reservation } from './policyStore.js';
+import { reservationSize, type PoolName, type PoolPeriod, type PoolState } from './pools.js';
 import { SqliteBurstWindow } from './sqlite/burstWindow.js';
 import { cooldownWait, SqliteCooldowns } from './sqlite/cooldowns.js';
 import type { SqliteDurable } from './sqlite/durable.js';

@@ -5,7 +5,7 @@
  */
 import { hashString32 } from '../engine/search/deterministicNoise.js';
 import { textWidth, truncateToWidth, wrapText } from './fontMetrics.js';
-import type { SnapshotItem, SnapshotMember } from './serpSnapshot.js';
+import type { SnapshotItem, SnapshotMember } from './snapshotInput.js';
 import {
   COLORS,
   breadcrumb,

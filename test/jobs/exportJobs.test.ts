@@ -22,7 +22,8 @@ import {
   openExportFiles,
   sweepExports,
 } from '../../src/jobs/exportJobs.js';
-import { type Job, JobQueue, openJobQueue } from '../../src/jobs/jobQueue.js';
+import { type Job, JobQueue } from '../../src/jobs/jobQueue.js';
+import { openJobQueue } from '../../src/jobs/openJobQueue.js';
 import { PermanentJobError, Worker } from '../../src/jobs/worker.js';
 import type { StateStore } from '../../src/store/database.js';
 import { testStateStore } from '../support/postgres.js';

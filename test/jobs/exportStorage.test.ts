@@ -19,7 +19,7 @@ import { UrlSigner } from '../../src/lib/signedUrl.js';
 import { downloadRoutes } from '../../src/jobs/downloadRoutes.js';
 import { diskExportFiles, type CsvRow, type ExportFiles } from '../../src/jobs/exportFiles.js';
 import { EXPORT_JOB_KIND, exportDownloadUrl, exportFileName, openExportFiles } from '../../src/jobs/exportJobs.js';
-import { openJobQueue } from '../../src/jobs/jobQueue.js';
+import { openJobQueue } from '../../src/jobs/openJobQueue.js';
 import { openPostgresStateStore, openStateStore, type StateStore } from '../../src/store/database.js';
 import { createTestDatabase, scaleMode } from '../support/postgres.js';
 

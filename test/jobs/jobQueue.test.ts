@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { FakeClock, SECOND } from '../../src/lib/clock.js';
 import { isHexId } from '../../src/lib/ids.js';
-import { type Job, JobQueue, openJobQueue } from '../../src/jobs/jobQueue.js';
+import { type Job, JobQueue } from '../../src/jobs/jobQueue.js';
+import { openJobQueue } from '../../src/jobs/openJobQueue.js';
 import type { StateStore } from '../../src/store/database.js';
 import { scaleMode, testStateStore } from '../support/postgres.js';
 

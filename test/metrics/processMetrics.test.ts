@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DAY, FakeClock } from '../../src/lib/clock.js';
-import { openJobQueue } from '../../src/jobs/jobQueue.js';
+import { openJobQueue } from '../../src/jobs/openJobQueue.js';
 import { PermanentJobError, Worker } from '../../src/jobs/worker.js';
 import { startMetricsServer } from '../../src/metrics/metricsServer.js';
 import { ProcessMetrics } from '../../src/metrics/processMetrics.js';

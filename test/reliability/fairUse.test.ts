@@ -11,7 +11,7 @@ import { testApp, type TestApp } from '../support/app.js';
 import { SECOND, unixSeconds } from '../../src/lib/clock.js';
 import { BulkSlots, ExportPlaces, FreeWriteBudget, writeUnits } from '../../src/policy/fairUse.js';
 import { KeywordLists, ListLimitError } from '../../src/store/keywordLists.js';
-import { openJobQueue } from '../../src/jobs/jobQueue.js';
+import { openJobQueue } from '../../src/jobs/openJobQueue.js';
 import { newClient } from '../tools/keyword/helpers.js';
 import { STREAM_BATCH } from '../../src/http/streamed.js';
 import { presentKeyword } from '../../src/tools/keyword/presenters.js';

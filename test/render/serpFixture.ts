@@ -4,7 +4,7 @@
  * laid out by the engine's own layout model so the boxes are what the engine stores.
  */
 import { layoutSerp, type LayoutBlock } from '../../src/engine/search/serpLayout.js';
-import type { SnapshotItem, SnapshotMember, SnapshotSerp } from '../../src/render/serpSnapshot.js';
+import type { SnapshotItem, SnapshotMember, SnapshotSerp } from '../../src/render/snapshotInput.js';
 
 interface Draft {
   type: string;

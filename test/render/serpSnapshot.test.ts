@@ -1,14 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Serp } from '../../src/engine/search/serpTypes.js';
-import {
-  renderSerpSnapshot,
-  serpSnapshotSvg,
-  SNAPSHOT_TITLE_COLOR,
-  SNAPSHOT_WIDTH,
-  type SnapshotItem,
-  type SnapshotSerp,
-} from '../../src/render/serpSnapshot.js';
+import { renderSerpSnapshot, serpSnapshotSvg, SNAPSHOT_TITLE_COLOR, SNAPSHOT_WIDTH } from '../../src/render/serpSnapshot.js';
+import type { SnapshotItem, SnapshotSerp } from '../../src/render/snapshotInput.js';
 import { decodePng, distinctColours, pixelsNear } from './pngInspection.js';
 import { entitySerp, plumberSerp } from './serpFixture.js';
 

@@ -16,7 +16,7 @@ import { AccessPolicy, type PaidOperation } from '../../src/policy/accessPolicy.
 import { loadPlans } from '../../src/policy/plans.js';
 import { RedisFlights } from '../../src/policy/redis/redisFlights.js';
 import { RedisPolicyStore } from '../../src/policy/redis/redisPolicyStore.js';
-import { durableStateOf } from '../../src/policy/durableState.js';
+import { durableStateOf } from '../../src/policy/durableStateOf.js';
 import { openStateStore, type StateStore } from '../../src/store/database.js';
 import type { Account } from '../../src/accounts/accounts.js';
 import { testRedis, testRedisPrefix } from '../support/redis.js';

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { durableStateOf } from '../../src/policy/durableState.js';
+import { durableStateOf } from '../../src/policy/durableStateOf.js';
 import { KeywordLists } from '../../src/store/keywordLists.js';
 import { testStateStore } from '../support/postgres.js';
 

@@ -15,17 +15,8 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { RedisHandle } from '../../lib/redis.js';
 import { DurablePolicyStore } from '../durablePolicyStore.js';
-import {
-  chargedCost,
-  monthBounds,
-  type Admission,
-  type AdmissionRequest,
-  type Commit,
-  type PolicyStore,
-  type PoolState,
-  type Reservation,
-} from '../policyStore.js';
-import { poolStateOf, type PoolName, type PoolPeriod, type UsageRow } from '../pools.js';
+import { chargedCost, type Admission, type AdmissionRequest, type Commit, type PolicyStore, type Reservation } from '../policyStore.js';
+import { monthBounds, poolStateOf, type PoolName, type PoolPeriod, type PoolState, type UsageRow } from '../pools.js';
 import type { DurablePolicyState } from '../durableState.js';
 import { ADMIT, COMMIT, REFUND, RELEASE } from './scripts.js';
 

@@ -1,7 +1,6 @@
 /** Quota pools on SQLite: one usage row per (account, pool) for its running period (rules in ../pools.ts). */
 import type SqliteDatabase from 'better-sqlite3';
-import type { PoolState } from '../policyStore.js';
-import { periodBounds, poolStateOf, type PoolName, type PoolPeriod, type UsageRow } from '../pools.js';
+import { periodBounds, poolStateOf, type PoolName, type PoolPeriod, type PoolState, type UsageRow } from '../pools.js';
 
 export class SqliteQuotaPools {
   private readonly get;
