@@ -21,7 +21,8 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Clock } from '../lib/clock.js';
 import type { StateWrite } from '../store/database.js';
-import type { JobsTable, StateDatabase } from '../store/schema.js';
+import type { StateDatabase } from '../store/schema.js';
+import type { JobsTable } from '../store/tables/jobs.js';
 
 export type JobState = 'queued' | 'running' | 'completed' | 'failed' | 'expired';
 

@@ -18,7 +18,8 @@ import { DAY } from '../lib/clock.js';
 import type { AccessPolicy } from '../policy/accessPolicy.js';
 import { snapshotLookups } from '../policy/serpSnapshots.js';
 import { utcDay } from '../store/rankTracking.js';
-import type { RankChecksTable, RankTrackedKeywordsTable, StateDatabase } from '../store/schema.js';
+import type { StateDatabase } from '../store/schema.js';
+import type { RankChecksTable, RankTrackedKeywordsTable } from '../store/tables/rankTracking.js';
 
 /** Longest stretch of check work between two turns of the event loop, so that a server keeps answering during a long catch-up. */
 const MAX_SLICE_MS = 20;

@@ -8,7 +8,8 @@
  */
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { newId } from '../lib/ids.js';
-import type { AnswerMonitorsTable, AnswerPromptsTable, AnswerResultsTable, StateDatabase } from './schema.js';
+import type { StateDatabase } from './schema.js';
+import type { AnswerMonitorsTable, AnswerPromptsTable, AnswerResultsTable } from './tables/answers.js';
 import { lockAccount } from './accountLock.js';
 
 export type MonitorRow = Selectable<AnswerMonitorsTable>;

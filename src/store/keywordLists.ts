@@ -5,7 +5,8 @@
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { newId } from '../lib/ids.js';
-import type { KeywordListsTable, StateDatabase } from './schema.js';
+import type { StateDatabase } from './schema.js';
+import type { KeywordListsTable } from './tables/lists.js';
 import { lockAccount } from './accountLock.js';
 
 export const MAX_LISTS_PER_ACCOUNT = 10_000;

@@ -3,7 +3,7 @@
  * what is written of them, and the errors and storage quota their writes answer to.
  */
 import type { Selectable } from 'kysely';
-import type { RankAnnotationsTable, RankReportsTable, RankTagsTable, RankTrackedKeywordsTable, RankTrackingsTable } from './schema.js';
+import type { RankAnnotationsTable, RankReportsTable, RankTagsTable, RankTrackedKeywordsTable, RankTrackingsTable } from './tables/rankTracking.js';
 
 export type TrackingRow = Selectable<RankTrackingsTable>;
 export type TrackedKeywordRow = Selectable<RankTrackedKeywordsTable>;

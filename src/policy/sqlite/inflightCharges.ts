@@ -4,7 +4,7 @@
  */
 import type { Selectable } from 'kysely';
 import type SqliteDatabase from 'better-sqlite3';
-import type { InflightChargesTable } from '../../store/schema.js';
+import type { InflightChargesTable } from '../../store/tables/policy.js';
 import type { Reservation } from '../policyStore.js';
 import type { PoolName } from '../pools.js';
 
