@@ -4,7 +4,6 @@
  * each as a stream of rows, whatever its size (plain or gzip). `openPerformanceRows` opens a
  * file as rows; the importer reads it twice, once to check it to its end and once to write.
  */
-import fs from 'node:fs';
 import { Readable, Transform, type Duplex } from 'node:stream';
 import { parse as parseCsv } from 'csv-parse';
 import { parser as jsonParser } from 'stream-json';
@@ -12,7 +11,7 @@ import { pick } from 'stream-json/filters/pick.js';
 import { streamValues } from 'stream-json/streamers/stream-values.js';
 import yauzl from 'yauzl';
 import { ImportError } from '../engine/import/importError.js';
-import { openInputFile } from '../engine/import/inputFile.js';
+import { fileHead, openInputFile } from '../engine/import/inputFile.js';
 import { parseLooseNumber } from '../engine/import/csvFile.js';
 
 /** One row of performance data: a query's figures on a day, or over the export's period (`day` null). */
@@ -268,14 +267,7 @@ export type PerformanceFormat = 'csv' | 'zip' | 'json';
 
 /** The format, from the file's first bytes (ZIP) or name (JSON), else CSV. */
 export function performanceFormat(file: string): PerformanceFormat {
-  const magic = Buffer.alloc(4);
-  const fd = fs.openSync(file, 'r');
-  try {
-    fs.readSync(fd, magic, 0, 4, 0);
-  } finally {
-    fs.closeSync(fd);
-  }
-  return magic.readUInt32LE(0) === 0x04034b50 ? 'zip' : /\.(json|jsonl|ndjson)(\.gz)?$/i.test(file) ? 'json' : 'csv';
+  return fileHead(file, 4).readUInt32LE(0) === 0x04034b50 ? 'zip' : /\.(json|jsonl|ndjson)(\.gz)?$/i.test(file) ? 'json' : 'csv';
 }
 
 export interface PerformanceRows {

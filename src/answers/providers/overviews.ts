@@ -19,7 +19,7 @@
 import { exchange, type ProviderHttpOptions, type Verdict } from '../../engine/sources/providerHttp.js';
 import { httpUrl, list, record, text } from '../../engine/sources/fetchedSerp.js';
 import { readSerpApi } from '../../engine/sources/serpApi.js';
-import { auth, readTask } from '../../engine/sources/dataForSeo.js';
+import { liveSerp } from '../../engine/sources/dataForSeo.js';
 import type { SourcesConfig } from '../../engine/sources/sourceConfig.js';
 import type { AnswerBody, Citation } from '../analysis.js';
 import type { AnswerQuestion, AnswerSource } from '../answerPurchases.js';
@@ -136,19 +136,8 @@ export function overviewSource(model: AnswerModel, sources: SourcesConfig, http:
       model,
       estimate: () => sources.serpCost,
       async ask(q: AnswerQuestion) {
-        const task: Record<string, unknown> = {
-          keyword: q.prompt,
-          location_code: q.locationId,
-          device: q.platformId === 2 ? 'mobile' : 'desktop',
-          load_async_ai_overview: true,
-        };
-        if (q.languageCode) task.language_code = q.languageCode;
-        const answer = await exchange(
-          'dataforseo',
-          { url: `${options.baseUrl}/v3/serp/google/organic/live/advanced`, method: 'POST', headers: auth(options), body: JSON.stringify([task]) },
-          http,
-          readTask,
-        );
+        const query = { keyword: q.prompt, locationId: q.locationId, platform: q.platformId, languageCode: q.languageCode };
+        const answer = await liveSerp(options, http, query, { load_async_ai_overview: true });
         return { answer: dataForSeoOverview(answer.result[0]), cost: answer.cost };
       },
     };

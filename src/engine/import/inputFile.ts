@@ -17,15 +17,21 @@ export interface InputFile {
   gzipped: boolean;
 }
 
-/** True when the file starts with the gzip magic bytes. */
-export function isGzipFile(file: string): boolean {
-  const magic = Buffer.alloc(2);
+/** The first `length` bytes of a file, zeros past its end: enough to tell a format by its magic bytes. */
+export function fileHead(file: string, length: number): Buffer {
+  const head = Buffer.alloc(length);
   const fd = fs.openSync(file, 'r');
   try {
-    fs.readSync(fd, magic, 0, 2, 0);
+    fs.readSync(fd, head, 0, length, 0);
   } finally {
     fs.closeSync(fd);
   }
+  return head;
+}
+
+/** True when the file starts with the gzip magic bytes. */
+export function isGzipFile(file: string): boolean {
+  const magic = fileHead(file, 2);
   return magic[0] === 0x1f && magic[1] === 0x8b;
 }
 

@@ -68,20 +68,41 @@ export function readTask(status: number, body: unknown): Verdict<{ result: unkno
   return { ok: true, value: { result: list(task.result), cost, empty: false } };
 }
 
+/** What a live SERP is asked for: the search, its place (a Google Ads location id), device (2 mobile) and language. */
+export interface LiveSerpQuery {
+  keyword: string;
+  locationId: number;
+  platform: number;
+  languageCode: string | null;
+}
+
+/**
+ * One task of the Google Organic SERP API, live advanced, for the SERP tool's pages and the AI
+ * Overviews alike; `settings` adds to the task (a depth, the overview's loading).
+ */
+export function liveSerp(
+  options: Pick<DataForSeoOptions, 'login' | 'password' | 'baseUrl'>,
+  http: ProviderHttpOptions,
+  query: LiveSerpQuery,
+  settings: Record<string, unknown>,
+): Promise<{ result: unknown[]; cost: number; empty: boolean }> {
+  const task: Record<string, unknown> = {
+    keyword: query.keyword,
+    location_code: query.locationId,
+    device: query.platform === 2 ? 'mobile' : 'desktop',
+    ...settings,
+  };
+  if (query.languageCode) task.language_code = query.languageCode;
+  const url = `${options.baseUrl.replace(/\/+$/, '')}/v3/serp/google/organic/live/advanced`;
+  return exchange('dataforseo', { url, method: 'POST', headers: auth(options), body: JSON.stringify([task]) }, http, readTask);
+}
+
 export function dataForSeoSerpFetcher(options: DataForSeoOptions): SerpFetcher {
   return {
     name: 'dataforseo',
     estimate: () => options.estimate,
     async fetch(query: ProviderSerpQuery) {
-      const task: Record<string, unknown> = {
-        keyword: query.keyword,
-        location_code: query.locationId,
-        device: query.platform === 2 ? 'mobile' : 'desktop',
-        depth: 100 * (query.page + 1),
-      };
-      if (query.languageCode) task.language_code = query.languageCode;
-      const url = `${options.baseUrl.replace(/\/+$/, '')}/v3/serp/google/organic/live/advanced`;
-      const answer = await exchange('dataforseo', { url, method: 'POST', headers: auth(options), body: JSON.stringify([task]) }, options.http, readTask);
+      const answer = await liveSerp(options, options.http, query, { depth: 100 * (query.page + 1) });
       return { serp: mapDataForSeoSerp(record(answer.result[0]), query.page), cost: answer.cost };
     },
   };
