@@ -14,7 +14,8 @@
  */
 import { VIEWPORTS } from '../engine/search/serpLayout.js';
 import { textWidth, truncateToWidth } from './fontMetrics.js';
-import { drawBlock, type BlockFrame } from './serpBlocks.js';
+import type { BlockFrame } from './blockParts.js';
+import { drawBlock } from './serpBlocks.js';
 import type { SnapshotItem, SnapshotSerp } from './snapshotInput.js';
 import { COLORS, DESKTOP_TYPE, MOBILE_TYPE, magnifier } from './snapshotTheme.js';
 import { circle, line, path, rect, svgDocument, text } from './svgMarkup.js';
