@@ -37,7 +37,8 @@ import { dashboardRoutes } from '../dashboard/routes.js';
 import { checkSessionRequest, sessionToken } from '../dashboard/webSession.js';
 import type { LiveSession } from '../sessions/sessionStore.js';
 import { answerExpectations, PROTOCOL_SERVER_OPTIONS, requireHost } from './protocolErrors.js';
-import { requestLogOptions } from './requestLog.js';
+import { requestLog } from './requestLog.js';
+import { watchAnswers, type Answered } from './answered.js';
 
 export interface AppOptions {
   /** Pino logger options, or false for none (tests). */
@@ -113,11 +114,13 @@ export function clientErrorResponse(err: Error & { code?: string }): string {
 export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Promise<FastifyInstance> {
   const timeouts = httpTimeouts(ctx.config.requestTimeoutMs);
   const serializers = lazySerializers();
+  const log = requestLog(options.logger);
   const app: FastifyInstance = Fastify({
     // Response serialisers compiled on each route's first answer, not all at start (lazySerializers.ts).
     schemaController: { compilersFactory: { buildSerializer: serializers.buildSerializer } },
-    // One line per request, written when it is answered, secrets left out (requestLog.ts).
-    ...requestLogOptions(options.logger),
+    // One line per request, written when it is answered, secrets left out (requestLog.ts);
+    // Fastify's own logger is off.
+    ...log.fastifyOptions,
     bodyLimit: ctx.config.bodyLimit,
     // Slow clients (headers or body a byte at a time, idle keep-alive sockets) are cut off
     // instead of holding a socket forever; Node checks these deadlines on its own timer.
@@ -152,11 +155,15 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
     },
   });
 
+  if (log.root !== undefined) app.log = log.root;
   app.decorate('quarry', ctx);
-  closeConnectionsWhenDraining(app);
+  const drained = closeConnectionsWhenDraining(app);
   app.decorate('compileAllSerializers', serializers.compileAll);
-  // Answers Node would give bare (no Host, an unsupported Expect), in the contract's shape.
-  app.addHook('onRequest', requireHost);
+  // The first hook of every request: its logger, and the one listener that writes its line,
+  // counts it (/metrics) and ends a draining server's idle socket once it is answered
+  // (answered.ts); then answers Node would give bare (no Host), in the contract's shape.
+  const answered: Answered[] = [log.answered, drained];
+  watchAnswers(app, answered, log.attach, requireHost);
   answerExpectations(app);
   // Each request answers from one generation of the research data, whatever reloads meanwhile.
   const pin = pinResearch(app, ctx.research.live);
@@ -255,7 +262,7 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
   app.addHook('onReady', async () => {
     ready = true;
   });
-  await registerMetrics(app, ctx);
+  answered.unshift(await registerMetrics(app, ctx));
   app.get('/healthz', { schema: { hide: true } }, async (_req, reply) => {
     if (!ready) return reply.code(503).send({ status: 'starting' });
     return { status: 'ok' };

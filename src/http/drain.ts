@@ -7,8 +7,10 @@
  * drain deadline (20 s) whenever a request was in flight at SIGTERM.
  */
 import type { FastifyInstance } from 'fastify';
+import type { Answered } from './answered.js';
 
-export function closeConnectionsWhenDraining(app: FastifyInstance): void {
+/** Answers what the edge calls once each answer has gone (answered.ts): closes the socket it left idle while draining. */
+export function closeConnectionsWhenDraining(app: FastifyInstance): Answered {
   let draining = false;
   app.addHook('preClose', (done) => {
     draining = true;
@@ -19,9 +21,8 @@ export function closeConnectionsWhenDraining(app: FastifyInstance): void {
     if (draining && !reply.raw.headersSent) reply.header('connection', 'close');
     done(null, payload);
   });
-  app.addHook('onResponse', (_req, _reply, done) => {
-    // The socket of this answer is idle now (Node detached it on 'finish', before this hook).
+  return () => {
+    // The socket of this answer is idle now (Node detached it on 'finish', before 'close').
     if (draining) app.server.closeIdleConnections();
-    done();
-  });
+  };
 }

@@ -13,9 +13,10 @@
  *   spent after validation, once their number is known (and the first stays spent if they do
  *   not fit: a write that gets past the door was work).
  */
-import type { FastifyReply, FastifyRequest, onRequestHookHandler, preHandlerHookHandler } from 'fastify';
+import type { FastifyRequest, onRequestHookHandler, preHandlerHookHandler } from 'fastify';
 import type { FairUse } from '../policy/fairUse.js';
 import { writeUnits } from '../policy/fairUse.js';
+import { onClosed } from './answered.js';
 
 /** How a route is metered (route config `fairUse`): a bulk operation, or a free write and the ids it carries. */
 export type FairUseOf = 'bulk' | ((req: FastifyRequest) => number);
@@ -23,16 +24,6 @@ export type FairUseOf = 'bulk' | ((req: FastifyRequest) => number);
 /** Whose share a request spends: its account's, or its client address's without a key. */
 function whose(req: FastifyRequest): string {
   return req.account?.id ?? `address:${req.ip}`;
-}
-
-/**
- * Runs `release` once the answer has gone or the client has left. A response emits 'close' once
- * in both cases (Node and light-my-request: right after 'finish' when the answer has gone), so
- * one plain listener is enough. Not 'finish' too: Fastify listens there already, and a second
- * listener made the event an array of listeners, copied at every emit (issue 26).
- */
-function whenDone(reply: FastifyReply, release: () => void): void {
-  reply.raw.on('close', release);
 }
 
 /** The onRequest hook of a /v3 route, after authentication. */
@@ -45,7 +36,7 @@ export function fairUseDoor(fair: FairUse, of: FairUseOf | undefined): onRequest
       } catch (err) {
         return done(err as Error);
       }
-      whenDone(reply, leave);
+      onClosed(req, reply, leave);
       done();
     };
   }
@@ -57,12 +48,12 @@ export function fairUseDoor(fair: FairUse, of: FairUseOf | undefined): onRequest
     } catch (err) {
       return done(err as Error);
     }
-    whenDone(reply, leave);
+    onClosed(req, reply, leave);
     if (of === 'bulk') {
       fair.bulk.take(who).then((release) => {
         // A client gone while the slot was taken (scale mode: a Redis round trip) gives it back now.
         if (req.raw.socket?.destroyed === true || reply.raw.writableEnded) release();
-        whenDone(reply, release);
+        onClosed(req, reply, release);
         done();
       }, done);
       return;

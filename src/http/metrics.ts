@@ -9,13 +9,21 @@
  * faces clients, and a process's counters are the operator's. QUARRY_METRICS_PORT serves them
  * on a port of their own instead (metrics/metricsServer.ts).
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, type CounterConfiguration, type Registry } from 'prom-client';
 import type { QuarryContext } from './context.js';
 import { bearerMatches } from '../metrics/metricsServer.js';
 import { ApiError } from '../lib/errors.js';
+import type { Answered } from './answered.js';
 
-export async function registerMetrics(app: FastifyInstance, ctx: Pick<QuarryContext, 'metrics' | 'config'>): Promise<void> {
+/** A route's tallies, on its config (Fastify copies the route's config to the one requests see). */
+const TALLIES = Symbol('quarry.tallies');
+
+/**
+ * Registers the counters and GET /metrics; answers the function that counts an answer, which
+ * the edge calls once each has gone (answered.ts).
+ */
+export async function registerMetrics(app: FastifyInstance, ctx: Pick<QuarryContext, 'metrics' | 'config'>): Promise<Answered> {
   const registry = ctx.metrics.registry;
   const requests = counter(registry, {
     name: 'quarry_http_requests_total',
@@ -39,9 +47,8 @@ export async function registerMetrics(app: FastifyInstance, ctx: Pick<QuarryCont
   });
   // A request's label sets are worked out once per route, method and status, and counted in a
   // plain number handed to prom-client at the next scrape: inc() hashes and checks its labels
-  // every time (issue 26: the edge's cost per cache hit). Each route counts in a hook of its
-  // own, its template and pool fixed when it is added: reading req.routeOptions per request
-  // built a dozen-field object on every answer.
+  // every time (issue 26: the edge's cost per cache hit). Each route's template and pool are
+  // fixed when it is added, on the route's config, which every request of it reads.
   const count = (tallies: RouteTallies, req: FastifyRequest, reply: FastifyReply) => {
     const status = reply.statusCode;
     // One route may answer several methods (and unmatched requests any): the method is part of the key.
@@ -74,22 +81,17 @@ export async function registerMetrics(app: FastifyInstance, ctx: Pick<QuarryCont
   app.addHook('onRoute', (route) => {
     // The route template, never the raw URL: ids and query strings would make unbounded label sets.
     const tallies: RouteTallies = { route: route.url, pool: (route.config as { paid?: { pool?: string } } | undefined)?.paid?.pool, byMethod: new Map() };
-    const counted: onResponseHookHandler = (req, reply, done) => {
-      count(tallies, req, reply);
-      done();
-    };
-    const existing = route.onResponse === undefined ? [] : Array.isArray(route.onResponse) ? route.onResponse : [route.onResponse];
-    route.onResponse = [counted, ...existing];
+    route.config = { ...route.config, [TALLIES]: tallies } as typeof route.config;
   });
-  // Requests no route took (the not-found handler, URLs the router refused) have no hook of a route.
+  // Requests no route took (the not-found handler) have no tallies of a route.
   const unmatched: RouteTallies = { route: 'unmatched', pool: undefined, byMethod: new Map() };
-  app.addHook('onResponse', (req, reply, done) => {
-    if (req.is404) count(unmatched, req, reply);
-    done();
-  });
+  const counted: Answered = (req, reply) => {
+    const config = req.routeOptions.config as { [TALLIES]?: RouteTallies } | undefined;
+    count(config?.[TALLIES] ?? unmatched, req, reply);
+  };
 
   const token = ctx.config.metricsToken;
-  if (token === null) return;
+  if (token === null) return counted;
   app.get('/metrics', { schema: { hide: true } }, async (req, reply) => {
     if (!bearerMatches(req.headers.authorization, token)) {
       reply.header('www-authenticate', 'Bearer realm="metrics"');
@@ -98,6 +100,7 @@ export async function registerMetrics(app: FastifyInstance, ctx: Pick<QuarryCont
     const { text, contentType } = await ctx.metrics.scrape();
     return reply.header('content-type', contentType).send(text);
   });
+  return counted;
 }
 
 /** One label set's increments since the last scrape. */

@@ -75,27 +75,26 @@ export function redactUrl(url: string): string {
 
 /**
  * A request's logger (`req.log`, `reply.log`), a pino child with the request id, made only when
- * something logs through it. Fastify makes one per request; most requests log only their line,
- * which is written with the same fields without one (`line`): making a pino child on every
- * request was a cost a bare route does not have (issue 26: a cached paid hit's edge).
+ * something logs through it: most requests log only their line, which is written with the same
+ * fields without one (`line`). Fastify's own per-request child (made by a factory of ours, which
+ * Fastify then validated on every request) was a cost a bare route does not have (issue 26).
  */
 class RequestLogger implements FastifyBaseLogger {
   private made: FastifyBaseLogger | undefined;
 
   constructor(
     private readonly parent: FastifyBaseLogger,
-    private readonly bindings: Bindings,
-    private readonly options: ChildLoggerOptions,
+    private readonly reqId: string,
     /** The parent is pino with its default line format: the line may be written by hand. */
     private readonly plain: boolean,
   ) {}
 
   private get log(): FastifyBaseLogger {
-    return (this.made ??= this.parent.child(this.bindings, this.options));
+    return (this.made ??= this.parent.child({ reqId: this.reqId }));
   }
 
   get level(): string {
-    return this.made?.level ?? this.options.level ?? this.parent.level;
+    return this.made?.level ?? this.parent.level;
   }
 
   set level(level: string) {
@@ -103,18 +102,17 @@ class RequestLogger implements FastifyBaseLogger {
   }
 
   /** The request's one line, as its child would write it (its request id first). */
-  line(level: 'info' | 'error', msg: string, req: FastifyRequest, res: FastifyReply, err?: Error): void {
-    const responseTime = res.elapsedTime;
-    // A child made already, or with a level of its own (a route's logLevel), writes it.
-    if (this.made !== undefined || this.options.level !== undefined) {
-      this.log[level](err === undefined ? { req, res, responseTime } : { req, res, err, responseTime }, msg);
+  line(msg: string, req: FastifyRequest, res: FastifyReply, responseTime: number, err: Error | undefined): void {
+    const level = err === undefined ? 'info' : 'error';
+    // A child made already writes it.
+    if (this.made !== undefined) {
+      this.made[level](err === undefined ? { req, res, responseTime } : { req, res, err, responseTime }, msg);
       return;
     }
-    // Otherwise the parent, with the child's one binding (Fastify's default label: the log
-    // controller below is made without options). An object literal: a spread of the
+    // Otherwise the parent, with the child's one binding. An object literal: a spread of the
     // bindings doubled the cost of the line.
-    const reqId = this.bindings.reqId as string;
-    if (this.plain && err === undefined) return writePlainLine(this.parent as unknown as PinoParts, reqId, req, res);
+    const reqId = this.reqId;
+    if (this.plain && err === undefined) return writePlainLine(this.parent as unknown as PinoParts, reqId, req, res, responseTime);
     this.parent[level](err === undefined ? { reqId, req, res, responseTime } : { reqId, req, res, err, responseTime }, msg);
   }
 
@@ -153,21 +151,15 @@ class RequestLogger implements FastifyBaseLogger {
 /** A pino log method, called with what the caller gave. */
 type Loose = (...args: unknown[]) => void;
 
-/** Fastify's per-request log lines, as one line at the end. */
+/**
+ * Fastify's per-request lines, said by ours instead (`RequestLog.answered`). Fastify still calls
+ * these: "incoming request" on every request (to its null logger, the app's Fastify logger being
+ * off), and "request completed" for a route with an onResponse hook of its own.
+ */
 class OneLineRequestLog extends LogController {
-  override incomingRequest(): void {
-    // Said by the line written when the request completes.
-  }
+  override incomingRequest(): void {}
 
-  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    if (this.isLogDisabled(request)) return;
-    const log = reply.log as FastifyBaseLogger | RequestLogger;
-    if (log instanceof RequestLogger) {
-      if (error) log.line('error', 'request errored', request, reply, error);
-      else log.line('info', 'request completed', request, reply);
-    } else if (error) log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
-    else log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
-  }
+  override requestCompleted(): void {}
 }
 
 /** What a request line says of the request: no headers (see above). */
@@ -228,7 +220,7 @@ function clientPart(req: FastifyRequest): string {
  * (pid, hostname) and line end are still pino's own; the request's fields are escaped once
  * per URL and per client socket (requestPart, clientPart).
  */
-function writePlainLine(logger: PinoParts, reqId: string, req: FastifyRequest, res: FastifyReply): void {
+function writePlainLine(logger: PinoParts, reqId: string, req: FastifyRequest, res: FastifyReply, responseTime: number): void {
   if (!logger.isLevelEnabled('info')) return;
   const line =
     logger[pino.symbols.lsCacheSym][INFO] +
@@ -238,7 +230,7 @@ function writePlainLine(logger: PinoParts, reqId: string, req: FastifyRequest, r
     requestPart(req) +
     clientPart(req) +
     `,"res":{"statusCode":${res.statusCode}}` +
-    `,"responseTime":${JSON.stringify(res.elapsedTime)}` +
+    `,"responseTime":${JSON.stringify(responseTime)}` +
     `,"msg":"request completed"` +
     logger[pino.symbols.endSym];
   logger[pino.symbols.streamSym].write(line);
@@ -261,22 +253,58 @@ function isMetadataStream(stream: unknown): boolean {
   return typeof stream === 'object' && stream !== null && Symbol.for('pino.metadata') in stream;
 }
 
-/** Fastify options of the request log: `logger` (pino options, or false for none), its log controller and request loggers. */
-export function requestLogOptions(logger: boolean | Record<string, unknown> | undefined) {
-  if (logger === false || logger === undefined) return { logger: false as const };
+/** Fastify's serialisers of `res` and `err` (its logger-pino.js), which its request lines used. */
+function responseFields(reply: FastifyReply) {
+  return { statusCode: reply.statusCode };
+}
+
+/**
+ * The app's log (`app.log`) and each request's line. Fastify's own logger is off: with one,
+ * Fastify made and validated a child logger for every request and listened for 'finish' and
+ * 'error' on every response, with two timestamps, to write its line (issue 26: costs a bare
+ * route does not have). The line is written from the edge's one listener per request instead
+ * (http/answered.ts), with the request's logger given it by the app's first hook (`attach`).
+ */
+export interface RequestLog {
+  /** Fastify's options: its logger off, its per-request lines said by ours. */
+  fastifyOptions: { logger: false; logController: LogController };
+  /** The app's logger (`app.log`); undefined when the app logs nothing. */
+  root: FastifyBaseLogger | undefined;
+  /** Gives the request its logger (`req.log`, `reply.log`), carrying its request id. */
+  attach(req: FastifyRequest, reply: FastifyReply): void;
+  /** Writes the request's line: its answer has gone (`err`: it failed on the way). */
+  answered(req: FastifyRequest, reply: FastifyReply, responseTime: number, err: Error | undefined): void;
+}
+
+/** The request log of `logger` (pino options, or false for none). */
+export function requestLog(logger: boolean | Record<string, unknown> | undefined): RequestLog {
+  const fastifyOptions = { logger: false as const, logController: new OneLineRequestLog() };
+  if (logger === false || logger === undefined) return { fastifyOptions, root: undefined, attach() {}, answered() {} };
   // Only the level and where lines go (serve.ts, the bench, tests): pino's line format is its
   // default one, which writePlainLine writes. Any other option may change it.
-  const options = typeof logger === 'object' ? logger : {};
-  const plain = Object.keys(options).every((key) => key === 'level' || key === 'stream') && !isMetadataStream(options.stream);
-  return {
-    logger: {
+  const { stream, ...options } = typeof logger === 'object' ? logger : ({} as Record<string, unknown>);
+  const plain = Object.keys(options).every((key) => key === 'level') && !isMetadataStream(stream);
+  // As Fastify made it (logger-factory.js): level info unless told, its serialisers, ours for `req`.
+  const root = pino(
+    {
       ...options,
-      serializers: {
-        // The whitelist of what a request line says: no headers (see above).
-        req: requestFields,
-      },
+      level: (options.level as string | undefined) || 'info',
+      // The whitelist of what a request line says: no headers (see above).
+      serializers: { req: requestFields, res: responseFields, err: pino.stdSerializers.err },
     },
-    logController: new OneLineRequestLog(),
-    childLoggerFactory: (parent: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions) => new RequestLogger(parent, bindings, options, plain),
+    stream as pino.DestinationStream | undefined,
+  ) as unknown as FastifyBaseLogger;
+  return {
+    fastifyOptions,
+    root,
+    attach(req, reply) {
+      const log = new RequestLogger(root, req.id, plain);
+      req.log = log;
+      reply.log = log;
+    },
+    answered(req, reply, responseTime, err) {
+      const log = reply.log;
+      if (log instanceof RequestLogger) log.line(err === undefined ? 'request completed' : 'request errored', req, reply, responseTime, err);
+    },
   };
 }

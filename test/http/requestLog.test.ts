@@ -91,7 +91,11 @@ describe('request log', () => {
     assert.equal(first.msg, 'request completed');
     assert.equal(first.req.host, 'quoted"host\\name');
     assert.equal(first.res.statusCode, 200);
-    assert.equal(typeof first.responseTime, 'number');
+    // Timed by the edge itself (answered.ts): Fastify's reply.elapsedTime is 0 without its logger.
+    assert.ok(
+      plain.lines.every((l) => JSON.parse(l).responseTime > 0),
+      plain.lines.join(''),
+    );
     assert.ok(!plain.lines.join('').includes(key), 'the key is not logged');
   });
 
