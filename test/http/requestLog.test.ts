@@ -3,7 +3,7 @@
  * built by hand (issue 26: the edge's cost per cached hit) and must be the bytes pino writes;
  * a request's own logger is made only when something logs through it and still carries the
  * request id; the served destination (http/logDestination.ts) gathers lines and writes them
- * 4 KiB at a time, within a second when the server is quiet, and on exit.
+ * 16 KiB at a time, within a second when the server is quiet, and on exit.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -123,7 +123,7 @@ describe('request log', () => {
     const file = path.join(dir, 'log');
     try {
       const module = path.resolve('src/http/logDestination.ts');
-      // A process that writes two short lines (far below a write's 4 KiB) and exits at once.
+      // A process that writes two short lines (far below a write's 16 KiB) and exits at once.
       const script = `import { gatheredLogDestination } from ${JSON.stringify(module)};
         const out = gatheredLogDestination(${JSON.stringify(file)});
         out.write('{"n":1}\\n'); out.write('{"n":2}\\n');
@@ -136,15 +136,15 @@ describe('request log', () => {
     }
   });
 
-  test('the served destination writes a gathered line while the server is quiet, 4 KiB at once when they come', async () => {
+  test('the served destination writes a gathered line while the server is quiet, 16 KiB at once when they come', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-request-log-'));
     const file = path.join(dir, 'log');
     try {
       const out = gatheredLogDestination(file);
       const line = `{"pad":"${'x'.repeat(90)}"}\n`;
-      for (let i = 0; i < 50; i++) out.write(line);
-      // 50 lines of 101 characters: the first 41 reached 4 KiB and were written together.
-      assert.equal(fs.readFileSync(file, 'utf8'), line.repeat(41));
+      for (let i = 0; i < 200; i++) out.write(line);
+      // 200 lines of 101 characters: the first 163 reached 16 KiB and were written together.
+      assert.equal(fs.readFileSync(file, 'utf8'), line.repeat(163));
       out.write('{"last":true}\n');
       // The rest is written by the once-a-second flush, without any further line.
       const deadline = Date.now() + 60_000;
@@ -152,7 +152,7 @@ describe('request log', () => {
         assert.ok(Date.now() < deadline, 'the quiet line was never written');
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      assert.equal(fs.readFileSync(file, 'utf8'), line.repeat(50) + '{"last":true}\n');
+      assert.equal(fs.readFileSync(file, 'utf8'), line.repeat(200) + '{"last":true}\n');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
