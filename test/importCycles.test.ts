@@ -7,7 +7,7 @@
  * project's packages, and this needs nothing more than the TypeScript compiler already here.
  * `ts.preProcessFile` lists a file's imports as written (value and `import type` alike,
  * `export … from`, and `import()` — a lazy import still ties the two modules), without
- * type-checking, so the walk over all of src takes well under a second.
+ * type-checking, so the walk over all of src stays short (2.7 s at a load of 20 on 2 cores).
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
