@@ -22,6 +22,7 @@ import { SitesService } from './sites/sitesService.js';
 import { buildWorld, type ProgressListener, type BuiltWorld } from './world/buildWorld.js';
 import { contentHashOf } from './world/contentHash.js';
 import { buildEmptyWorld } from './world/emptyWorld.js';
+import { buildingFile, installBuiltStore, removeAbandonedBuilds, removeBuild } from './world/storeFile.js';
 import { openSearch, type SearchEngine } from './search/index.js';
 import { DEFAULT_SERP_LOCATION } from './search/searchEngine.js';
 
@@ -233,25 +234,26 @@ function readyState(file: string): boolean {
 
 /**
  * Builds the sandbox world into `<dataDir>/research.db` unless a ready one is there (the
- * service calls this at first start). Builds into a temporary file and renames it, so a
- * crash mid-build never leaves a half-built store behind; returns null when nothing was built.
+ * service calls this at first start). Builds into a temporary file and renames it once synced
+ * (world/storeFile.ts), so a crash mid-build never leaves a half-built store behind; returns
+ * null when nothing was built.
  */
 export async function ensureWorld(options: EnsureWorldOptions): Promise<BuiltWorld | null> {
   const file = researchStoreFile(options.dataDir);
   if (isWorldReady(file)) return null;
   fs.mkdirSync(options.dataDir, { recursive: true });
-  const temporary = `${file}.building-${process.pid}`;
+  // What a killed build left (~1 GB on `small`) goes before this build writes another.
+  removeAbandonedBuilds(file);
+  const temporary = buildingFile(file);
   try {
     const built =
       options.size === 'none'
         ? await buildEmptyWorld({ file: temporary, asOf: options.clock.now() })
         : await buildWorld({ size: options.size, seed: options.seed, file: temporary, asOf: options.clock.now(), onProgress: options.onProgress });
-    for (const suffix of ['-wal', '-shm']) fs.rmSync(`${file}${suffix}`, { force: true });
-    fs.renameSync(temporary, file);
-    for (const suffix of ['-wal', '-shm']) fs.rmSync(`${temporary}${suffix}`, { force: true });
+    installBuiltStore(temporary, file);
     return { ...built, file };
   } catch (error) {
-    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${temporary}${suffix}`, { force: true });
+    removeBuild(temporary);
     throw error;
   }
 }

@@ -10,7 +10,7 @@
  */
 import path from 'node:path';
 import { sql, type Kysely, type Migration } from 'kysely';
-import { migrate, openSqlite, type SqliteHandle } from '../store/database.js';
+import { migrate, openSqlite, type SqliteHandle, type SqliteOptions } from '../store/database.js';
 import { COUNTER_COLUMNS, type ResearchDatabase } from './researchSchema.js';
 
 export type ResearchStore = SqliteHandle<ResearchDatabase>;
@@ -268,9 +268,9 @@ export const researchMigrations: Record<string, Migration> = {
   },
 };
 
-/** Opens (and migrates) a research store file. */
-export async function openResearchStore(file: string): Promise<ResearchStore> {
-  const handle = openSqlite<ResearchDatabase>(file);
+/** Opens (and migrates) a research store file (see SqliteOptions for a build's options). */
+export async function openResearchStore(file: string, options: SqliteOptions = {}): Promise<ResearchStore> {
+  const handle = openSqlite<ResearchDatabase>(file, options);
   // The research store has no foreign keys worth enforcing during bulk loads; referential
   // integrity is guaranteed by the generator and importers.
   handle.raw.pragma('foreign_keys = OFF');

@@ -65,6 +65,16 @@ export const BACKGROUND_BUSY_TIMEOUT_MS = 60_000;
 export interface SqliteOptions {
   /** busy_timeout in milliseconds (default API_BUSY_TIMEOUT_MS). */
   busyTimeoutMs?: number;
+  /**
+   * 'memory' for a brand-new file built under a temporary name and renamed into place only
+   * once complete (a world build): the rollback journal is kept in memory and there is no
+   * WAL, so each page is written to the file once, not to the WAL and again at the
+   * checkpoint. A crash mid-transaction leaves the file unusable, which is why such a file is
+   * never opened under its final name. (OFF would also drop the in-memory copies of the few
+   * pages a transaction changes, but better-sqlite3's defensive mode refuses it, and a
+   * rollback would then corrupt the file.) Default 'wal'.
+   */
+  journal?: 'wal' | 'memory';
 }
 
 /** Whether `err` is SQLite's "database is locked" (the busy timeout ran out). */
@@ -83,7 +93,7 @@ export function isStoreBusy(err: unknown): boolean {
 }
 
 /**
- * Opens a SQLite database in WAL mode. `file` ':memory:' gives a private in-memory store
+ * Opens a SQLite database in WAL mode (unless `options.journal`). `file` ':memory:' gives a private in-memory store
  * (tests). busy_timeout lets a second process (`quarry worker`, the CLI) wait for a
  * writer instead of failing.
  */
@@ -93,7 +103,7 @@ export function openSqlite<DB>(file: string, options: SqliteOptions = {}): Sqlit
   // Accounts, keys' hashes, usage and research data are the owner's alone; SQLite gives the
   // WAL and shared-memory files the database file's mode.
   if (file !== ':memory:') fs.chmodSync(file, 0o600);
-  raw.pragma('journal_mode = WAL');
+  raw.pragma(options.journal === 'memory' ? 'journal_mode = MEMORY' : 'journal_mode = WAL');
   raw.pragma('synchronous = NORMAL');
   raw.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? API_BUSY_TIMEOUT_MS))}`);
   raw.pragma('foreign_keys = ON');

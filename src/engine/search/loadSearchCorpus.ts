@@ -47,7 +47,12 @@ export interface LoadedCorpus {
  * With a store, the built index is saved and later opens of the same pages load it
  * instead of reading every body again (most of a small world's open time).
  */
-export function loadSearchCorpus(raw: SqliteDatabase.Database, store?: SearchStore, onProgress: ProgressListener = () => {}): LoadedCorpus {
+export function loadSearchCorpus(
+  raw: SqliteDatabase.Database,
+  store?: SearchStore,
+  onProgress: ProgressListener = () => {},
+  options: { pagesPerRead?: number } = {},
+): LoadedCorpus {
   // Tables are read one by one and joined in memory: faster than SQLite's join plan here.
   // Rows come as arrays (`raw`), not objects: on `small` (211,543 pages, as many metric rows)
   // that is ~0.4 of the open's CPU-seconds less, and less garbage (issue 26, restart).
@@ -82,14 +87,12 @@ export function loadSearchCorpus(raw: SqliteDatabase.Database, store?: SearchSto
   const stage = builder ? 'index page text' : 'read pages';
   onProgress(stage, 0, pageCount);
   const pages: CorpusPage[] = [];
-  const pageRows = raw
-    .prepare(
-      `SELECT id, url, host_id, root_domain_id, title, description, ${builder ? 'body' : "'' AS body"}, niche_id, language_id, kind,
-              is_homepage, published, shares, keyword
-         FROM pages ORDER BY id`,
-    )
-    .raw(true)
-    .iterate() as Iterable<PageRow>;
+  const pageRows = readPages(
+    raw,
+    `id, url, host_id, root_domain_id, title, description, ${builder ? 'body' : "'' AS body"}, niche_id, language_id, kind,
+              is_homepage, published, shares, keyword`,
+    options.pagesPerRead,
+  );
   for (const [id, url, hostId, rootDomainId, title, description, body, nicheId, languageId, kind, isHomepage, published, shares, keyword] of pageRows) {
     const root = roots.get(rootDomainId);
     while (metricAt < pageMetrics.length && pageMetrics[metricAt][0] < id) metricAt++;
@@ -154,6 +157,26 @@ export function loadSearchCorpus(raw: SqliteDatabase.Database, store?: SearchSto
   }
   onProgress('read keywords', 0, 1);
   return { corpus: { pages, niches, brands, metricsTs, ...loadKeywordData(raw) }, index, textFingerprint: fingerprint };
+}
+
+/**
+ * The pages in id order: one statement, or with `perRead` one statement per slice of that many
+ * pages. Sliced, no read lasts long: a world build writes the file in SQLite's rollback-journal
+ * locking meanwhile (buildWorld.ts), where a statement being read holds off the writer's commits
+ * until it ends, and indexing every page's text takes seconds.
+ */
+function* readPages(raw: SqliteDatabase.Database, columns: string, perRead?: number): Generator<PageRow> {
+  if (perRead === undefined) {
+    yield* raw.prepare(`SELECT ${columns} FROM pages ORDER BY id`).raw(true).iterate() as Iterable<PageRow>;
+    return;
+  }
+  const slice = raw.prepare(`SELECT ${columns} FROM pages WHERE id > ? ORDER BY id LIMIT ?`).raw(true);
+  for (let after = Number.MIN_SAFE_INTEGER; ;) {
+    const rows = slice.all(after, perRead) as PageRow[];
+    yield* rows;
+    if (rows.length < perRead) return;
+    after = rows[rows.length - 1][0];
+  }
 }
 
 export type KeywordData = Pick<SearchCorpus, 'keywords' | 'marketShare' | 'hasMarkets' | 'storedHistory'>;

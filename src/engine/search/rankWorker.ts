@@ -1,7 +1,8 @@
 /**
  * Ranks a market of a research store in a worker thread, over a read-only connection, while
  * the thread that started it keeps writing the store (a world build writes and indexes its
- * links meanwhile: SQLite's WAL lets a reader see what was committed). Ranking is most of a
+ * links meanwhile, without a WAL: the reads here are short and take turns with its commits
+ * under SQLite's file locks, and see what was committed). Ranking is most of a
  * first start's JavaScript and writing the links most of its SQLite work: on two cores they
  * take turns no more.
  *
@@ -79,12 +80,20 @@ function buffersOf(ranked: RankedMarket): ArrayBuffer[] {
   return [...buffers];
 }
 
+/** How long a read of the ranking waits for the build's lock before the ranking is given up (the build then ranks itself). */
+const WORKER_BUSY_TIMEOUT_MS = 600_000;
+/** Pages a read of the worker takes (a few MB of text): the build's commits wait for at most one such read. */
+const PAGES_PER_READ = 2_000;
+
 async function runJob(job: RankJob, progress: (stage: string, done: number, total: number) => void): Promise<RankedMarket> {
   const raw = new BetterSqlite(job.file, { readonly: true, fileMustExist: true });
   try {
-    raw.pragma('busy_timeout = 60000');
+    // The build writes the file meanwhile without a WAL (buildWorld.ts): a read waits while a
+    // commit is written, or while an index of the links is built once its pages overflow the
+    // cache (its lock is then held to its end: tens of seconds on a loaded machine).
+    raw.pragma(`busy_timeout = ${WORKER_BUSY_TIMEOUT_MS}`);
     const store = new CollectingStore(raw);
-    const { corpus, index, textFingerprint } = loadSearchCorpus(raw, store, progress);
+    const { corpus, index, textFingerprint } = loadSearchCorpus(raw, store, progress, { pagesPerRead: PAGES_PER_READ });
     progress('keyword catalogue', 0, 1);
     const search = new SearchEngine({ corpus, index, textFingerprint, clock: { now: () => job.asOf }, locations: loadLocations(), store });
     const stage = `rank market ${job.market}`;
