@@ -30,7 +30,7 @@ import { fairUseDoor, freeWriteUnits } from './fairUseDoor.js';
 import { isStoreBusy } from '../store/database.js';
 import { STATUS_CODES } from 'node:http';
 import { mcpRoutes } from '../mcp/routes.js';
-import { registerMetrics } from './metrics.js';
+import { registerMetrics, routeTallies } from './metrics.js';
 import { closeConnectionsWhenDraining } from './drain.js';
 import { pinResearch } from './researchPin.js';
 import { dashboardRoutes } from '../dashboard/routes.js';
@@ -284,7 +284,10 @@ export async function buildApp(ctx: QuarryContext, options: AppOptions = {}): Pr
       // promise on the hottest hook.
       v3.addHook('onRoute', (route) => {
         const auth: RouteAuth = route.config?.auth ?? 'required';
+        // Counted under its route (metrics.ts), said here, where every request of it passes.
+        const tallies = routeTallies(route.config);
         const authenticate: onRequestHookHandler = function (req, _reply, done) {
+          req.tallies = tallies;
           req.clientClass = internalClass(req) ?? options.clientClassOf?.(req) ?? 'api';
           if (auth === 'none') return done();
           const header = req.headers[KEY_HEADER];

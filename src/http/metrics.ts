@@ -19,6 +19,23 @@ import type { Answered } from './answered.js';
 /** A route's tallies, on its config (Fastify copies the route's config to the one requests see). */
 const TALLIES = Symbol('quarry.tallies');
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * What the request is counted under (`routeTallies` of its route), set by a hook the route
+     * runs anyway (app.ts: a /v3 route's authentication): reading `req.routeOptions` when the
+     * answer has gone builds a dozen-field object and asks the router about version
+     * constraints, every request (issue 26). Unset, the count reads it there.
+     */
+    tallies: object | null;
+  }
+}
+
+/** A route's tallies, from its config once `registerMetrics` has seen the route added (`req.tallies`). */
+export function routeTallies(config: unknown): object | null {
+  return (config as { [TALLIES]?: RouteTallies } | undefined)?.[TALLIES] ?? null;
+}
+
 /**
  * Registers the counters and GET /metrics; answers the function that counts an answer, which
  * the edge calls once each has gone (answered.ts).
@@ -85,9 +102,10 @@ export async function registerMetrics(app: FastifyInstance, ctx: Pick<QuarryCont
   });
   // Requests no route took (the not-found handler) have no tallies of a route.
   const unmatched: RouteTallies = { route: 'unmatched', pool: undefined, byMethod: new Map() };
+  app.decorateRequest('tallies', null);
   const counted: Answered = (req, reply) => {
-    const config = req.routeOptions.config as { [TALLIES]?: RouteTallies } | undefined;
-    count(config?.[TALLIES] ?? unmatched, req, reply);
+    const tallies = (req.tallies ?? routeTallies(req.routeOptions.config)) as RouteTallies | null;
+    count(tallies ?? unmatched, req, reply);
   };
 
   const token = ctx.config.metricsToken;

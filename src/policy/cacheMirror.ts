@@ -30,6 +30,12 @@ export class CacheMirror {
     return kept !== undefined && kept.createdMs > nowMs - CACHE_TTL_MS ? { ...kept.response } : undefined;
   }
 
+  /** The unexpired entry itself (never to be modified), or undefined: `get` without the copy, for a caller that copies what it reads anyway. */
+  peek(id: string, nowMs: number): Readonly<CachedResponse> | undefined {
+    const kept = this.entries.get(id);
+    return kept !== undefined && kept.createdMs > nowMs - CACHE_TTL_MS ? kept.response : undefined;
+  }
+
   put(id: string, response: CachedResponse, createdMs: number): void {
     this.drop(id);
     // A body too large for a fair share of memory stays in the store only.

@@ -23,8 +23,8 @@ export abstract class DurablePolicyStore {
 
   constructor(protected readonly durable: DurablePolicyState) {}
 
-  cachedInMemory(accountId: string, key: string, nowMs: number): CachedResponse | undefined {
-    return this.memory.get(mirrorId(accountId, key), nowMs);
+  cachedInMemory(accountId: string, key: string, nowMs: number): Readonly<CachedResponse> | undefined {
+    return this.memory.peek(mirrorId(accountId, key), nowMs);
   }
 
   async cached(accountId: string, key: string, nowMs: number): Promise<CachedResponse | null> {

@@ -106,9 +106,11 @@ export interface PolicyStore {
   cached(accountId: string, key: string, nowMs: number): Promise<CachedResponse | null>;
   /**
    * The entry as this process holds it in memory, read without waiting: undefined when it is not
-   * there (it may still be in the store: ask `cached`). The cache-hit fast path (issue 26).
+   * there (it may still be in the store: ask `cached`). The cache-hit fast path (issue 26): the
+   * entry itself, not a copy (its caller takes its fields into an answer of its own), so it is
+   * never to be modified.
    */
-  cachedInMemory?(accountId: string, key: string, nowMs: number): CachedResponse | undefined;
+  cachedInMemory?(accountId: string, key: string, nowMs: number): Readonly<CachedResponse> | undefined;
   /** Drops a cache entry, so that the next identical request executes again (in every process). */
   forget(accountId: string, key: string): Promise<void>;
   admit(req: AdmissionRequest): Promise<Admission>;
