@@ -28,7 +28,7 @@ import { loadConfig } from '../src/config.js';
 import { buildApp } from '../src/http/app.js';
 import { FakeClock, unixSeconds } from '../src/lib/clock.js';
 import { closeContext, createContext, createWorkerContext } from '../src/service.js';
-import { startEmbeddedWorker } from '../src/jobs/workerCommand.js';
+import { startEmbeddedWorker } from '../src/jobs/embeddedWorker.js';
 import { jobHandlers } from '../src/workers.js';
 import { EXPORT_JOB_KIND } from '../src/jobs/exportJobs.js';
 import type { JobHandler } from '../src/jobs/worker.js';

@@ -14,7 +14,7 @@ import { fetchPublishedResearch, publishFirstGeneration } from './engine/live/st
 import { systemClock } from './lib/clock.js';
 import { boundHeapGrowth } from './lib/heapGrowth.js';
 import { progressBars } from './lib/progress.js';
-import { startEmbeddedWorker } from './jobs/workerCommand.js';
+import { startEmbeddedWorker } from './jobs/embeddedWorker.js';
 import { jobHandlers } from './workers.js';
 import { startRankScheduler } from './rank/rankService.js';
 import { answerServices } from './answers/answerService.js';

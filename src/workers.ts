@@ -5,7 +5,7 @@
 import type { QuarryContext } from './context.js';
 import type { LiveResearch, LoadedSet } from './engine/live/liveResearch.js';
 import { EXPORT_JOB_KIND } from './jobs/exportJobs.js';
-import type { JobHandlers } from './jobs/workerCommand.js';
+import type { JobHandlers } from './jobs/embeddedWorker.js';
 import type { JobHandler } from './jobs/worker.js';
 import { exportHandler, type ExportHandlerOptions } from './tools/link/exports.js';
 

@@ -10,12 +10,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { testApp, type TestApp } from '../support/app.js';
-import { startEmbeddedWorker } from '../../src/jobs/workerCommand.js';
+import { startEmbeddedWorker } from '../../src/jobs/embeddedWorker.js';
 import { jobHandlers } from '../../src/workers.js';
 import { closeContext, createWorkerContext, type WorkerContext } from '../../src/service.js';
 import { EXPORT_JOB_KIND, exportFileName, openExportFiles } from '../../src/jobs/exportJobs.js';
 import type { JobQueue } from '../../src/jobs/jobQueue.js';
-import type { JobHandlers } from '../../src/jobs/workerCommand.js';
+import type { JobHandlers } from '../../src/jobs/embeddedWorker.js';
 
 const TARGET = 'learnhub.com';
 

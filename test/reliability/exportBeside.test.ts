@@ -15,7 +15,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import { testApp, type TestApp } from '../support/app.js';
-import { startEmbeddedWorker, type RunningWorker } from '../../src/jobs/workerCommand.js';
+import { startEmbeddedWorker, type RunningWorker } from '../../src/jobs/embeddedWorker.js';
 import { EXPORT_JOB_KIND } from '../../src/jobs/exportJobs.js';
 import { jobHandlers } from '../../src/workers.js';
 import { SECOND } from '../../src/lib/clock.js';

@@ -13,7 +13,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { testApp, type TestApp } from '../../support/app.js';
 import { DAY, SECOND } from '../../../src/lib/clock.js';
-import { startEmbeddedWorker, type RunningWorker } from '../../../src/jobs/workerCommand.js';
+import { startEmbeddedWorker, type RunningWorker } from '../../../src/jobs/embeddedWorker.js';
 import { jobHandlers } from '../../../src/workers.js';
 import { EXPORT_JOB_KIND, exportState, openExportFiles, sweepExports } from '../../../src/jobs/exportJobs.js';
 import type { JobHandler } from '../../../src/jobs/worker.js';

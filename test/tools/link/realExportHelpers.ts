@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parse } from 'csv-parse/sync';
 import type { TestApp } from '../../support/app.js';
-import { startEmbeddedWorker, type RunningWorker } from '../../../src/jobs/workerCommand.js';
+import { startEmbeddedWorker, type RunningWorker } from '../../../src/jobs/embeddedWorker.js';
 import { EXPORT_JOB_KIND } from '../../../src/jobs/exportJobs.js';
 import type { JobHandler } from '../../../src/jobs/worker.js';
 import { EXPORT_COLUMNS, exportHandler } from '../../../src/tools/link/exports.js';

@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TestApp } from '../../support/app.js';
-import type { RunningWorker } from '../../../src/jobs/workerCommand.js';
+import type { RunningWorker } from '../../../src/jobs/embeddedWorker.js';
 import { FAKE_MAJESTIC_KEY, majesticAnswer, majesticError, type FakeLink, type FakeLinkWeb, type FakeMajestic } from '../../support/fakes/index.js';
 import { startRealMode, type RealMode } from '../../support/realMode.js';
 import { newLinkClient, pace, type LinkClient } from './helpers.js';

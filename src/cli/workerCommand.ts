@@ -1,81 +1,24 @@
 /**
- * Where workers run: `quarry worker`, a separate process (scale mode, or a second
- * machine on the same state store), and the worker embedded in `quarry serve` (the
- * default single-process setup). Both run the same Worker over the same durable queue,
- * plus the periodic export sweep (60-day expiry, leftover temporary files).
+ * `quarry worker`: a worker in a process of its own (scale mode, or a second machine on the
+ * same state store), over the worker context (service.ts). The worker itself, shared with
+ * the one `quarry serve` embeds, is jobs/embeddedWorker.ts.
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { pino } from 'pino';
 import { loadConfig } from '../config.js';
-import type { QuarryContext } from '../context.js';
-import { HOUR } from '../lib/clock.js';
 import { closeStateContext, createWorkerContext, type WorkerContext } from '../service.js';
 import { BACKGROUND_BUSY_TIMEOUT_MS } from '../store/database.js';
-import { ExportPages } from '../store/exportPages.js';
-import { openExportFiles, sweepExports } from './exportJobs.js';
-import type { JobQueue } from './jobQueue.js';
-import { openJobQueue } from './openJobQueue.js';
+import { type JobHandlers, startEmbeddedWorker } from '../jobs/embeddedWorker.js';
+import type { JobQueue } from '../jobs/jobQueue.js';
+import { openJobQueue } from '../jobs/openJobQueue.js';
+import type { WorkerLogger } from '../jobs/worker.js';
 import { startMetricsServer } from '../metrics/metricsServer.js';
-import { type JobHandler, Worker, type WorkerLogger, type WorkerOptions } from './worker.js';
 
-/** The handler of every job kind, built from a running context (the lead wires the tools' handlers). */
-export type JobHandlers = Record<string, JobHandler>;
 /**
  * The handlers of `quarry worker`, made from its context: the research engine without the
  * search half (service.ts `createWorkerContext`), which no job reads.
  */
 export type JobHandlersFactory = (ctx: WorkerContext, queue: JobQueue) => JobHandlers | Promise<JobHandlers>;
-
-export interface WorkerRuntimeOptions extends WorkerOptions {
-  handlers: JobHandlers;
-  /** The queue to work on; by default one over the context's state store and clock. */
-  queue?: JobQueue;
-  /** Interval of the export sweep (real time; expiry itself is decided by the clock). Default 1 h. */
-  sweepEveryMs?: number;
-}
-
-/** What a worker needs of the running service. */
-export type WorkerHost = Pick<QuarryContext, 'state' | 'clock' | 'config'> & Partial<Pick<QuarryContext, 'metrics'>>;
-
-export interface RunningWorker {
-  worker: Worker;
-  queue: JobQueue;
-  /** Stops claiming, finishes or releases running jobs, stops the sweep. */
-  stop(graceMs?: number): Promise<void>;
-}
-
-/**
- * Starts a worker inside the current process (`quarry serve`). Call `stop()` before
- * closing the state store.
- */
-export function startEmbeddedWorker(ctx: WorkerHost, options: WorkerRuntimeOptions): RunningWorker {
-  const queue = options.queue ?? openJobQueue(ctx.state, ctx.clock);
-  const worker = new Worker(queue, { metrics: ctx.metrics, ...options });
-  for (const [kind, handler] of Object.entries(options.handlers)) worker.register(kind, handler);
-  const log = options.logger;
-  const files = openExportFiles(ctx.state, ctx.config.dataDir);
-  const pages = new ExportPages(ctx.state.db);
-  const sweep = async () => {
-    try {
-      const { expired, tempsRemoved, failedRemoved } = await sweepExports(queue, files, pages);
-      if (expired + tempsRemoved + failedRemoved > 0) log?.info({ expired, tempsRemoved, failedRemoved }, 'export sweep');
-    } catch (err) {
-      log?.error({ err }, 'export sweep failed');
-    }
-  };
-  const sweepTimer = setInterval(() => void sweep(), options.sweepEveryMs ?? HOUR);
-  sweepTimer.unref();
-  void sweep();
-  worker.start();
-  return {
-    worker,
-    queue,
-    async stop(graceMs?: number) {
-      clearInterval(sweepTimer);
-      await worker.stop(graceMs);
-    },
-  };
-}
 
 function positiveInt(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('must be a positive integer');

@@ -1,20 +1,20 @@
 /**
  * The streaming file importers as `quarry import` subcommands, next to `keywords` and
- * `links` (world/commands.ts): `wat`, `cc-ranks`, `tranco`, `search-console` (into a rank
- * tracking of the state store). Each shows progress on stderr
- * and prints one summary line per file on stdout; an interrupted import resumes when run
- * again on the same file.
+ * `links` (engine/world/commands.ts): `wat`, `cc-ranks`, `tranco`, `search-console` (into a
+ * rank tracking of the state store). Each shows progress on stderr and prints one summary
+ * line per file on stdout; an interrupted import resumes when run again on the same file.
+ * Here above engine/ and rank/, since `search-console` writes rank/'s tables.
  */
 import { Command } from 'commander';
-import { loadConfig } from '../../config.js';
-import { openConfiguredStateStore } from '../../store/database.js';
-import { importSearchConsole, parsePeriod } from '../../rank/searchConsoleImport.js';
-import { systemClock } from '../../lib/clock.js';
-import { progressBars } from '../../lib/progress.js';
-import type { Engine } from '../index.js';
-import { importSession } from '../live/importSession.js';
-import { importWat } from './watImport.js';
-import { importCcRanks, importTranco, type PriorsImportOptions, type PriorsImportResult } from './priorsImport.js';
+import { loadConfig } from '../config.js';
+import { openConfiguredStateStore } from '../store/database.js';
+import { importSearchConsole, parsePeriod } from '../rank/searchConsoleImport.js';
+import { systemClock } from '../lib/clock.js';
+import { progressBars } from '../lib/progress.js';
+import type { Engine } from '../engine/index.js';
+import { importSession } from '../engine/live/importSession.js';
+import { importWat } from '../engine/import/watImport.js';
+import { importCcRanks, importTranco, type PriorsImportOptions, type PriorsImportResult } from '../engine/import/priorsImport.js';
 
 /** Runs an import on the data directory's live research store (engine/live/importSession.ts). */
 function withStore<T>(dataDir: string | undefined, fn: (engine: Engine) => Promise<T>): Promise<T> {
