@@ -19,7 +19,7 @@ import { backupDataDir, BackupError, POSTGRES_DUMP_FILE } from './store/backup.j
 import { addFileImporters } from './cli/fileImports.js';
 import { ImportError } from './engine/import/importError.js';
 import { mcpCommand } from './mcp/stdio.js';
-import { AnswerCommandError, answersCommand } from './answers/commands.js';
+import { AnswerCommandError, answersCommand } from './cli/answersCommand.js';
 import { ALL_ROLES, parseRoles, type Role } from './roles.js';
 
 // Everything Quarry writes (databases, exports, keys, reports) is readable by its owner only.

@@ -1,7 +1,9 @@
 /**
  * No import cycles under src/ (a rule of the house): every module can be read, loaded and
  * tested below the ones that use it, and a class is never met half-defined because the
- * module that declares it was still loading when another one extended it.
+ * module that declares it was still loading when another one extended it. And no module
+ * imports the composition layer above it (the commands and what they start), a loop between
+ * layers that no file-level cycle shows.
  *
  * Hand-written rather than eslint-plugin-import's `no-cycle`: that plugin is not among the
  * project's packages, and this needs nothing more than the TypeScript compiler already here.
@@ -89,6 +91,23 @@ function describeCycle(graph: ReadonlyMap<string, readonly string[]>, members: r
   return `cycle of ${members.length}: ${edges.join(', ')}`;
 }
 
+let srcGraphRead: Map<string, string[]> | undefined;
+/** The import graph of src/, read once for the tests below. */
+function srcGraph(): Map<string, string[]> {
+  if (srcGraphRead) return srcGraphRead;
+  const files = new Map(sourceFiles(SRC).map((f) => [f, fs.readFileSync(path.join(SRC, f), 'utf8')]));
+  assert.ok(files.size > 100, `read ${files.size} files under ${SRC}`);
+  srcGraphRead = importGraph(files);
+  return srcGraphRead;
+}
+
+/**
+ * The top layer: the commands (main.ts, cli/), the processes they start (serve.ts, the
+ * worker's handlers in workers.ts) and the service they build (service.ts). It composes
+ * every layer below, so a lower module importing it closes a loop between layers.
+ */
+const COMPOSITION = /^(main|serve|service|workers)\.ts$|^cli\//;
+
 describe('import cycles', () => {
   test('the walk finds a cycle closed by a type import, an export-from or a lazy import', () => {
     const files = new Map([
@@ -104,14 +123,17 @@ describe('import cycles', () => {
   });
 
   test('no file under src/ imports itself, directly or through others', () => {
-    const files = new Map(sourceFiles(SRC).map((f) => [f, fs.readFileSync(path.join(SRC, f), 'utf8')]));
-    assert.ok(files.size > 100, `read ${files.size} files under ${SRC}`);
-    const graph = importGraph(files);
+    const graph = srcGraph();
     const cycles = importCycles(graph);
     assert.deepEqual(
       cycles.map((c) => describeCycle(graph, c)),
       [],
       'break each cycle: move the shared piece to a lower module, or pass it in from the composition layer',
     );
+  });
+
+  test('no module below the composition layer (commands, serve, service, workers) imports it', () => {
+    const upward = [...srcGraph()].flatMap(([from, to]) => (COMPOSITION.test(from) ? [] : to.filter((t) => COMPOSITION.test(t)).map((t) => `${from} -> ${t}`)));
+    assert.deepEqual(upward, [], 'move the entry point up to cli/, or pass what it needs in from there');
   });
 });

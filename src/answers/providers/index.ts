@@ -3,8 +3,9 @@
  * configured from the environment (answerConfig.ts), each call through the shared provider
  * HTTP exchange (deadline, retries with backoff, 429 retried: engine/sources/providerHttp.ts).
  */
-import type { Config } from '../../config.js';
 import type { ProviderHttpOptions } from '../../engine/sources/providerHttp.js';
+import type { SourcesConfig } from '../../engine/sources/sourceConfig.js';
+import type { AnswerConfig } from '../answerConfig.js';
 import type { AnswerSource } from '../answerPurchases.js';
 import type { AnswerModel } from '../models.js';
 import { geminiSource } from './gemini.js';
@@ -12,7 +13,12 @@ import { openAiSource } from './openai.js';
 import { overviewSource } from './overviews.js';
 import { perplexitySource } from './perplexity.js';
 
-export function providerSources(config: Config, models: readonly AnswerModel[], sleep?: (ms: number) => Promise<void>): AnswerSource[] {
+/** A source for each configured model. `config` names the two parts of the service's Config read here: config.ts imports answers/, so answers/ does not import it. */
+export function providerSources(
+  config: { sources: SourcesConfig; answers: AnswerConfig },
+  models: readonly AnswerModel[],
+  sleep?: (ms: number) => Promise<void>,
+): AnswerSource[] {
   const http: ProviderHttpOptions = { ...config.sources.limits, sleep };
   const { answers } = config;
   const out: AnswerSource[] = [];

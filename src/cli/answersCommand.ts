@@ -18,7 +18,7 @@ export function answersCommand(): Command {
     .description('ask every due prompt of every live monitor (or one) of each of its models now, and exit when done')
     .action(async (opts: { monitor?: string }) => {
       // Loaded only here, as `serve` is: the other operator commands start without the answer models.
-      const { answerServices } = await import('./answerService.js');
+      const { answerServices } = await import('../answers/answerService.js');
       const ctx = await createContext(loadConfig(), { busyTimeoutMs: BACKGROUND_BUSY_TIMEOUT_MS });
       try {
         const services = answerServices(ctx);
