@@ -16,7 +16,9 @@
  * Two demotions an SEO expects: a site on another country's ccTLD is geotargeted there
  * (Google Search Central, "Managing multi-regional and multilingual sites": a ccTLD is a
  * strong signal of the country a site targets), and a site no trusted site links to
- * (root TrustFlow 0, a link-farm profile) is treated as link spam.
+ * (root TrustFlow 0, a link-farm profile) is treated as link spam. On a bare English head
+ * the kinds of sites its searchers want lead (headFit.ts: shops and brands on "tent", the
+ * encyclopedia on "latte art", government sites only on heads of public interest).
  */
 import type { Bm25Index, ScoredDocs } from './bm25Index.js';
 import { hashString32, unitNoise } from './deterministicNoise.js';
@@ -25,6 +27,7 @@ import type { IntentSignals } from './searchIntent.js';
 import { tokenize } from './text.js';
 import { intentForm } from '../world/headProfiles.js';
 import { PageFeatures, topicKey } from './pageFeatures.js';
+import { HEAD_AUTHORITY_EXPONENT, HEAD_AUTHORITY_MIDDLE, headSiteFactors } from './headFit.js';
 
 export interface RankQuery {
   /** Normalised keyword. */
@@ -251,6 +254,8 @@ export class OrganicRanker {
       return labels.length > 0 ? intent / labels.length : 0;
     });
     const topicOf = this.topicFactors(query);
+    // Which kinds of sites the head's searchers want (headFit.ts): shops on "tent", not an encyclopedia.
+    const headFit = headSiteFactors(query, f.siteKinds);
     const freshnessDays = query.signals.news ? 30 : 3 * 365;
     const geoSuffix = `.${query.tld}`;
     // The market's country by its engine's domain: google.com is the US's (and that of territories without their own).
@@ -283,8 +288,20 @@ export class OrganicRanker {
       // Pages in another language rarely rank; link farms are demoted as spam.
       if (f.languageId[page] !== query.languageId) s *= 0.3;
       if (f.siteKind[page] === f.farmKind) s -= 0.1;
-      if (f.country[page] !== '' && f.country[page] !== marketCountry) s *= FOREIGN_CCTLD;
+      const foreign = f.country[page] !== '' && f.country[page] !== marketCountry;
+      if (foreign) s *= FOREIGN_CCTLD;
       if (f.untrusted[page]) s *= UNTRUSTED_SITE;
+      if (headFit) {
+        s *= headFit.kind[f.siteKind[page]];
+        // Among the pages about a head, authority decides more; links earned abroad or from
+        // farms count at the same discounts there, and a head's searchers want the market's
+        // own sites: a foreign one takes its discount again.
+        if (headFit.bare && topic >= TOPIC.sameHead) {
+          const trusted = f.authority[page] * (foreign ? FOREIGN_CCTLD : 1) * (f.untrusted[page] ? UNTRUSTED_SITE : 1);
+          s *= (trusted / HEAD_AUTHORITY_MIDDLE) ** HEAD_AUTHORITY_EXPONENT;
+        }
+        if (headFit.bare && foreign) s *= FOREIGN_CCTLD;
+      }
       if (query.entityRootId !== undefined && f.rootId[page] === query.entityRootId) s += f.isHomepage[page] ? 0.6 : 0.2;
       score[c] = s;
     }

@@ -35,7 +35,7 @@ import { migrateSearchTables, SearchStore } from '../search/searchStore.js';
 import { DEFAULT_SERP_LOCATION } from '../search/searchEngine.js';
 
 /** Bumped whenever generated content changes, so cached test worlds are rebuilt. */
-export const GENERATOR_VERSION = 15;
+export const GENERATOR_VERSION = 16;
 
 export type { ProgressListener } from '../../lib/progress.js';
 import type { ProgressListener } from '../../lib/progress.js';

@@ -34,6 +34,11 @@ export interface HeadProfile {
    * attributes' phrases are still drawn, and left out (keywordGenerator.ts: hidden).
    */
   verb?: boolean;
+  /**
+   * A head of public interest (taxes, public student aid, consumer credit, health guidance):
+   * government sites answer it (search/headFit.ts); on any other head they are off intent.
+   */
+  publicInterest?: boolean;
 }
 
 const p = (grammar: HeadGrammar, attributes: readonly string[], extra: Partial<HeadProfile> = {}): HeadProfile => ({
@@ -46,7 +51,12 @@ const p = (grammar: HeadGrammar, attributes: readonly string[], extra: Partial<H
 });
 const consumable = (grammar: HeadGrammar, attributes: readonly string[], extra: Partial<HeadProfile> = {}): HeadProfile =>
   p(grammar, attributes, { durable: false, ...extra });
-const software = (grammar: HeadGrammar, attributes: readonly string[]): HeadProfile => ({ kind: 'software', grammar, attributes });
+const software = (grammar: HeadGrammar, attributes: readonly string[], extra: Partial<HeadProfile> = {}): HeadProfile => ({
+  kind: 'software',
+  grammar,
+  attributes,
+  ...extra,
+});
 const service = (grammar: HeadGrammar, attributes: readonly string[], extra: Partial<HeadProfile> = {}): HeadProfile => ({
   kind: 'service',
   grammar,
@@ -115,17 +125,17 @@ export const EN_HEAD_PROFILES: Readonly<Record<string, HeadProfile>> = {
   'credit card': service('countable', ['no fee', 'low interest', 'student', 'small business', 'instant']),
   'savings account': service('countable', ['high yield', 'no fee', 'online', 'student']),
   'personal loan': service('countable', ['low interest', 'fixed rate', 'online', 'instant', 'small business']),
-  mortgage: service('countable', ['low interest', 'fixed rate', 'online']),
+  mortgage: service('countable', ['low interest', 'fixed rate', 'online'], { publicInterest: true }),
   'index funds': service('plural', ['no fee', 'online'], {
     patterns: ['best {h}', 'compare {h}', '{h} comparison', 'what {is} {a}{h}', 'how {does} {a}{h} work', '{is} {a}{h} worth it'],
   }),
   'budget app': software('countable', ['no fee', 'online', 'student', 'small business']),
   'stock broker': service('countable', ['no fee', 'online']),
-  'retirement plan': service('countable', ['online', 'small business']),
-  'credit score': topic('countable', [], [T.tips, T.guide, T.what]),
+  'retirement plan': service('countable', ['online', 'small business'], { publicInterest: true }),
+  'credit score': topic('countable', [], [T.tips, T.guide, T.what], { publicInterest: true }),
   'car insurance': service('mass', ['online', 'student', 'instant']),
   'life insurance': service('mass', ['online', 'instant']),
-  'tax software': software('mass', ['online', 'small business']),
+  'tax software': software('mass', ['online', 'small business'], { publicInterest: true }),
   // travel: last minute, family, luxury, budget, weekend, europe, solo, summer
   // Plural services whose generic patterns do not read ("what are cheap flights", "cheap flights requirements").
   'cheap flights': service('plural', ['last minute', 'weekend', 'europe'], { patterns: ['best {h}', 'compare {h}', '{h} comparison', 'how to get {h}'] }),
@@ -201,14 +211,17 @@ export const EN_HEAD_PROFILES: Readonly<Record<string, HeadProfile>> = {
   'learn python': topic('mass', ['free'], [T.beginners], { verb: true }),
   'spanish lessons': service('plural', ['free', 'online', 'beginner', 'advanced', 'affordable'], { local: true }),
   'mba programs': service('plural', ['online', 'accredited', 'part time', 'affordable']),
-  scholarships: service('plural', [], { patterns: ['best {h}', '{h} requirements', 'how to get {h}'] }),
+  scholarships: service('plural', [], { publicInterest: true, patterns: ['best {h}', '{h} requirements', 'how to get {h}'] }),
   'sat prep': service('mass', ['free', 'online', 'affordable'], { local: true }),
   'coding bootcamp': service('countable', ['free', 'online', 'part time', 'beginner', 'affordable'], { local: true }),
   'study tips': topic('plural', [], [T.easy, T.best]),
-  'student loans': service('plural', [], { patterns: ['best {h}', 'compare {h}', '{h} comparison', '{h} requirements', 'how {does} {a}{h} work'] }),
+  'student loans': service('plural', [], {
+    publicInterest: true,
+    patterns: ['best {h}', 'compare {h}', '{h} comparison', '{h} requirements', 'how {does} {a}{h} work'],
+  }),
   'online degree': service('countable', ['accredited', 'part time', 'affordable']),
   // automotive: all season, cheap, best rated, portable, winter, hybrid, suv, fast
-  'electric cars': p('plural', ['cheap', 'suv'], { local: true }),
+  'electric cars': p('plural', ['cheap', 'suv'], { local: true, publicInterest: true }),
   'car tires': p('plural', ['cheap', 'all season', 'winter', 'suv']),
   'dash cam': p('countable', ['cheap']),
   'car battery': p('countable', ['cheap']),
@@ -220,7 +233,7 @@ export const EN_HEAD_PROFILES: Readonly<Record<string, HeadProfile>> = {
   'ev charger': p('countable', ['portable', 'fast']),
   // beauty: sensitive skin, oily skin, natural, spf 50, anti aging, travel size, fragrance free, professional
   moisturizer: consumable('countable', ['natural', 'fragrance free', 'anti aging', 'oily skin', 'sensitive skin']),
-  sunscreen: consumable('mass', ['natural', 'fragrance free', 'spf 50', 'oily skin', 'sensitive skin']),
+  sunscreen: consumable('mass', ['natural', 'fragrance free', 'spf 50', 'oily skin', 'sensitive skin'], { publicInterest: true }),
   'hair dryer': p('countable', ['professional', 'travel size']),
   'vitamin c serum': consumable('countable', ['natural', 'anti aging', 'oily skin', 'sensitive skin']),
   'electric toothbrush': p('countable', ['travel size']),
