@@ -55,10 +55,13 @@ const SITE_FIT: Readonly<Record<HeadIntent, Readonly<Record<string, number>>>> =
  * strength keeps its score, one of unknown subject such as a homepage is not lifted). Without
  * it the fit above left a head's first page to weaker shops and brands than the encyclopedia
  * it replaced (tiny world: heads' median first-page strength 45.2 → 37.8, heads' median
- * difficulty 53 → 42, under the realism suite's 50); with it, 44.8.
+ * difficulty 53 → 42, under the realism suite's 50); with it (lifting the wanted kinds only), 44.1 and 51.
  */
 export const HEAD_AUTHORITY_EXPONENT = 1.5;
 export const HEAD_AUTHORITY_MIDDLE = 0.5;
+
+/** The fit from which a kind of site is one the head's searchers want. */
+const WANTED = 0.9;
 
 /** Factor on a government site's pages for every keyword of a head not of public interest. */
 const GOV_OFF_INTENT = 0.2;
@@ -83,7 +86,7 @@ export function isPublicInterest(head: string, languageId: number): boolean {
 export function headSiteFactors(
   query: { keyword: string; head?: string; languageId: number },
   siteKinds: readonly string[],
-): { kind: Float64Array; bare: boolean } | undefined {
+): { kind: Float64Array; wanted: Uint8Array; bare: boolean } | undefined {
   const head = query.head ?? query.keyword;
   const intent = headIntent(head, query.languageId);
   if (intent === undefined) return undefined;
@@ -93,5 +96,6 @@ export function headSiteFactors(
     if (k === 'gov') return publicInterest ? 1 : GOV_OFF_INTENT;
     return bare ? (SITE_FIT[intent][k] ?? SITE_FIT[intent].other) : 1;
   });
-  return { kind, bare };
+  // The kinds the head's searchers want (those at WANTED or more): authority lifts only them.
+  return { kind, wanted: Uint8Array.from(kind, (x) => (x >= WANTED ? 1 : 0)), bare };
 }

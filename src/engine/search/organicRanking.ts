@@ -293,12 +293,15 @@ export class OrganicRanker {
       if (f.untrusted[page]) s *= UNTRUSTED_SITE;
       if (headFit) {
         s *= headFit.kind[f.siteKind[page]];
-        // Among the pages about a head, authority decides more; links earned abroad or from
-        // farms count at the same discounts there, and a head's searchers want the market's
-        // own sites: a foreign one takes its discount again.
+        // Among the pages about a head, authority decides more: it lifts the kinds of sites
+        // the head's searchers want, and only lowers the others (an encyclopedia's links do
+        // not make it a shop). Links earned abroad or from farms count at the same discounts
+        // there, and a head's searchers want the market's own sites: a foreign one takes its
+        // discount again.
         if (headFit.bare && topic >= TOPIC.sameHead) {
           const trusted = f.authority[page] * (foreign ? FOREIGN_CCTLD : 1) * (f.untrusted[page] ? UNTRUSTED_SITE : 1);
-          s *= (trusted / HEAD_AUTHORITY_MIDDLE) ** HEAD_AUTHORITY_EXPONENT;
+          const lift = (trusted / HEAD_AUTHORITY_MIDDLE) ** HEAD_AUTHORITY_EXPONENT;
+          s *= headFit.wanted[f.siteKind[page]] ? lift : Math.min(1, lift);
         }
         if (headFit.bare && foreign) s *= FOREIGN_CCTLD;
       }
