@@ -64,7 +64,7 @@ export const HEAD_AUTHORITY_MIDDLE = 0.5;
 const WANTED = 0.9;
 
 /** Factor on a government site's pages for every keyword of a head not of public interest. */
-const GOV_OFF_INTENT = 0.2;
+const GOV_OFF_INTENT = 0.1;
 
 /** The intent of an English head term, undefined for a head without a profile. */
 export function headIntent(head: string, languageId: number): HeadIntent | undefined {
