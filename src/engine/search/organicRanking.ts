@@ -20,11 +20,12 @@
  * the kinds of sites its searchers want lead (headFit.ts: shops and brands on "tent", the
  * encyclopedia on "latte art", government sites only on heads of public interest).
  */
-import type { Bm25Index } from './bm25Index.js';
-import { Bm25Retriever, queryTokens, type Retrieval, type RetrievalQuery, type RetrievedDocs } from './bm25Retriever.js';
+import type { Bm25Index, ScoredDocs } from './bm25Index.js';
 import { hashString32, unitNoise } from './deterministicNoise.js';
 import type { SearchCorpus } from './searchCorpus.js';
 import type { IntentSignals } from './searchIntent.js';
+import { tokenize } from './text.js';
+import { intentForm } from '../world/headProfiles.js';
 import { PageFeatures, topicKey } from './pageFeatures.js';
 import { HEAD_AUTHORITY_EXPONENT, HEAD_AUTHORITY_MIDDLE, headSiteFactors } from './headFit.js';
 
@@ -47,7 +48,22 @@ export interface RankQuery {
   head?: string;
 }
 
-export type { Retrieval, RetrievedDocs } from './bm25Retriever.js';
+/**
+ * The BM25 candidates of a query before scoring. They depend on the keyword's text and
+ * topic only, not on location, platform or date: the rank index retrieves them once per
+ * keyword and re-scores them in every market (see rankCandidates.ts).
+ */
+export interface Retrieval {
+  found: ScoredDocs;
+  /** Pages of the keyword's topic (its fallback tokens), searched when the keyword matches few pages. */
+  fallback?: ScoredDocs;
+}
+
+/** The documents of a retrieval, to re-score later (OrganicRanker.rescore). */
+export interface RetrievedDocs {
+  docs: Int32Array;
+  fallbackDocs?: Int32Array;
+}
 
 export interface RankedPage {
   /** Index into corpus.pages. */
@@ -115,14 +131,10 @@ export class OrganicRanker {
   /** What scoring reads of each page (pageFeatures.ts), made on the first ranking: a restart answers none. */
   private pageFeatures: PageFeatures | undefined;
 
-  private readonly retriever: Bm25Retriever;
-
   constructor(
     private readonly corpus: SearchCorpus,
     private readonly index: Bm25Index,
-  ) {
-    this.retriever = new Bm25Retriever(index);
-  }
+  ) {}
 
   private get features(): PageFeatures {
     return (this.pageFeatures ??= new PageFeatures(this.corpus));
@@ -151,10 +163,39 @@ export class OrganicRanker {
   /**
    * The BM25 candidates `rank` re-ranks for a query: the `candidates` best matches of
    * the keyword and, when fewer than twice `limit` pages match it, those of its fallback
-   * tokens (bm25Retriever.ts).
+   * tokens.
    */
-  retrieve(query: RetrievalQuery, limit: number, candidates = CANDIDATES): Retrieval {
-    return this.retriever.retrieve(query, limit, candidates);
+  retrieve(query: Pick<RankQuery, 'keyword' | 'fallbackTokens' | 'head'>, limit: number, candidates = CANDIDATES): Retrieval {
+    const depth = Math.max(candidates, limit);
+    const tokens = queryTokens(query.keyword);
+    let found = this.index.search(tokens, depth);
+    if (query.head && query.head !== query.keyword) {
+      // The best matches of a long keyword can all be pages sharing its pattern words ("how
+      // much does … cost" about other things): the pages best matching its head term are
+      // candidates too, scored for the whole keyword.
+      const known = new Set(found.docs);
+      const extra = this.headDocs(query.head, depth).filter((d) => !known.has(d));
+      if (extra.length > 0) {
+        const docs = new Int32Array(found.docs.length + extra.length);
+        docs.set(found.docs);
+        docs.set(extra, found.docs.length);
+        found = this.index.scoreDocs(tokens, docs);
+      }
+    }
+    if (found.docs.length < limit * 2 && query.fallbackTokens && query.fallbackTokens.length > 0) {
+      return { found, fallback: this.index.search(query.fallbackTokens, depth) };
+    }
+    return { found };
+  }
+
+  private readonly headSearches = new Map<string, Int32Array>();
+
+  /** The best `depth` matches of a head term (remembered: a head has dozens of keywords). */
+  private headDocs(head: string, depth: number): Int32Array {
+    const key = `${depth}|${head}`;
+    let docs = this.headSearches.get(key);
+    if (!docs) this.headSearches.set(key, (docs = this.index.search(tokenize(head), depth).docs));
+    return docs;
   }
 
   /** The retrieval `retrieve` returned for the query, from its documents (same scores). */
@@ -298,6 +339,9 @@ export class OrganicRanker {
  * is searched as "mens hiking boots"), as a search engine that knows synonyms rewrites a
  * query, so that spellings of one intent find the same pages.
  */
+function queryTokens(keyword: string): string[] {
+  return tokenize(intentForm(keyword));
+}
 
 /**
  * Candidates 0..count−1 ordered by score, highest first, equal scores by page id: a total

@@ -10,15 +10,7 @@
  * for a small world's 55k keywords). The research store keeps them too (searchStore.ts)
  * for the builds of later processes.
  */
-import type { Retrieval, RetrievalQuery, RetrievedDocs } from './bm25Retriever.js';
-import type { OrganicRanker } from './organicRanking.js';
-
-/**
- * Retrieves queries' candidates elsewhere (another thread holding the same text index: a world
- * build's retrieval worker), answering each query's `OrganicRanker.retrieve(query, limit,
- * candidates)`, in the queries' order.
- */
-export type RetrievalHelper = (queries: readonly RetrievalQuery[], limit: number, candidates: number) => Promise<Retrieval[]>;
+import type { OrganicRanker, RankQuery, Retrieval, RetrievedDocs } from './organicRanking.js';
 
 /** A keyword's remembered candidates: its documents, then those of its fallback search. */
 export interface StoredCandidates {
@@ -33,47 +25,19 @@ export interface StoredCandidates {
 export class RankCandidates {
   private readonly byKeyword = new Map<number, RetrievedDocs>();
   private unsaved: number[] = [];
-  /** Retrievals the helper made, each used once by `retrieval` as if made there. */
-  private readonly prefetched = new Map<number, Retrieval>();
 
   /** Candidates of rankings of `limit` pages over `candidates` BM25 matches (OrganicRanker.retrieve). */
   constructor(
     private readonly ranker: OrganicRanker,
     private readonly limit: number,
     private readonly candidates: number,
-    private readonly helper?: RetrievalHelper,
   ) {}
 
-  /** Whether retrievals can be handed to a helper (`retrieveElsewhere`). */
-  get hasHelper(): boolean {
-    return this.helper !== undefined;
-  }
-
-  /**
-   * Has the helper (when there is one) retrieve the keywords not remembered yet, while this
-   * thread ranks others; settles when their retrievals are here (or the helper failed: they
-   * are then retrieved here as usual). Undefined without a helper or anything to retrieve.
-   */
-  retrieveElsewhere(keywords: readonly { keywordId: number; query: RetrievalQuery }[]): Promise<void> | undefined {
-    const todo = keywords.filter((k) => !this.byKeyword.has(k.keywordId));
-    if (!this.helper || todo.length === 0) return undefined;
-    return this.helper(
-      todo.map((k) => k.query),
-      this.limit,
-      this.candidates,
-    ).then(
-      (retrievals) => todo.forEach((k, n) => this.prefetched.set(k.keywordId, retrievals[n])),
-      () => undefined,
-    );
-  }
-
-  /** The keyword's retrieval: its remembered candidates re-scored, else a fresh retrieval (or the helper's), remembered. */
-  retrieval(keywordId: number, query: RetrievalQuery): Retrieval {
+  /** The keyword's retrieval: its remembered candidates re-scored, else a fresh retrieval, remembered. */
+  retrieval(keywordId: number, query: Pick<RankQuery, 'keyword' | 'fallbackTokens' | 'head'>): Retrieval {
     const known = this.byKeyword.get(keywordId);
     if (known) return this.ranker.rescore(query, known);
-    // The helper ran the same retrieval over the same index: the same documents and scores.
-    const retrieval = this.prefetched.get(keywordId) ?? this.ranker.retrieve(query, this.limit, this.candidates);
-    this.prefetched.delete(keywordId);
+    const retrieval = this.ranker.retrieve(query, this.limit, this.candidates);
     this.byKeyword.set(keywordId, { docs: retrieval.found.docs, fallbackDocs: retrieval.fallback?.docs });
     this.unsaved.push(keywordId);
     return retrieval;

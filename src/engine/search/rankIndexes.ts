@@ -8,24 +8,15 @@
  * const index = await indexes.rankIndex(2840);
  */
 import type { Clock } from '../../lib/clock.js';
-import type { RetrievalQuery } from './bm25Retriever.js';
 import type { MarketRanking } from './marketRanking.js';
 import type { RankCandidates } from './rankCandidates.js';
 import { PageGroups, RANK_DEPTH, RankIndex, RankRowsBuilder, type RankRows } from './rankIndex.js';
-import type { CorpusKeyword } from './searchCorpus.js';
 import type { SearchStore } from './searchStore.js';
 
 /** Whether a lookup waits for a rank-index build; a background build (warm-up) gives way to those that are. */
 export interface BuildPriority {
   urgent: boolean;
 }
-
-/**
- * Share of a market's keywords (the last ones) whose retrievals a build hands to the
- * candidates' helper when it has one (rankCandidates.ts): retrieval is most of ranking a
- * keyword, and this thread still scores every keyword, so about half each.
- */
-const HELPED_SHARE = 0.5;
 
 /** Work between two yields of a rank-index build to the event loop (ms): requests keep being answered. */
 const BUILD_SLICE_MS = 20;
@@ -187,8 +178,6 @@ export class MarketRankIndexes {
     const ranked = new RankRowsBuilder();
     let keywords = 0;
     const all = this.ranking.corpus().keywords;
-    const query = (k: CorpusKeyword) => ({ keyword: k.kw, head: k.head, fallbackTokens: this.ranking.fallbackTokens(k) });
-    const handed = this.handOut(market, query);
     let sliceStart = performance.now();
     for (let i = 0; i < all.length; i++) {
       if (performance.now() - sliceStart >= BUILD_SLICE_MS) {
@@ -199,8 +188,7 @@ export class MarketRankIndexes {
       const k = all[i];
       if (this.ranking.corpus().marketShare(k.id, market) === undefined) continue;
       keywords++;
-      if (i === handed?.from) await handed.retrieved;
-      const retrieval = this.rankCandidates.retrieval(k.id, query(k));
+      const retrieval = this.rankCandidates.retrieval(k.id, { keyword: k.kw, head: k.head, fallbackTokens: this.ranking.fallbackTokens(k) });
       ranked.add(i, this.ranking.organicPages(k, market, RANK_DEPTH, retrieval));
     }
     const unsaved = this.rankCandidates.takeUnsaved();
@@ -216,23 +204,6 @@ export class MarketRankIndexes {
     );
     this.rankIndexes.set(market, index);
     return index;
-  }
-
-  /**
-   * Hands the retrievals of the market's last keywords (HELPED_SHARE of them) to the
-   * candidates' helper; `from` is the first one's index in the corpus, where the build waits
-   * for them. Undefined when there is no helper.
-   */
-  private handOut(market: number, query: (k: CorpusKeyword) => RetrievalQuery): { from: number; retrieved: Promise<void> } | undefined {
-    if (!this.rankCandidates.hasHelper) return undefined;
-    const corpus = this.ranking.corpus();
-    const members: number[] = [];
-    corpus.keywords.forEach((k, i) => {
-      if (corpus.marketShare(k.id, market) !== undefined) members.push(i);
-    });
-    const handed = members.slice(Math.ceil(members.length * (1 - HELPED_SHARE)));
-    const retrieved = this.rankCandidates.retrieveElsewhere(handed.map((i) => ({ keywordId: corpus.keywords[i].id, query: query(corpus.keywords[i]) })));
-    return retrieved && { from: handed[0], retrieved };
   }
 
   /**

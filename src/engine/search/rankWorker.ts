@@ -22,7 +22,6 @@ import { loadLocations } from '../../locations/registry.js';
 import type { Bm25Parts } from './bm25Index.js';
 import { loadSearchCorpus } from './loadSearchCorpus.js';
 import type { StoredCandidates } from './rankCandidates.js';
-import { retrieveInWorker } from './retrievalWorker.js';
 import { SearchEngine } from './searchEngine.js';
 import { SearchStore, type RankBuild } from './searchStore.js';
 
@@ -96,17 +95,7 @@ async function runJob(job: RankJob, progress: (stage: string, done: number, tota
     const store = new CollectingStore(raw);
     const { corpus, index, textFingerprint } = loadSearchCorpus(raw, store, progress, { pagesPerRead: PAGES_PER_READ });
     progress('keyword catalogue', 0, 1);
-    // Half the market's retrievals in a second worker (retrievalWorker.ts): when the building
-    // thread is done with the links, the ranking has both cores.
-    const search = new SearchEngine({
-      corpus,
-      index,
-      textFingerprint,
-      clock: { now: () => job.asOf },
-      locations: loadLocations(),
-      store,
-      retrievalHelper: (queries, limit, candidates) => retrieveInWorker(index.toParts(), queries, limit, candidates),
-    });
+    const search = new SearchEngine({ corpus, index, textFingerprint, clock: { now: () => job.asOf }, locations: loadLocations(), store });
     const stage = `rank market ${job.market}`;
     progress(stage, 0, 1);
     await search.requireRankIndex(job.market, (done, total) => progress(stage, done, total));

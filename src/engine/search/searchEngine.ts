@@ -21,7 +21,7 @@ import { keywordId } from './keywordIds.js';
 import { KeywordMetrics, UNKNOWN_KIND, type KeywordItem } from './keywordMetrics.js';
 import { MarketItems } from './marketItems.js';
 import { OrganicRanker } from './organicRanking.js';
-import { RankCandidates, type RetrievalHelper } from './rankCandidates.js';
+import { RankCandidates } from './rankCandidates.js';
 import type { HostRankStats } from './hostRankStats.js';
 import { RANK_DEPTH, type RankIndex } from './rankIndex.js';
 import { MarketDifficulty } from './marketDifficulty.js';
@@ -48,11 +48,6 @@ export interface SearchEngineOptions {
   index?: Bm25Index;
   /** The loader's fingerprint of the indexed page texts: with a store, rank candidates are stored under it. */
   textFingerprint?: string;
-  /**
-   * Retrieves part of a rank-index build's candidates in another thread holding the same
-   * index (a world build's ranking, rankWorker.ts; rankCandidates.ts). Without it, all here.
-   */
-  retrievalHelper?: RetrievalHelper;
   /**
    * Whether the keywords are the sandbox's, so that unknown text in its vocabulary gets
    * derived metrics (keywordMetrics.ts); false for a store without a sandbox (QUARRY_WORLD_SIZE=none).
@@ -113,7 +108,7 @@ export class SearchEngine {
       ranking: this.ranking,
       clock: this.clock,
       store: this.store,
-      candidates: new RankCandidates(this.ranker, RANK_DEPTH, SHORT_RANKING_CANDIDATES, options.retrievalHelper),
+      candidates: new RankCandidates(this.ranker, RANK_DEPTH, SHORT_RANKING_CANDIDATES),
       candidatesFingerprint: options.textFingerprint === undefined ? undefined : `${options.textFingerprint}|${RANK_DEPTH}|${SHORT_RANKING_CANDIDATES}`,
     });
     this.catalog = new KeywordCatalog(this.corpus);
