@@ -21,11 +21,12 @@
  * languages (and imported keywords) have none here and are ranked by the intent model alone.
  */
 import { EN_HEAD_PROFILES, type HeadKind } from '../world/headProfiles.js';
+import { LANGUAGE_IDS } from '../world/markets.js';
 
 export type HeadIntent = 'transactional' | 'commercial' | 'informational';
 
 /** English, the only language whose heads have profiles. */
-const ENGLISH = 1000;
+const ENGLISH = LANGUAGE_IDS.en;
 
 const INTENT_OF_KIND: Readonly<Record<HeadKind, HeadIntent>> = {
   product: 'transactional',
